@@ -1,0 +1,114 @@
+"""Boundary lifetimes: a text's segmentation at every vocab size from one encoding pass.
+
+Encoding a pre-token applies merges in order of rank until none applies. Every boundary between
+two bytes is either removed by some merge or kept to the end. A tokenizer truncated to its first
+k merges runs the same process and stops at the first step whose rank is >= k. So if a
+boundary's *lifetime* is the highest rank applied up to and including the step that removed it,
+encoding with the first k merges keeps exactly the boundaries whose lifetime is >= k.
+
+(For real vocabularies ranks almost always rise step by step and the lifetime is simply the rank
+of the merge that removed the boundary; taking the running maximum keeps the claim exact
+when they do not.)
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from itertools import accumulate
+
+PERMANENT = 2**31 - 1
+"""Lifetime of a boundary no merge removes: between pre-tokens, or around a special token."""
+INSIDE_SPECIAL = -1
+"""Lifetime of a boundary inside a special token, which is one token at every vocab size."""
+
+
+def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
+    """Lifetimes of the len(piece) - 1 boundaries inside one pre-token.
+
+    Merges lowest rank first, leftmost first among equal ranks (tiktoken's order), in
+    O(n log n) with a heap over a linked list of parts, so a whole text as one piece is fine.
+
+    >>> piece_lifetimes(b"abc", {b"ab": 0, b"abc": 1})
+    [0, 1]
+    """
+    n = len(piece)
+    if n < 2:
+        return []
+    lifetimes = [PERMANENT] * (n - 1)
+    end = list(range(1, n + 1))  # end[start] is where the part beginning at start ends
+    previous_start = list(range(-1, n - 1))
+    alive = [True] * n
+    heap = [(rank, start) for start in range(n - 1) if (rank := merge_rank.get(piece[start : start + 2])) is not None]
+    heapq.heapify(heap)
+    running_max = -1
+    while heap:
+        rank, start = heapq.heappop(heap)
+        if not alive[start]:
+            continue
+        middle = end[start]
+        if middle >= n:
+            continue
+        stop = end[middle]
+        # A rank names one byte string, so an equal rank proves the entry is still current.
+        if merge_rank.get(piece[start:stop]) != rank:
+            continue
+        running_max = max(running_max, rank)
+        lifetimes[middle - 1] = running_max
+        alive[middle] = False
+        end[start] = stop
+        if stop < n:
+            previous_start[stop] = start
+            new_rank = merge_rank.get(piece[start : end[stop]])
+            if new_rank is not None:
+                heapq.heappush(heap, (new_rank, start))
+        before = previous_start[start]
+        if before >= 0:
+            new_rank = merge_rank.get(piece[before:stop])
+            if new_rank is not None:
+                heapq.heappush(heap, (new_rank, before))
+    # tiktoken emits a pre-token that is itself a token whole, without merging: at every size
+    # where that token exists, all of its inner boundaries are gone.
+    whole_rank = merge_rank.get(piece)
+    if whole_rank is not None:
+        lifetimes = [min(lifetime, whole_rank) for lifetime in lifetimes]
+    return lifetimes
+
+
+@dataclass
+class Segmentation:
+    """A text's token boundaries at every vocab size.
+
+    ``lifetimes[j]`` belongs to the boundary between byte j and byte j + 1 of ``data``: with the
+    first k merges that boundary is a token boundary iff ``lifetimes[j] >= k``.
+    """
+
+    data: bytes
+    lifetimes: list[int]
+    num_merges: int
+
+    def boundaries_at(self, k: int) -> list[int]:
+        """Byte offsets of the token boundaries with the first k merges, 0 and len(data) included."""
+        if not self.data:
+            return [0]
+        inner = [j + 1 for j, lifetime in enumerate(self.lifetimes) if lifetime >= k]
+        return [0, *inner, len(self.data)]
+
+    def tokens_at(self, k: int) -> list[bytes]:
+        """The tokens (as bytes) of the text with the first k merges."""
+        offsets = self.boundaries_at(k)
+        return [self.data[start:stop] for start, stop in zip(offsets, offsets[1:])]
+
+    def token_count_at(self, k: int) -> int:
+        return self.token_counts()[min(max(k, 0), self.num_merges)]
+
+    def token_counts(self) -> list[int]:
+        """Token count with the first k merges, for every k from 0 to num_merges, in one pass."""
+        n = self.num_merges
+        removed_at = [0] * (n + 2)  # removed_at[r + 1]: boundaries whose lifetime is exactly r
+        for lifetime in self.lifetimes:
+            if 0 <= lifetime < n:
+                removed_at[lifetime + 1] += 1
+        kept_at_zero = sum(1 for lifetime in self.lifetimes if lifetime >= 0)
+        first = 1 if self.data else 0
+        return [first + kept_at_zero - removed for removed in accumulate(removed_at[: n + 1])]

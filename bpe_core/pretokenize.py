@@ -1,0 +1,213 @@
+"""Pre-tokenization: split text on special tokens, then into pre-tokens with a regex.
+
+BPE never merges across a pre-token boundary, so the pattern decides which merges are possible
+at all. The named patterns are the ones tiktoken uses for its encodings, copied verbatim.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+import os
+
+import regex
+
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+# Sennrich et al. split on whitespace and drop it; as a byte-level pattern we keep each run of
+# whitespace as its own pre-token so that decoding still gives back the exact text.
+WHITESPACE_PATTERN = r"""\S+|\s+"""
+
+PATTERNS: dict[str, str] = {
+    "gpt2": GPT2_PATTERN,
+    "cl100k": CL100K_PATTERN,
+    "o200k": O200K_PATTERN,
+    "whitespace": WHITESPACE_PATTERN,
+}
+"""Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
+
+# Every named pattern ends a pre-token at a letter followed by a newline, so the text can be cut
+# there (to stream it, or to split it across processes) without changing its pre-tokens.
+_SAFE_CUT = regex.compile(r"(?<=\p{L})(?=\n)")
+
+# Big texts are pre-tokenized in pieces of about this many characters, so progress can be
+# reported (and training cancelled) while the regex runs.
+CHUNK_CHARS = 1 << 16
+
+
+def pattern_regex(pattern: str | None) -> str | None:
+    """The regex for a pattern name, or the pattern itself if it is a regex string.
+
+    >>> pattern_regex("gpt2") == GPT2_PATTERN
+    True
+    >>> pattern_regex(None) is None
+    True
+    """
+    if pattern is None:
+        return None
+    if not isinstance(pattern, str):
+        raise TypeError(f"pattern must be a name, a regex string or None, not {type(pattern).__name__}")
+    return PATTERNS.get(pattern, pattern)
+
+
+@lru_cache(maxsize=32)
+def compile_pattern(pattern: str | None) -> regex.Pattern | None:
+    """Compile a pattern name or regex; a broken regex raises ValueError naming the problem."""
+    source = pattern_regex(pattern)
+    if source is None:
+        return None
+    if source == "":
+        raise ValueError("the pre-tokenization pattern is empty")
+    try:
+        compiled = regex.compile(source)
+    except regex.error as error:
+        raise ValueError(f"invalid pre-tokenization pattern {source!r}: {error}") from None
+    if compiled.match("") is not None and compiled.fullmatch("") is not None and compiled.search("a") is None:
+        raise ValueError(f"pre-tokenization pattern {source!r} matches only empty strings")
+    return compiled
+
+
+@lru_cache(maxsize=32)
+def _special_regex(special_tokens: tuple[str, ...]) -> regex.Pattern | None:
+    if not special_tokens:
+        return None
+    # Longest first, so that of two overlapping special tokens the longer one wins.
+    ordered = sorted(set(special_tokens), key=lambda token: (-len(token), token))
+    return regex.compile("|".join(regex.escape(token) for token in ordered))
+
+
+def split_on_special(text: str, special_tokens: Iterable[str] = ()) -> Iterator[tuple[str, bool]]:
+    """Yield ``(piece, is_special)`` in order; special tokens come out whole, longest match first.
+
+    >>> list(split_on_special("a<|x|>b", ["<|x|>"]))
+    [('a', False), ('<|x|>', True), ('b', False)]
+    """
+    special = _special_regex(tuple(special_tokens))
+    if special is None:
+        if text:
+            yield text, False
+        return
+    start = 0
+    for match in special.finditer(text):
+        if match.start() > start:
+            yield text[start : match.start()], False
+        yield match.group(), True
+        start = match.end()
+    if start < len(text):
+        yield text[start:], False
+
+
+def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
+    """Split text (containing no special tokens) into pre-tokens.
+
+    >>> pretokenize("Hello world's end!")
+    ['Hello', ' world', "'s", ' end', '!']
+    >>> pretokenize("no split here", None)
+    ['no split here']
+    """
+    compiled = compile_pattern(pattern)
+    if compiled is None:
+        return [text] if text else []
+    pieces = compiled.findall(text)
+    if sum(map(len, pieces)) != len(text):
+        # A custom regex that skips characters would silently lose text on decode.
+        raise ValueError(
+            f"pre-tokenization pattern {pattern_regex(pattern)!r} does not cover the whole text; "
+            "add an alternative such as |\\s+|. so that every character is matched"
+        )
+    return pieces
+
+
+def safe_chunks(text: str, pattern: str | None, chunk_chars: int = CHUNK_CHARS) -> list[str]:
+    """Cut text into pieces of roughly chunk_chars whose pre-tokens are those of the whole text.
+
+    Only the named patterns are known to be safe to cut; custom regexes and ``None`` are not cut.
+    """
+    if len(text) <= chunk_chars or pattern not in PATTERNS:
+        return [text] if text else []
+    chunks = []
+    start = 0
+    while len(text) - start > chunk_chars:
+        cut = _SAFE_CUT.search(text, start + chunk_chars)
+        if cut is None:
+            break
+        chunks.append(text[start : cut.start()])
+        start = cut.start()
+    chunks.append(text[start:])
+    return chunks
+
+
+def _count_batch(batch: list[str], pattern: str | None) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for chunk in batch:
+        counts.update(pretokenize(chunk, pattern))
+    return counts
+
+
+def count_pretokens(
+    text: str,
+    pattern: str | None = "gpt2",
+    special_tokens: Iterable[str] = (),
+    *,
+    workers: int | None = None,
+    on_chunk: Callable[[int, int], None] | None = None,
+) -> Counter[str]:
+    """Count the pre-tokens of a text: the input to training.
+
+    Special tokens are removed (nothing may merge with them or across them). ``workers`` > 1
+    pre-tokenizes in that many processes; ``None`` picks one per core for texts over 4 MB.
+    ``on_chunk(done, total)`` is called after each chunk; an exception from it stops counting.
+
+    >>> sorted(count_pretokens("low low lower low").items())
+    [(' low', 2), (' lower', 1), ('low', 1)]
+    """
+    compile_pattern(pattern)  # a broken pattern fails here, before any work or any process starts
+    chunks = [
+        chunk
+        for piece, is_special in split_on_special(text, special_tokens)
+        if not is_special
+        for chunk in safe_chunks(piece, pattern)
+    ]
+    if workers is None:
+        workers = _default_workers(len(text))
+    counts: Counter[str] = Counter()
+    if workers > 1 and len(chunks) > 1:
+        import multiprocessing
+        from functools import partial
+
+        # About 16 batches per run: few enough to keep the pickling cheap, enough for progress.
+        size = -(-len(chunks) // 16)
+        batches = [chunks[start : start + size] for start in range(0, len(chunks), size)]
+        # Spawn, not fork: the caller may be a threaded server (Streamlit).
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            done = 0
+            for batch_counts in pool.imap_unordered(partial(_count_batch, pattern=pattern), batches):
+                counts.update(batch_counts)
+                done = min(len(chunks), done + size)
+                if on_chunk:
+                    on_chunk(done, len(chunks))
+        return counts
+    for done, chunk in enumerate(chunks, 1):
+        counts.update(pretokenize(chunk, pattern))
+        if on_chunk:
+            on_chunk(done, len(chunks))
+    return counts
+
+
+def _default_workers(n_chars: int) -> int:
+    return min(os.cpu_count() or 1, 8) if n_chars > 4_000_000 else 1

@@ -1,0 +1,369 @@
+"""Encoding and decoding with a byte-level BPE vocabulary, exactly as tiktoken does.
+
+Inside each pre-token, repeatedly merge the adjacent pair whose concatenation has the lowest
+merge rank (leftmost first on equal ranks). A pre-token that is itself a token is emitted whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
+
+from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
+from .pretokenize import compile_pattern, pattern_regex, pretokenize, safe_chunks, split_on_special
+
+_CACHE_LIMIT = 1 << 18
+"""Pre-tokens remembered per tokenizer; the cache is emptied when it grows past this."""
+_CACHED_PIECE_BYTES = 256
+"""Longer pre-tokens (a whole text with no pre-tokenization) are not worth caching."""
+_SHORT_PIECE_BYTES = 64
+_NO_RANK = 1 << 62
+"""Up to this length the quadratic scan beats the heap; above, the heap's n log n wins."""
+
+
+class Tokenizer:
+    """A byte-level BPE tokenizer: 256 byte tokens, ordered merges, special tokens, a pattern.
+
+    >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")])
+    >>> tokenizer.encode("abc")
+    [256, 99]
+    >>> tokenizer.decode([256, 99])
+    'abc'
+    """
+
+    def __init__(
+        self,
+        vocab: Mapping[int, bytes],
+        merges: Iterable[tuple[bytes, bytes]],
+        special_tokens: Mapping[str, int] | Iterable[str] | None = None,
+        pattern: str | None = "gpt2",
+        *,
+        name: str | None = None,
+    ):
+        merges = [(bytes(left), bytes(right)) for left, right in merges]
+        vocab = {int(token_id): bytes(token) for token_id, token in vocab.items()}
+        special_ids = _resolve_special_ids(vocab, special_tokens)
+        for token, token_id in special_ids.items():
+            vocab[token_id] = token.encode("utf-8")
+        special_id_set = set(special_ids.values())
+        token_id: dict[bytes, int] = {}
+        for identifier in sorted(vocab):
+            if identifier not in special_id_set:
+                token_id.setdefault(vocab[identifier], identifier)
+        merge_rank: dict[bytes, int] = {}
+        for rank, (left, right) in enumerate(merges):
+            for part in (left, right):
+                if part not in token_id:
+                    raise ValueError(f"merge {rank} ({left!r}, {right!r}) uses {part!r}, which is not in the vocab")
+            merged = left + right
+            if merged not in token_id:
+                raise ValueError(f"merge {rank} ({left!r}, {right!r}) makes {merged!r}, which is not in the vocab")
+            merge_rank.setdefault(merged, rank)
+        self._setup(vocab, token_id, merge_rank, special_ids, pattern, name, merges)
+
+    @classmethod
+    def from_ranks(
+        cls,
+        ranks: Mapping[bytes, int],
+        special_tokens: Mapping[str, int] | None = None,
+        pattern: str | None = "gpt2",
+        *,
+        name: str | None = None,
+    ) -> Tokenizer:
+        """Build from tiktoken-style mergeable ranks (token bytes -> rank, which is also the id).
+
+        The merges are derived only when asked for (``.merges``): encoding needs just the ranks.
+        """
+        token_id = {bytes(token): int(rank) for token, rank in ranks.items()}
+        multi_byte = sorted((rank, token) for token, rank in token_id.items() if len(token) > 1)
+        merge_rank = {token: order for order, (_, token) in enumerate(multi_byte)}
+        vocab = {rank: token for token, rank in token_id.items()}
+        special_ids = dict(special_tokens or {})
+        for token, identifier in special_ids.items():
+            if identifier in vocab:
+                raise ValueError(f"special token {token!r} has id {identifier}, which a regular token already has")
+            vocab[identifier] = token.encode("utf-8")
+        tokenizer = cls.__new__(cls)
+        tokenizer._setup(vocab, token_id, merge_rank, special_ids, pattern, name, None)
+        return tokenizer
+
+    def _setup(self, vocab, token_id, merge_rank, special_ids, pattern, name, merges) -> None:
+        missing = [byte for byte in range(256) if bytes([byte]) not in token_id]
+        if missing:
+            raise ValueError(f"the vocab lacks {len(missing)} of the 256 single bytes (first: 0x{missing[0]:02X})")
+        compile_pattern(pattern)
+        self._vocab: dict[int, bytes] = vocab
+        self._token_id: dict[bytes, int] = token_id
+        self._merge_rank: dict[bytes, int] = merge_rank
+        self._special_ids: dict[str, int] = special_ids
+        self._merges: list[tuple[bytes, bytes]] | None = merges
+        self.pattern = pattern
+        self.name = name
+        self._cache: dict[str, list[int]] = {}
+
+    # -- what it is ---------------------------------------------------------------------------
+
+    @property
+    def vocab(self) -> dict[int, bytes]:
+        """Every token's bytes by id, special tokens included."""
+        return dict(self._vocab)
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        """The merges in rank order."""
+        if self._merges is None:
+            self._merges = _derive_merges(self._merge_rank)
+        return list(self._merges)
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self._special_ids)
+
+    @property
+    def mergeable_ranks(self) -> dict[bytes, int]:
+        """Every regular (non-special) token's bytes and id: tiktoken's ``mergeable_ranks``."""
+        return dict(self._token_id)
+
+    @property
+    def pattern_regex(self) -> str | None:
+        return pattern_regex(self.pattern)
+
+    @property
+    def num_merges(self) -> int:
+        return len(self._merge_rank)
+
+    @property
+    def n_vocab(self) -> int:
+        return max(self._vocab) + 1
+
+    def merge_rank(self, token: bytes) -> int | None:
+        """The rank of the merge that creates ``token``, or None for single bytes and specials."""
+        return self._merge_rank.get(token)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        try:
+            return self._vocab[token_id]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown token id {token_id!r} (this tokenizer has ids 0-{self.n_vocab - 1})") from None
+
+    def __repr__(self) -> str:
+        label = f"{self.name!r}, " if self.name else ""
+        return f"<Tokenizer {label}{self.num_merges} merges, {len(self._special_ids)} special tokens, pattern={self.pattern!r}>"
+
+    def truncated(self, k: int) -> Tokenizer:
+        """The same tokenizer with only its first k merges (ids unchanged)."""
+        if not 0 <= k <= self.num_merges:
+            raise ValueError(f"k must be between 0 and {self.num_merges}, got {k}")
+        kept_rank = {token: rank for token, rank in self._merge_rank.items() if rank < k}
+        special_id_set = set(self._special_ids.values())
+        vocab = {
+            identifier: token
+            for identifier, token in self._vocab.items()
+            if identifier in special_id_set or len(token) == 1 or token in kept_rank
+        }
+        token_id = {token: identifier for token, identifier in self._token_id.items() if len(token) == 1 or token in kept_rank}
+        merges = self._merges[:k] if self._merges is not None else None
+        truncated = Tokenizer.__new__(Tokenizer)
+        truncated._setup(vocab, token_id, kept_rank, dict(self._special_ids), self.pattern, self.name, merges)
+        return truncated
+
+    # -- encoding -----------------------------------------------------------------------------
+
+    def encode(self, text: str) -> list[int]:
+        """Encode text, turning every special token this tokenizer knows into its id.
+
+        Where special tokens overlap, the longest wins.
+        """
+        ids: list[int] = []
+        for piece, is_special in split_on_special(text, self._special_ids):
+            if is_special:
+                ids.append(self._special_ids[piece])
+            else:
+                ids.extend(self.encode_ordinary(piece))
+        return ids
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode text, treating special tokens as ordinary text."""
+        cache = self._cache
+        pieces = pretokenize(text, self.pattern)
+        new_pieces = set(pieces).difference(cache)
+        if len(cache) + len(new_pieces) > _CACHE_LIMIT:
+            cache.clear()
+            new_pieces = set(pieces)
+        encode_piece = self._encode_piece
+        for piece in new_pieces:
+            cache[piece] = encode_piece(piece.encode("utf-8"))
+        # map and chain run in C: a Python loop over millions of pre-tokens costs more than BPE.
+        ids = list(chain.from_iterable(map(cache.__getitem__, pieces)))
+        for piece in new_pieces:
+            if len(piece) > _CACHED_PIECE_BYTES:
+                del cache[piece]
+        return ids
+
+    def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
+        """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
+
+        Text is held back only up to the last place where it can be cut without changing its
+        pre-tokens (a newline after a letter) and outside any special token, so memory stays
+        bounded. With no pre-tokenization (pattern None) the whole text is one pre-token and
+        must be read in full first.
+        """
+        longest_special = max(map(len, self._special_ids), default=0)
+        pending = ""
+        for text in texts:
+            pending += text
+            cut = self._stream_cut(pending, longest_special)
+            if cut:
+                yield from self.encode(pending[:cut])
+                pending = pending[cut:]
+        if pending:
+            yield from self.encode(pending)
+
+    def _stream_cut(self, text: str, longest_special: int) -> int:
+        """The last offset where text can be cut safely, or 0 when there is none yet."""
+        if self.pattern is None or len(text) < 1024:
+            return 0
+        # Keep a tail long enough to hold a special token that has only partly arrived.
+        searchable = len(text) - longest_special
+        chunks = safe_chunks(text[:searchable], self.pattern, chunk_chars=max(1, searchable // 2))
+        if len(chunks) < 2:
+            return 0
+        cut = searchable - len(chunks[-1])
+        if any(match_start < cut < match_end for match_start, match_end in self._special_spans(text)):
+            return 0
+        return cut
+
+    def _special_spans(self, text: str) -> list[tuple[int, int]]:
+        spans, offset = [], 0
+        for piece, is_special in split_on_special(text, self._special_ids):
+            if is_special:
+                spans.append((offset, offset + len(piece)))
+            offset += len(piece)
+        return spans
+
+    def _encode_piece(self, piece: bytes) -> list[int]:
+        token_id = self._token_id
+        whole = token_id.get(piece)
+        if whole is not None:
+            return [whole]
+        if len(piece) > _SHORT_PIECE_BYTES:
+            return [token_id[token] for token in _split_at_permanent(piece, piece_lifetimes(piece, self._merge_rank))]
+        # tiktoken's loop: keep each adjacent pair's rank, and after a merge re-rank only the
+        # two pairs that touch the new part.
+        merge_rank = self._merge_rank
+        parts = [piece[i : i + 1] for i in range(len(piece))]
+        ranks = [merge_rank.get(piece[i : i + 2], _NO_RANK) for i in range(len(piece) - 1)]
+        while ranks:
+            lowest = min(ranks)
+            if lowest == _NO_RANK:
+                break
+            index = ranks.index(lowest)
+            parts[index : index + 2] = [parts[index] + parts[index + 1]]
+            del ranks[index]
+            if index < len(ranks):
+                ranks[index] = merge_rank.get(parts[index] + parts[index + 1], _NO_RANK)
+            if index > 0:
+                ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], _NO_RANK)
+        return [token_id[part] for part in parts]
+
+    # -- decoding -----------------------------------------------------------------------------
+
+    def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
+        """The bytes of each token."""
+        return [self.token_bytes(token_id) for token_id in ids]
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        return b"".join(self.decode_tokens_bytes(ids))
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Decode ids to text; bytes that are not valid UTF-8 become U+FFFD.
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, []).decode([0xE4, 0xBD])
+        '�'
+        """
+        return self.decode_bytes(ids).decode("utf-8", errors="replace")
+
+    # -- every vocab size at once -------------------------------------------------------------
+
+    def segment(self, text: str) -> Segmentation:
+        """Boundary lifetimes of ``text``: its segmentation with the first k merges, for every k.
+
+        >>> from bpe_core import train
+        >>> tokenizer = train("low low lower lowest", 260).tokenizer
+        >>> segmentation = tokenizer.segment("lowest")
+        >>> [segmentation.tokens_at(k) for k in (0, tokenizer.num_merges)]
+        [[b'l', b'o', b'w', b'e', b's', b't'], [b'low', b'e', b's', b't']]
+        """
+        data = bytearray()
+        lifetimes: list[int] = []
+        merge_rank = self._merge_rank
+        for piece, is_special in split_on_special(text, self._special_ids):
+            pieces = [piece] if is_special else pretokenize(piece, self.pattern)
+            for pretoken in pieces:
+                encoded = pretoken.encode("utf-8")
+                if data:
+                    lifetimes.append(PERMANENT)
+                if is_special:
+                    lifetimes.extend([INSIDE_SPECIAL] * (len(encoded) - 1))
+                else:
+                    lifetimes.extend(piece_lifetimes(encoded, merge_rank))
+                data += encoded
+        return Segmentation(bytes(data), lifetimes, self.num_merges)
+
+
+def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
+    """Cut piece at the boundaries no merge removed: its tokens with the full vocabulary."""
+    parts, start = [], 0
+    for index, lifetime in enumerate(lifetimes):
+        if lifetime == PERMANENT:
+            parts.append(piece[start : index + 1])
+            start = index + 1
+    parts.append(piece[start:])
+    return parts
+
+
+def _resolve_special_ids(vocab: dict[int, bytes], special_tokens) -> dict[str, int]:
+    if special_tokens is None:
+        return {}
+    if isinstance(special_tokens, str):
+        raise TypeError("special_tokens must be a list of strings or a dict of string -> id, not one string")
+    if isinstance(special_tokens, Mapping):
+        special_ids = {str(token): int(identifier) for token, identifier in special_tokens.items()}
+    else:
+        by_bytes = {token: identifier for identifier, token in vocab.items()}
+        special_ids, next_id = {}, max(vocab, default=-1) + 1
+        for token in special_tokens:
+            identifier = by_bytes.get(token.encode("utf-8"))
+            if identifier is None or len(token.encode("utf-8")) == 1:
+                identifier, next_id = next_id, next_id + 1
+            special_ids[token] = identifier
+    for token in special_ids:
+        if not token:
+            raise ValueError("a special token cannot be empty")
+    ids = list(special_ids.values())
+    if len(set(ids)) != len(ids):
+        raise ValueError("two special tokens share one id")
+    return special_ids
+
+
+def _derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Recover each token's merge from ranks alone: BPE-encode it with only the lower ranks.
+
+    For a proper BPE vocabulary that leaves exactly two parts, the pair that made it.
+    """
+    merges: list[tuple[bytes, bytes]] = []
+    for token, rank in sorted(merge_rank.items(), key=lambda item: item[1]):
+        parts = [token[i : i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            best_rank, best_index = None, -1
+            for index in range(len(parts) - 1):
+                candidate = merge_rank.get(parts[index] + parts[index + 1])
+                if candidate is not None and candidate < rank and (best_rank is None or candidate < best_rank):
+                    best_rank, best_index = candidate, index
+            if best_rank is None:
+                break
+            parts[best_index : best_index + 2] = [parts[best_index] + parts[best_index + 1]]
+        if len(parts) != 2:
+            raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
+        merges.append((parts[0], parts[1]))
+    return merges

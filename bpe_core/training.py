@@ -1,0 +1,221 @@
+"""Byte-level BPE training, as in GPT-2 and Stanford CS336.
+
+1. Split the text on the special tokens and drop them: nothing merges with or across them.
+2. Pre-tokenize each piece and count the unique pre-tokens.
+3. Start from the 256 single bytes; repeatedly merge the most frequent adjacent pair (each
+   pre-token counted by its frequency; ties go to the lexicographically greatest pair).
+
+Ids: 0-255 are the bytes themselves, 256 + r is the merge of rank r, special tokens come last.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .merge_engine import Candidate, MergeEngine
+from .pretokenize import compile_pattern, count_pretokens
+from .tokenizer import Tokenizer
+
+ProgressCallback = Callable[[int, int], None]
+
+RUNNERS_UP = 5
+"""How many runner-up pairs each trace record keeps."""
+
+
+class TrainingCancelled(Exception):
+    """Raise this from a progress callback to stop training; it propagates to the caller."""
+
+
+@dataclass(frozen=True)
+class MergeRecord:
+    """One round of training: which pair won, by how much, and what it replaced."""
+
+    rank: int
+    new_id: int
+    left_id: int
+    right_id: int
+    left: bytes
+    right: bytes
+    count: int
+    replaced: int
+    candidates: tuple[Candidate, ...] = ()
+
+    @property
+    def token(self) -> bytes:
+        return self.left + self.right
+
+    @property
+    def tied(self) -> bool:
+        """True when a runner-up had the same count, so the tie-break rule decided this round."""
+        return bool(self.candidates) and self.candidates[0].count == self.count
+
+
+@dataclass
+class TrainResult:
+    """What ``train`` returns: the tokenizer, its parts, and the record of every round."""
+
+    tokenizer: Tokenizer
+    trace: list[MergeRecord]
+    settings: dict
+    seconds: float
+    pretoken_count: int
+    unique_pretokens: int
+    stopped_early: bool = False
+    stop_reason: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def vocab(self) -> dict[int, bytes]:
+        return self.tokenizer.vocab
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        return self.tokenizer.merges
+
+
+class _Reporter:
+    """Calls progress at every 1 % of the work and at least every 0.25 s."""
+
+    def __init__(self, progress: ProgressCallback | None, total: int):
+        self.progress, self.total = progress, max(1, total)
+        self.step = max(1, self.total // 100)
+        self.next_done = 0
+        self.last_time = time.monotonic()
+
+    def __call__(self, done: int) -> None:
+        if self.progress is None:
+            return
+        now = time.monotonic()
+        if done >= self.next_done or now - self.last_time >= 0.25 or done >= self.total:
+            self.progress(min(done, self.total), self.total)
+            self.next_done = done + self.step
+            self.last_time = now
+
+
+def check_special_tokens(special_tokens: Iterable[str]) -> list[str]:
+    """Validate special tokens: non-empty strings, no duplicates. Returns them as a list."""
+    if isinstance(special_tokens, str):
+        raise TypeError("special_tokens must be a list of strings, not one string")
+    tokens = list(special_tokens)
+    for token in tokens:
+        if not isinstance(token, str) or not token:
+            raise ValueError(f"special tokens must be non-empty strings, got {token!r}")
+    duplicates = sorted({token for token in tokens if tokens.count(token) > 1})
+    if duplicates:
+        raise ValueError(f"special token listed twice: {duplicates[0]!r}")
+    return tokens
+
+
+def run_merges(
+    engine: MergeEngine, n_merges: int, report: Callable[[int], None]
+) -> tuple[list[MergeRecord], str | None]:
+    """Run up to n_merges rounds; return the trace and, if it ran out of pairs, why it stopped."""
+    trace: list[MergeRecord] = []
+    symbol_bytes = engine.symbol_bytes
+    for rank in range(n_merges):
+        best = engine.best(RUNNERS_UP)
+        if best is None:
+            return trace, f"no pair left to merge after {rank} merges"
+        (count, left_id, right_id), runners_up = best
+        candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
+        new_id, replaced = engine.merge(left_id, right_id)
+        trace.append(
+            MergeRecord(
+                rank=rank,
+                new_id=new_id,
+                left_id=left_id,
+                right_id=right_id,
+                left=symbol_bytes[left_id],
+                right=symbol_bytes[right_id],
+                count=count,
+                replaced=replaced,
+                candidates=candidates,
+            )
+        )
+        report(rank + 1)
+    return trace, None
+
+
+def train(
+    text: str,
+    vocab_size: int,
+    *,
+    special_tokens: Iterable[str] = (),
+    pattern: str | None = "gpt2",
+    progress: ProgressCallback | None = None,
+    workers: int | None = None,
+) -> TrainResult:
+    """Train a byte-level BPE tokenizer on ``text``.
+
+    ``vocab_size`` counts everything: 256 bytes + merges + special tokens. ``pattern`` is a name
+    in ``PATTERNS``, a regex, or ``None`` for no pre-tokenization (merges may then span words).
+    ``progress(done, total)`` is called at least every 1 % of the work and every 0.25 s; an
+    exception raised from it stops training and propagates.
+
+    >>> result = train("aaabdaaabac", 259)
+    >>> result.merges
+    [(b'a', b'a'), (b'aa', b'a'), (b'aaa', b'b')]
+    >>> result.tokenizer.encode("aaabdaaabac")
+    [258, 100, 258, 97, 99]
+    """
+    started = time.perf_counter()
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    specials = check_special_tokens(special_tokens)
+    minimum = 256 + len(specials)
+    if vocab_size < minimum:
+        raise ValueError(
+            f"vocab_size {vocab_size} is too small: it must be at least {minimum} "
+            f"(256 byte tokens + {len(specials)} special tokens)"
+        )
+    compile_pattern(pattern)
+    n_merges = vocab_size - minimum
+
+    chunks_total = [1]
+    report = _Reporter(progress, 1 + n_merges)
+
+    def on_chunk(done: int, total: int) -> None:
+        chunks_total[0] = total
+        report.total = total + n_merges
+        report.step = max(1, report.total // 100)
+        report(done)
+
+    pretokens = count_pretokens(text, pattern, specials, workers=workers, on_chunk=on_chunk)
+    counted = time.perf_counter()
+    engine = MergeEngine(
+        ((pretoken.encode("utf-8"), count) for pretoken, count in pretokens.items()),
+        [bytes([byte]) for byte in range(256)],
+    )
+    indexed = time.perf_counter()
+    base = chunks_total[0]
+    trace, stop_reason = run_merges(engine, n_merges, lambda done: report(base + done))
+
+    vocab = dict(enumerate(engine.symbol_bytes))
+    merges = [(record.left, record.right) for record in trace]
+    next_id = len(vocab)
+    special_ids = {}
+    for token in specials:
+        special_ids[token] = next_id
+        vocab[next_id] = token.encode("utf-8")
+        next_id += 1
+    tokenizer = Tokenizer(vocab, merges, special_ids, pattern)
+    finished = time.perf_counter()
+    return TrainResult(
+        tokenizer=tokenizer,
+        trace=trace,
+        settings={"vocab_size": vocab_size, "special_tokens": specials, "pattern": pattern},
+        seconds=finished - started,
+        pretoken_count=sum(pretokens.values()),
+        unique_pretokens=len(pretokens),
+        stopped_early=stop_reason is not None,
+        stop_reason=stop_reason,
+        timings={
+            "pretokenize": counted - started,
+            "index": indexed - counted,
+            "merge": finished - indexed,
+        },
+    )
