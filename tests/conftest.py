@@ -1,0 +1,33 @@
+"""Shared fixtures: real corpora from ../shared/corpora when present (tests skip without them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
+
+
+def corpus(name: str, limit: int | None = None) -> str:
+    """The text of a shared corpus, or skip the test when the corpora are not beside the repo."""
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    text = path.read_text(encoding="utf-8")
+    return text[:limit] if limit else text
+
+
+@pytest.fixture(scope="session")
+def shakespeare() -> str:
+    return corpus("tinyshakespeare.txt", 300_000)
+
+
+@pytest.fixture(scope="session")
+def chinese() -> str:
+    return corpus("chinese_classics.txt", 60_000)
+
+
+@pytest.fixture(scope="session")
+def docs() -> str:
+    return corpus("docs10m.txt", 400_000)

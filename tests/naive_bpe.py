@@ -1,0 +1,99 @@
+"""A deliberately naive BPE trainer, written the way the source documents explain it.
+
+Every round recounts every adjacent pair in every word, picks the most frequent (ties: the
+greatest pair by bytes), and rewrites every word. It shares no code with bpe_core beyond the
+regex strings, which is the point: the fast trainer must agree with it merge for merge.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import regex
+
+
+def naive_pretokens(text: str, pattern: str | None, special_tokens: list[str]) -> Counter[str]:
+    if special_tokens:
+        alternation = "|".join(regex.escape(t) for t in sorted(special_tokens, key=len, reverse=True))
+        pieces = regex.split(alternation, text)
+    else:
+        pieces = [text]
+    counts: Counter[str] = Counter()
+    for piece in pieces:
+        if not piece:
+            continue
+        counts.update([piece] if pattern is None else regex.findall(pattern, piece))
+    return counts
+
+
+def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: list[str] = ()) -> list[tuple[bytes, bytes]]:
+    words = Counter()
+    for word, count in naive_pretokens(text, pattern, list(special_tokens)).items():
+        words[tuple(bytes([b]) for b in word.encode("utf-8"))] += count
+    merges = []
+    for _ in range(n_merges):
+        pairs: Counter = Counter()
+        for word, count in words.items():
+            for pair in zip(word, word[1:]):
+                pairs[pair] += count
+        if not pairs:
+            break
+        best = max(pairs, key=lambda pair: (pairs[pair], pair))
+        merges.append(best)
+        rewritten: Counter = Counter()
+        for word, count in words.items():
+            out, i = [], 0
+            while i < len(word):
+                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
+                    out.append(word[i] + word[i + 1])
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            rewritten[tuple(out)] += count
+        words = rewritten
+    return merges
+
+
+def naive_encode(text: str, merges: list[tuple[bytes, bytes]], pattern: str | None) -> list[bytes]:
+    """Apply merges in rank order, pair by pair, to each pre-token (the minbpe way)."""
+    rank = {pair: r for r, pair in enumerate(merges)}
+    tokens = []
+    for piece in ([text] if pattern is None else regex.findall(pattern, text)):
+        parts = [bytes([b]) for b in piece.encode("utf-8")]
+        while len(parts) > 1:
+            ranked = [(rank.get(pair, float("inf")), i) for i, pair in enumerate(zip(parts, parts[1:]))]
+            best, i = min(ranked)
+            if best == float("inf"):
+                break
+            parts[i : i + 2] = [parts[i] + parts[i + 1]]
+        tokens.extend(parts)
+    return tokens
+
+
+def naive_train_classic(text: str, n_merges: int) -> list[tuple[str, str]]:
+    """Sennrich et al.'s loop on words of characters + '</w>' (ties: greatest pair by UTF-8 bytes)."""
+    words = Counter(tuple(word) + ("</w>",) for word in text.split())
+    merges = []
+    for _ in range(n_merges):
+        pairs: Counter = Counter()
+        for word, count in words.items():
+            for pair in zip(word, word[1:]):
+                pairs[pair] += count
+        if not pairs:
+            break
+        best = max(pairs, key=lambda pair: (pairs[pair], pair[0].encode(), pair[1].encode()))
+        merges.append(best)
+        rewritten: Counter = Counter()
+        for word, count in words.items():
+            out, i = [], 0
+            while i < len(word):
+                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
+                    out.append(word[i] + word[i + 1])
+                    i += 2
+                else:
+                    out.append(word[i])
+                    i += 1
+            rewritten[tuple(out)] += count
+        words = rewritten
+    return merges
