@@ -26,10 +26,8 @@ def naive_pretokens(text: str, pattern: str | None, special_tokens: list[str]) -
     return counts
 
 
-def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: list[str] = ()) -> list[tuple[bytes, bytes]]:
-    words = Counter()
-    for word, count in naive_pretokens(text, pattern, list(special_tokens)).items():
-        words[tuple(bytes([b]) for b in word.encode("utf-8"))] += count
+def naive_merge_loop(words: Counter, n_merges: int, tie_key=lambda pair: pair) -> list[tuple]:
+    """Recount every pair, merge the best everywhere, repeat. Ties: the greatest tie_key(pair)."""
     merges = []
     for _ in range(n_merges):
         pairs: Counter = Counter()
@@ -38,7 +36,7 @@ def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: l
                 pairs[pair] += count
         if not pairs:
             break
-        best = max(pairs, key=lambda pair: (pairs[pair], pair))
+        best = max(pairs, key=lambda pair: (pairs[pair], tie_key(pair)))
         merges.append(best)
         rewritten: Counter = Counter()
         for word, count in words.items():
@@ -53,6 +51,13 @@ def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: l
             rewritten[tuple(out)] += count
         words = rewritten
     return merges
+
+
+def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: list[str] = ()) -> list[tuple[bytes, bytes]]:
+    words: Counter = Counter()
+    for word, count in naive_pretokens(text, pattern, list(special_tokens)).items():
+        words[tuple(bytes([b]) for b in word.encode("utf-8"))] += count
+    return naive_merge_loop(words, n_merges)
 
 
 def naive_encode(text: str, merges: list[tuple[bytes, bytes]], pattern: str | None) -> list[bytes]:
@@ -74,26 +79,4 @@ def naive_encode(text: str, merges: list[tuple[bytes, bytes]], pattern: str | No
 def naive_train_classic(text: str, n_merges: int) -> list[tuple[str, str]]:
     """Sennrich et al.'s loop on words of characters + '</w>' (ties: greatest pair by UTF-8 bytes)."""
     words = Counter(tuple(word) + ("</w>",) for word in text.split())
-    merges = []
-    for _ in range(n_merges):
-        pairs: Counter = Counter()
-        for word, count in words.items():
-            for pair in zip(word, word[1:]):
-                pairs[pair] += count
-        if not pairs:
-            break
-        best = max(pairs, key=lambda pair: (pairs[pair], pair[0].encode(), pair[1].encode()))
-        merges.append(best)
-        rewritten: Counter = Counter()
-        for word, count in words.items():
-            out, i = [], 0
-            while i < len(word):
-                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
-                    out.append(word[i] + word[i + 1])
-                    i += 2
-                else:
-                    out.append(word[i])
-                    i += 1
-            rewritten[tuple(out)] += count
-        words = rewritten
-    return merges
+    return naive_merge_loop(words, n_merges, lambda pair: (pair[0].encode(), pair[1].encode()))
