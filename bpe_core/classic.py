@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from .merge_engine import MergeEngine
@@ -115,8 +114,10 @@ def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | No
         [symbol.encode("utf-8") for symbol in base],
     )
     n_merges = vocab_size - len(base)
-    report: Callable[[int], None] = _Reporter(progress, n_merges)
+    report = _Reporter(progress, n_merges)
     trace, stop_reason = run_merges(engine, n_merges, report)
+    if stop_reason is not None:
+        report.finish()
     symbols = [symbol.decode("utf-8") for symbol in engine.symbol_bytes]
     merges = [(record.left.decode("utf-8"), record.right.decode("utf-8")) for record in trace]
     return ClassicResult(

@@ -123,7 +123,11 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     compiled = compile_pattern(pattern)
     if compiled is None:
         return [text] if text else []
-    pieces = compiled.findall(text)
+    if compiled.groups:
+        # findall would return the groups' text, not the whole match, for a custom regex with groups
+        pieces = [match.group() for match in compiled.finditer(text)]
+    else:
+        pieces = compiled.findall(text)
     if sum(map(len, pieces)) != len(text):
         # A custom regex that skips characters would silently lose text on decode.
         raise ValueError(

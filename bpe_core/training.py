@@ -93,6 +93,11 @@ class _Reporter:
             self.next_done = done + self.step
             self.last_time = now
 
+    def finish(self) -> None:
+        """Report completion when training ends before the planned work (no pair left)."""
+        if self.progress is not None:
+            self.progress(self.total, self.total)
+
 
 def check_special_tokens(special_tokens: Iterable[str]) -> list[str]:
     """Validate special tokens: non-empty strings, no duplicates. Returns them as a list."""
@@ -193,6 +198,8 @@ def train(
     indexed = time.perf_counter()
     base = chunks_total[0]
     trace, stop_reason = run_merges(engine, n_merges, lambda done: report(base + done))
+    if stop_reason is not None:
+        report.finish()
 
     vocab = dict(enumerate(engine.symbol_bytes))
     merges = [(record.left, record.right) for record in trace]

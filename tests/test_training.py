@@ -115,6 +115,19 @@ def test_progress_reports_every_percent_and_reaches_the_end(shakespeare):
     assert len(calls) >= 100
 
 
+def test_progress_reaches_the_end_when_training_stops_early():
+    calls = []
+    result = train("abab", 1000, pattern="whitespace", progress=lambda done, total: calls.append((done, total)))
+    assert result.stopped_early
+    assert calls[-1][0] == calls[-1][1]
+
+
+def test_custom_pattern_with_groups_keeps_whole_matches():
+    result = train("abab ab", 258, pattern=r"(ab)+|\s")
+    assert result.tokenizer.decode(result.tokenizer.encode("ababab ab")) == "ababab ab"
+    assert result.unique_pretokens == 3
+
+
 def test_progress_exception_cancels_training(shakespeare):
     def cancel(done, total):
         if done > total // 2:

@@ -1,0 +1,353 @@
+"""Command line: ``python -m bpe_core train | encode | decode``.
+
+Train a tokenizer and save it::
+
+    python -m bpe_core train corpus.txt --vocab-size 4096 --out my_tok --special "<|endoftext|>"
+    python -m bpe_core train corpus.txt --vocab-size 4096 --out my_tok --format all
+
+Encode a file (or stdin) to ids, space-separated, streaming, so a huge file never has all its
+ids in memory; decode them back::
+
+    python -m bpe_core encode corpus.txt --tokenizer my_tok > ids.txt
+    python -m bpe_core encode - --reference cl100k_base < corpus.txt
+    python -m bpe_core decode ids.txt --tokenizer my_tok
+
+Errors are one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import io
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+from . import formats
+from .pretokenize import PATTERNS, count_pretokens, split_on_special
+from .tokenizer import Tokenizer
+
+PROG = "python -m bpe_core"
+EXIT_USAGE = 2
+READ_CHARS = 1 << 16
+"""Characters read per chunk when streaming a file through the encoder."""
+
+
+class CliError(Exception):
+    """A problem to report as one line on stderr (exit status 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the whole usage block before its message; one line is easier to read in a log.
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Byte-level BPE: train, encode, decode.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    train = commands.add_parser("train", help="train a tokenizer on a text file and save it")
+    train.add_argument("file", help="UTF-8 training text ('-' for stdin)")
+    train.add_argument("--vocab-size", type=int, required=True, help="256 bytes + merges + special tokens")
+    train.add_argument("--out", required=True, help="directory to write the tokenizer files into")
+    train.add_argument("--special", nargs="+", action="extend", default=[], metavar="TOKEN", help="special tokens")
+    train.add_argument(
+        "--pattern",
+        default="gpt2",
+        metavar="NAME|REGEX|none",
+        help=f"pre-tokenization: {', '.join(PATTERNS)}, a regex, or 'none' (default gpt2)",
+    )
+    train.add_argument(
+        "--format",
+        action="append",
+        choices=[*formats.FORMATS, "all"],
+        help="file format(s) to write; repeatable (default bpe-playground)",
+    )
+    train.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    for name, help_text in (("encode", "text -> token ids"), ("decode", "token ids -> text")):
+        command = commands.add_parser(name, help=help_text)
+        what = "UTF-8 text" if name == "encode" else "whitespace-separated token ids"
+        command.add_argument("file", nargs="?", default="-", help=f"{what} ('-' or nothing for stdin)")
+        source = command.add_mutually_exclusive_group(required=True)
+        source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
+        source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
+        command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
+        command.add_argument(
+            "--pattern",
+            default="gpt2",
+            metavar="NAME|REGEX|none",
+            help="pattern for formats that do not store one (gpt2, tiktoken)",
+        )
+        command.add_argument(
+            "--special-id",
+            nargs=2,
+            action="append",
+            default=[],
+            metavar=("TOKEN", "ID"),
+            help="a special token for tiktoken files, which do not store them (repeatable)",
+        )
+        command.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "train":
+            return _train(args)
+        if args.command == "encode":
+            return _encode(args)
+        return _decode(args)
+    except CliError as error:
+        return _fail(str(error))
+    except (formats.FormatError, ValueError, KeyError, OSError, UnicodeError, RuntimeError) as error:
+        if isinstance(error, BrokenPipeError):
+            return 0  # `... | head`: the reader has what it wanted
+        return _fail(_describe(error))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return _fail("interrupted")
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, KeyError) and error.args:
+        return str(error.args[0])
+    if isinstance(error, OSError) and error.filename and error.strerror:
+        return f"{error.filename}: {error.strerror}"
+    return str(error) or type(error).__name__
+
+
+# -- train -----------------------------------------------------------------------------------------
+
+
+def _train(args: argparse.Namespace) -> int:
+    from .training import train
+
+    text = _read_all(args.file)
+    pattern = _pattern_arg(args.pattern)
+    fmts = _formats_arg(args.format)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out}: exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)  # before training, so a bad --out fails fast
+    bar = None if args.quiet else ProgressBar(sys.stderr)
+    try:
+        result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    tokenizer = result.tokenizer
+    n_bytes = len(text.encode("utf-8"))
+    n_tokens = _count_tokens(tokenizer, text)
+    training = {
+        **result.settings,
+        "source": str(args.file),
+        "source_bytes": n_bytes,
+        "merges": tokenizer.num_merges,
+        "seconds": round(result.seconds, 3),
+        "pretoken_count": result.pretoken_count,
+        "unique_pretokens": result.unique_pretokens,
+        "stopped_early": result.stopped_early,
+        "stop_reason": result.stop_reason,
+        "tokens_on_training_text": n_tokens,
+    }
+    written = [path for fmt in fmts for path in formats.save(tokenizer, out, fmt, training=training)]
+    lines = [
+        f"merges made:         {tokenizer.num_merges:,} of {args.vocab_size - 256 - len(args.special):,} requested"
+        + (f" (stopped early: {result.stop_reason})" if result.stopped_early else ""),
+        f"training time:       {result.seconds:.2f} s",
+        f"pre-tokens:          {result.pretoken_count:,} ({result.unique_pretokens:,} unique)",
+        f"training text:       {n_bytes:,} bytes -> {n_tokens:,} tokens"
+        + (f" = {n_bytes / n_tokens:.3f} bytes per token" if n_tokens else ""),
+        "files written:       " + ", ".join(str(path) for path in written),
+    ]
+    print("\n".join(lines), file=sys.stderr)
+    return 0
+
+
+def _count_tokens(tokenizer: Tokenizer, text: str) -> int:
+    """How many tokens ``tokenizer.encode(text)`` gives, encoding each distinct pre-token once."""
+    specials = tokenizer.special_tokens
+    n_special = sum(1 for _, is_special in split_on_special(text, specials) if is_special)
+    counts = count_pretokens(text, tokenizer.pattern, specials)
+    return n_special + sum(len(tokenizer.encode_ordinary(pretoken)) * count for pretoken, count in counts.items())
+
+
+class ProgressBar:
+    """A one-line text progress bar, redrawn with ``\\r``; usable as train's progress callback."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, label: str = "training"):
+        self.stream, self.label = stream, label
+        self.started = time.monotonic()
+        self.last_drawn = -1.0
+        self.drawn = False
+        self.latest: tuple[int, int] | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        self.latest = (done, total)
+        now = time.monotonic()
+        if done < total and now - self.last_drawn < 0.1:
+            return  # redrawing faster than the eye reads only costs time
+        self._draw(done, total, now)
+
+    def _draw(self, done: int, total: int, now: float) -> None:
+        self.last_drawn = now
+        fraction = done / total if total else 1.0
+        filled = int(self.WIDTH * fraction)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        self.stream.write(f"\r{self.label} [{bar}] {fraction:6.1%} {now - self.started:6.1f} s")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        if self.latest is not None:
+            self._draw(*self.latest, time.monotonic())  # the last state may have been skipped
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# -- encode / decode -------------------------------------------------------------------------------
+
+
+def _load_tokenizer(args: argparse.Namespace) -> Tokenizer:
+    if args.reference is not None:
+        from .reference import reference, reference_names
+
+        if args.reference not in reference_names():
+            raise CliError(
+                f"unknown reference tokenizer {args.reference!r}; choose one of {', '.join(reference_names())}"
+            )
+        return reference(args.reference)
+    specials = {}
+    for token, identifier in args.special_id:
+        if not identifier.isdigit():
+            raise CliError(f"--special-id {token} {identifier}: the id must be a non-negative integer")
+        specials[token] = int(identifier)
+    return formats.load(args.tokenizer, args.format, special_tokens=specials, pattern=_pattern_arg(args.pattern))
+
+
+def _encode(args: argparse.Namespace) -> int:
+    tokenizer = _load_tokenizer(args)
+    with _open_input(args.file) as source, _open_output(args.output) as sink:
+        batch: list[str] = []
+        for token_id in tokenizer.encode_iterable(_read_chunks(source, args.file)):
+            batch.append(str(token_id))
+            if len(batch) >= 4096:
+                sink.write(" ".join(batch) + " ")
+                batch.clear()
+        sink.write(" ".join(batch) + "\n")
+    return 0
+
+
+def _decode(args: argparse.Namespace) -> int:
+    tokenizer = _load_tokenizer(args)
+    # Ids are decoded in batches; a character split across two batches must still come out whole.
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    with _open_input(args.file) as source, _open_output(args.output) as sink:
+        batch: list[int] = []
+        for token_id in _read_ids(source):
+            batch.append(token_id)
+            if len(batch) >= 4096:
+                sink.write(decoder.decode(_decode_bytes(tokenizer, batch)))
+                batch.clear()
+        sink.write(decoder.decode(_decode_bytes(tokenizer, batch), final=True))
+    return 0
+
+
+def _decode_bytes(tokenizer: Tokenizer, ids: list[int]) -> bytes:
+    try:
+        return tokenizer.decode_bytes(ids)
+    except (KeyError, ValueError) as error:
+        raise CliError(_describe(error)) from None
+
+
+def _read_ids(source: TextIO) -> Iterator[int]:
+    for line_number, line in enumerate(source, 1):
+        for word in line.replace(",", " ").replace("[", " ").replace("]", " ").split():
+            if not word.isdigit():
+                raise CliError(f"line {line_number}: {word[:40]!r} is not a token id")
+            yield int(word)
+
+
+def _read_chunks(source: TextIO, name: str) -> Iterator[str]:
+    while True:
+        try:
+            chunk = source.read(READ_CHARS)
+        except UnicodeDecodeError as error:
+            raise CliError(
+                f"{_input_name(name)} is not UTF-8 text ({error.reason} at byte 0x{error.object[error.start]:02X})"
+            ) from None
+        if not chunk:
+            return
+        yield chunk
+
+
+def _input_name(name: str) -> str:
+    return "standard input" if name == "-" else name
+
+
+class _Closing:
+    """A context manager that closes a stream unless it is stdin/stdout."""
+
+    def __init__(self, stream, close: bool):
+        self.stream, self.close = stream, close
+
+    def __enter__(self):
+        return self.stream
+
+    def __exit__(self, *exc_info) -> None:
+        if self.close:
+            self.stream.close()
+        else:
+            # Detach rather than let the wrapper close sys.stdin/sys.stdout's buffer when collected.
+            self.stream.flush()
+            self.stream.detach()
+
+
+def _open_input(name: str) -> _Closing:
+    if name == "-":
+        # Read stdin as UTF-8 whatever the locale says, and keep "\r\n" as it is.
+        return _Closing(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict", newline=""), False)
+    return _Closing(open(name, encoding="utf-8", errors="strict", newline=""), True)
+
+
+def _open_output(name: str | None) -> _Closing:
+    if name is None:
+        stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
+        return _Closing(stdout, False)
+    return _Closing(open(name, "w", encoding="utf-8", newline=""), True)
+
+
+def _read_all(name: str) -> str:
+    with _open_input(name) as source:
+        return "".join(_read_chunks(source, name))
+
+
+def _pattern_arg(value: str) -> str | None:
+    return None if value.lower() == "none" else value
+
+
+def _formats_arg(values: list[str] | None) -> list[str]:
+    if not values:
+        return ["bpe-playground"]
+    if "all" in values:
+        return list(formats.FORMATS)
+    return list(dict.fromkeys(values))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

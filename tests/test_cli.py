@@ -1,0 +1,187 @@
+"""python -m bpe_core: train, encode and decode in a subprocess, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bpe_core import formats
+from bpe_core.reference import reference
+from conftest import CORPORA
+
+REPO = Path(__file__).resolve().parents[1]
+
+SMALL_TEXT = (
+    "The quick brown fox jumps over the lazy dog.<|endoftext|>\n"
+    "Le renard brun rapide saute par-dessus le chien paresseux.\n"
+    "学而时习之，不亦说乎？有朋自远方来，不亦乐乎？\n"
+    "def add(a, b):\n    return a + b  # 👍🏽\n\n\n   trailing   \n"
+) * 20
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "ascii"}  # the CLI must not rely on the locale
+    return subprocess.run(
+        [sys.executable, "-m", "bpe_core", *args], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120
+    )
+
+
+def ids_of(output: bytes) -> list[int]:
+    return [int(word) for word in output.split()]
+
+
+@pytest.fixture(scope="module")
+def trained_dir(tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess]:
+    directory = tmp_path_factory.mktemp("cli")
+    text_path = directory / "small.txt"
+    text_path.write_text(SMALL_TEXT, encoding="utf-8")
+    out = directory / "tok"
+    result = run(
+        "train",
+        str(text_path),
+        "--vocab-size",
+        "400",
+        "--out",
+        str(out),
+        "--special",
+        "<|endoftext|>",
+        "--format",
+        "all",
+    )
+    return text_path, out, result
+
+
+def test_train_writes_every_format_and_a_summary(trained_dir):
+    text_path, out, result = trained_dir
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b""  # stdout stays free for data; everything human goes to stderr
+    stderr = result.stderr.decode("utf-8")
+    assert "\rtraining [" in stderr and "100.0%" in stderr
+    for label in ("merges made:", "training time:", "unique", "bytes per token", "files written:"):
+        assert label in stderr
+    assert sorted(path.name for path in out.iterdir()) == [
+        "bpe-playground.json",
+        "merges.txt",
+        "tokenizer.json",
+        "tokenizer.tiktoken",
+        "vocab.json",
+    ]
+    tokenizer = formats.load(out)
+    training = formats.read_training_metadata(out)
+    assert training["vocab_size"] == 400 and training["special_tokens"] == ["<|endoftext|>"]
+    # The summary's token count is what encoding the training text really gives.
+    assert training["tokens_on_training_text"] == len(tokenizer.encode(SMALL_TEXT))
+    assert f"{training['tokens_on_training_text']:,} tokens" in stderr
+
+
+def test_encode_and_decode_round_trip_with_every_format(trained_dir):
+    text_path, out, _ = trained_dir
+    expected = formats.load(out).encode(SMALL_TEXT)
+    special_id = str(formats.load(out).special_tokens["<|endoftext|>"])
+    for fmt, extra in (
+        ("bpe-playground", []),
+        ("hf", []),
+        ("gpt2", []),
+        ("tiktoken", ["--special-id", "<|endoftext|>", special_id]),
+    ):
+        encoded = run("encode", str(text_path), "--tokenizer", str(out), "--format", fmt, *extra)
+        assert encoded.returncode == 0, encoded.stderr
+        assert ids_of(encoded.stdout) == expected, fmt
+    ids_path = text_path.with_name("ids.txt")
+    ids_path.write_bytes(encoded.stdout)
+    decoded = run("decode", str(ids_path), "--tokenizer", str(out))
+    assert decoded.returncode == 0, decoded.stderr
+    assert decoded.stdout.decode("utf-8") == SMALL_TEXT
+
+
+@pytest.mark.parametrize("pattern", ["cl100k", "none"])
+def test_pattern_option_reaches_training_and_tiktoken_loading(tmp_path, pattern):
+    text_path = tmp_path / "small.txt"
+    text_path.write_text(SMALL_TEXT, encoding="utf-8")
+    options = ["--pattern", pattern, "--format", "tiktoken", "--format", "bpe-playground", "--quiet"]
+    trained = run("train", str(text_path), "--vocab-size", "300", "--out", "tok", *options, cwd=tmp_path)
+    assert trained.returncode == 0, trained.stderr
+    assert "\r" not in trained.stderr.decode("utf-8")  # --quiet: no progress bar
+    tokenizer = formats.load(tmp_path / "tok")
+    assert tokenizer.pattern == (None if pattern == "none" else pattern)
+    encoded = run("encode", "small.txt", "--tokenizer", "tok/tokenizer.tiktoken", "--pattern", pattern, cwd=tmp_path)
+    assert ids_of(encoded.stdout) == tokenizer.encode(SMALL_TEXT)
+
+
+def test_encode_stdin_with_a_reference_tokenizer():
+    encoded = run("encode", "--reference", "cl100k_base", stdin=SMALL_TEXT.encode("utf-8"))
+    assert encoded.returncode == 0, encoded.stderr
+    assert ids_of(encoded.stdout) == reference("cl100k_base").encode(SMALL_TEXT)
+    decoded = run("decode", "-", "--reference", "cl100k_base", stdin=encoded.stdout)
+    assert decoded.stdout.decode("utf-8") == SMALL_TEXT
+
+
+def test_streamed_encoding_of_a_big_file_equals_encoding_it_whole(tmp_path):
+    # Several read chunks, with a special token and multi-byte characters at chunk edges.
+    source = CORPORA / "tinyshakespeare.txt"
+    base = source.read_text(encoding="utf-8")[:150_000] if source.exists() else SMALL_TEXT * 40
+    text = base[:65_530] + "<|endoftext|>" + "é" * 5 + base[65_530:131_070] + "学" * 9 + base[131_070:]
+    path = tmp_path / "big.txt"
+    path.write_text(text, encoding="utf-8")
+    output = tmp_path / "ids.txt"
+    encoded = run("encode", str(path), "--reference", "gpt2", "-o", str(output))
+    assert encoded.returncode == 0, encoded.stderr
+    assert ids_of(output.read_bytes()) == reference("gpt2").encode(text)
+
+
+def test_decode_keeps_characters_split_across_batches_whole(tmp_path):
+    # 5000 ids of one 3-byte character spelled byte by byte: batches of 4096 cut a character in two.
+    gpt2 = reference("gpt2")
+    byte_ids = [gpt2.mergeable_ranks[bytes([byte])] for byte in "学".encode("utf-8")]
+    ids = byte_ids * 5000
+    decoded = run("decode", "--reference", "gpt2", stdin=" ".join(map(str, ids)).encode())
+    assert decoded.returncode == 0, decoded.stderr
+    assert decoded.stdout.decode("utf-8") == "学" * 5000
+
+
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        ((), None, "the following arguments are required"),
+        (("train", "missing.txt", "--vocab-size", "300", "--out", "o"), None, "missing.txt: No such file"),
+        (("train", "small.txt", "--vocab-size", "many", "--out", "o"), None, "invalid int value: 'many'"),
+        (("train", "small.txt", "--vocab-size", "100", "--out", "o"), None, "vocab_size 100 is too small"),
+        (
+            ("train", "small.txt", "--vocab-size", "300", "--out", "o", "--pattern", "(["),
+            None,
+            "invalid pre-tokenization pattern",
+        ),
+        (("train", "small.txt", "--vocab-size", "300", "--out", "o", "--format", "xml"), None, "invalid choice: 'xml'"),
+        (("train", "small.txt", "--vocab-size", "300", "--out", "small.txt"), None, "exists and is not a directory"),
+        (("encode", "small.txt"), None, "one of the arguments --tokenizer --reference is required"),
+        (("encode", "small.txt", "--reference", "gpt5"), None, "unknown reference tokenizer 'gpt5'"),
+        (("encode", "small.txt", "--tokenizer", "nowhere"), None, "nowhere: no such file or directory"),
+        (("encode", "small.txt", "--tokenizer", "broken.json"), None, r"broken.json, line 1: invalid JSON"),
+        (("encode", "-", "--reference", "gpt2"), b"ok \xff\xfe", "standard input is not UTF-8 text"),
+        (("decode", "-", "--reference", "gpt2"), b"15496 11 world", "line 1: 'world' is not a token id"),
+        (("decode", "-", "--reference", "gpt2"), b"15496 99999999", "unknown token id 99999999"),
+    ],
+)
+def test_errors_are_one_line_with_exit_status_2(tmp_path, args, stdin, message):
+    (tmp_path / "small.txt").write_text(SMALL_TEXT, encoding="utf-8")
+    (tmp_path / "broken.json").write_text('{"format": "bpe-playground", ', encoding="utf-8")
+    result = run(*args, stdin=stdin, cwd=tmp_path)
+    stderr = result.stderr.decode("utf-8")
+    assert result.returncode == 2
+    assert stderr.count("\n") == 1 and stderr.startswith("python -m bpe_core: error: "), stderr
+    assert re.search(message, stderr), stderr
+    assert "Traceback" not in stderr
+
+
+def test_training_metadata_is_json_serialisable_and_complete(trained_dir):
+    _, out, _ = trained_dir
+    document = json.loads((out / "bpe-playground.json").read_text(encoding="utf-8"))
+    assert {"source", "source_bytes", "merges", "seconds", "unique_pretokens", "stopped_early"} <= set(
+        document["training"]
+    )

