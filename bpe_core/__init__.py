@@ -8,9 +8,11 @@
 """
 
 from .classic import ClassicResult, ClassicTokenizer, train_classic
+from .formats import FormatError, load, save
 from .lifetimes import PERMANENT, Segmentation
 from .merge_engine import Candidate
 from .pretokenize import PATTERNS, pretokenize
+from .reference import reference
 from .tokenizer import Tokenizer
 from .training import MergeRecord, TrainingCancelled, TrainResult, train
 
@@ -18,6 +20,7 @@ __all__ = [
     "PATTERNS",
     "PERMANENT",
     "Candidate",
+    "FormatError",
     "ClassicResult",
     "ClassicTokenizer",
     "MergeRecord",
@@ -25,7 +28,10 @@ __all__ = [
     "Tokenizer",
     "TrainResult",
     "TrainingCancelled",
+    "load",
     "pretokenize",
+    "reference",
+    "save",
     "train",
     "train_classic",
 ]
