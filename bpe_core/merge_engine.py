@@ -126,27 +126,11 @@ class MergeEngine:
         sort_key.append(_descending_key(self.symbol_bytes[new]))
         token, weight, previous, following = self._token, self._weight, self._previous, self._next
         positions, counts, heap = self._positions, self._counts, self._heap
-        merged_pair = (a, b)
-        changed: set[tuple[int, int]] = set()
-
-        def remove(pair: tuple[int, int], position: int, amount: int) -> None:
-            if pair == merged_pair:
-                return  # its occurrences are being consumed by this very loop
-            positions[pair].discard(position)
-            left = counts[pair] - amount
-            if left:
-                counts[pair] = left
-            else:
-                del counts[pair], positions[pair]
-                changed.discard(pair)
-
-        def add(pair: tuple[int, int], position: int, amount: int) -> None:
-            positions[pair].add(position)
-            counts[pair] += amount
-            changed.add(pair)
-
+        increased: set[tuple[int, int]] = set()
         replaced = 0
-        for position in sorted(positions.pop(merged_pair, ())):
+        # The pair bookkeeping is written out inline: this loop runs once per occurrence merged,
+        # millions of times on big texts, and function calls would double its cost.
+        for position in sorted(positions.pop((a, b), ())):
             right = following[position]
             # An earlier replacement in this loop may have consumed this occurrence (as in aaa).
             if token[position] != a or right == -1 or token[right] != b:
@@ -155,18 +139,40 @@ class MergeEngine:
             before = previous[position]
             after = following[right]
             if before != -1:
-                remove((token[before], a), before, amount)
-                add((token[before], new), before, amount)
+                old_pair = (token[before], a)
+                if old_pair != (a, b):  # the merged pair's own occurrences are consumed by this loop
+                    left_over = counts[old_pair] - amount
+                    if left_over:
+                        counts[old_pair] = left_over
+                        positions[old_pair].discard(before)
+                    else:
+                        del counts[old_pair], positions[old_pair]
+                new_pair = (old_pair[0], new)
+                positions[new_pair].add(before)
+                counts[new_pair] += amount
+                increased.add(new_pair)
             if after != -1:
-                remove((b, token[after]), right, amount)
-                add((new, token[after]), position, amount)
+                old_pair = (b, token[after])
+                if old_pair != (a, b):
+                    left_over = counts[old_pair] - amount
+                    if left_over:
+                        counts[old_pair] = left_over
+                        positions[old_pair].discard(right)
+                    else:
+                        del counts[old_pair], positions[old_pair]
+                new_pair = (new, old_pair[1])
+                positions[new_pair].add(position)
+                counts[new_pair] += amount
+                increased.add(new_pair)
             token[position] = new
             token[right] = -1
             following[position] = after
             if after != -1:
                 previous[after] = position
             replaced += amount
-        counts.pop(merged_pair, None)
-        for pair in changed:
-            heapq.heappush(heap, (-counts[pair], sort_key[pair[0]], sort_key[pair[1]], pair[0], pair[1]))
+        counts.pop((a, b), None)
+        for pair in increased:
+            count = counts.get(pair)
+            if count:  # a pair made in this round can lose its occurrences again within it
+                heapq.heappush(heap, (-count, sort_key[pair[0]], sort_key[pair[1]], pair[0], pair[1]))
         return new, replaced
