@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import os
 import shutil
+import sys
 from pathlib import Path
 from unittest import mock
 
@@ -15,10 +16,11 @@ from hypothesis import strategies as st
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
 from tiktoken_ext import openai_public
 
-from bpe_core import reference as reference_module
 from bpe_core.reference import ReferenceDataError, build_reference, reference, reference_files, reference_names
 from conftest import CORPORA
 
+# The submodule itself: the package attribute bpe_core.reference is the function of that name.
+reference_module = sys.modules["bpe_core.reference"]
 NAMES = ["gpt2", "cl100k_base", "o200k_base"]
 
 TEXTS = {

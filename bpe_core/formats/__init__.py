@@ -1,0 +1,210 @@
+"""Save and load tokenizers losslessly in four file formats.
+
+=================  =======================================  ===================================
+format name        files                                    keeps
+=================  =======================================  ===================================
+``bpe-playground`` ``bpe-playground.json`` (this project)   everything, plus training metadata
+``gpt2``           ``vocab.json`` + ``merges.txt``           tokens, ids, merges, special tokens
+``tiktoken``       ``tokenizer.tiktoken``                    tokens and ids (ranks) only
+``hf``             ``tokenizer.json`` (Hugging Face)         tokens, ids, merges, specials, pattern
+=================  =======================================  ===================================
+
+>>> import tempfile, bpe_core
+>>> from bpe_core import formats
+>>> tokenizer = bpe_core.train("low lower lowest " * 20, 270, special_tokens=["<|eot|>"]).tokenizer
+>>> directory = tempfile.mkdtemp()
+>>> [path.name for path in formats.save(tokenizer, directory, "gpt2")]
+['vocab.json', 'merges.txt']
+>>> formats.load(directory).encode("lowest<|eot|>") == tokenizer.encode("lowest<|eot|>")
+True
+
+Every loader raises :class:`FormatError` (a ``ValueError``) on malformed input, naming the file
+and the line (text formats) or the field (JSON formats) at fault.
+
+Each format has its own module, whose docstring describes the files in detail: :mod:`.native`
+(``bpe-playground``), :mod:`.gpt2`, :mod:`.tiktoken_ranks` and :mod:`.huggingface` (with
+:mod:`.oniguruma` for the pattern's regex dialect). This module picks the format and the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from ..tokenizer import Tokenizer
+from ._common import FormatError, PathLike, is_id, parse_json, read_text
+from .gpt2 import (
+    GPT2_MERGES_FILENAME,
+    GPT2_MERGES_NAMES,
+    GPT2_VOCAB_FILENAME,
+    GPT2_VOCAB_NAMES,
+    bytes_to_unicode,
+    find_vocab_beside,
+    load_gpt2,
+    parse_gpt2,
+    save_gpt2,
+    unicode_to_bytes,
+)
+from .huggingface import HF_FILENAME, load_hf, save_hf
+from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json
+from .oniguruma import from_oniguruma, to_oniguruma
+from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
+
+__all__ = [
+    "FORMATS",
+    "JSON_FILENAME",
+    "FormatError",
+    "FormatName",
+    "bytes_to_unicode",
+    "detect_format",
+    "from_oniguruma",
+    "load",
+    "load_gpt2",
+    "load_hf",
+    "load_json",
+    "load_tiktoken",
+    "parse_gpt2",
+    "parse_tiktoken",
+    "read_training_metadata",
+    "save",
+    "save_gpt2",
+    "save_hf",
+    "save_json",
+    "save_tiktoken",
+    "to_oniguruma",
+    "unicode_to_bytes",
+]
+
+FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf"]
+FORMATS: tuple[FormatName, ...] = ("bpe-playground", "gpt2", "tiktoken", "hf")
+
+# The files each format is looked for as in a directory, in the order detect_format() prefers them.
+_FILE_NAMES: dict[FormatName, tuple[str, ...]] = {
+    "bpe-playground": (JSON_FILENAME,),
+    "hf": (HF_FILENAME,),
+    "gpt2": GPT2_VOCAB_NAMES,
+    "tiktoken": (TIKTOKEN_FILENAME,),
+}
+
+
+def save(
+    tokenizer: Tokenizer,
+    path_or_dir: PathLike,
+    fmt: FormatName = "bpe-playground",
+    *,
+    training: Mapping[str, Any] | None = None,
+) -> list[Path]:
+    """Save in one format; return the files written.
+
+    ``gpt2`` writes two files and so wants a directory; the others take a file path or a
+    directory (which then gets the format's usual file name; a path that does not exist yet and
+    has no suffix is a directory to create). ``training`` metadata is kept by
+    the ``bpe-playground`` format only.
+
+    >>> import tempfile, bpe_core
+    >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
+    >>> directory = tempfile.mkdtemp()
+    >>> sorted(path.name for fmt in FORMATS for path in save(tokenizer, directory, fmt))
+    ['bpe-playground.json', 'merges.txt', 'tokenizer.json', 'tokenizer.tiktoken', 'vocab.json']
+    """
+    if fmt == "bpe-playground":
+        return save_json(tokenizer, path_or_dir, training=training)
+    if fmt == "gpt2":
+        return save_gpt2(tokenizer, path_or_dir)
+    if fmt == "tiktoken":
+        return save_tiktoken(tokenizer, path_or_dir)
+    if fmt == "hf":
+        return save_hf(tokenizer, path_or_dir)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def detect_format(path: PathLike) -> tuple[FormatName, Path]:
+    """Which format a file (or the best file in a directory) is in, and that file.
+
+    In a directory the preference is bpe-playground, hf, gpt2, tiktoken. A file is judged by its
+    content: a tiktoken file is lines of ``base64 rank``, the JSON formats by their keys.
+    """
+    path = Path(path)
+    if path.is_dir():
+        for fmt, names in _FILE_NAMES.items():
+            for file_name in names:
+                if (path / file_name).is_file():
+                    return fmt, path / file_name
+        tiktoken_files = sorted(path.glob("*.tiktoken"))
+        if tiktoken_files:
+            return "tiktoken", tiktoken_files[0]
+        raise FileNotFoundError(
+            f"{path}: no tokenizer file in this directory "
+            f"(looked for {JSON_FILENAME}, {HF_FILENAME}, {GPT2_VOCAB_FILENAME} + {GPT2_MERGES_FILENAME}, *.tiktoken)"
+        )
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file or directory")
+    if path.name in GPT2_MERGES_NAMES:
+        return "gpt2", find_vocab_beside(path)
+    if path.name in GPT2_VOCAB_NAMES:
+        return "gpt2", path
+    with open(path, "rb") as file:
+        head = file.read(4096).lstrip()
+    if head.startswith(b"{"):
+        # A cheap look at the first 4 KB first; the loader validates properly.
+        if b'"format"' in head and JSON_FORMAT_TAG.encode() in head:
+            return "bpe-playground", path
+        if b'"model"' in head or b'"added_tokens"' in head:
+            return "hf", path
+        document = parse_json(read_text(path), path)
+        if isinstance(document, dict):
+            if document.get("format") == JSON_FORMAT_TAG:
+                return "bpe-playground", path
+            if "model" in document:
+                return "hf", path
+            if document and all(is_id(value) for value in document.values()):
+                return "gpt2", path
+        raise FormatError(
+            path, "a JSON file that is neither bpe-playground, a Hugging Face tokenizer.json nor a GPT-2 vocab"
+        )
+    if path.suffix == ".tiktoken" or looks_like_tiktoken(head):
+        return "tiktoken", path
+    raise FormatError(path, "not a tokenizer file this library recognises (bpe-playground, hf, gpt2 or tiktoken)")
+
+
+def load(
+    path: PathLike,
+    fmt: FormatName | None = None,
+    *,
+    special_tokens: Mapping[str, int] | None = None,
+    pattern: str | None = "gpt2",
+    name: str | None = None,
+) -> Tokenizer:
+    """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
+
+    ``special_tokens`` and ``pattern`` are used only where the format does not store them
+    (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken).
+
+    >>> import tempfile, bpe_core
+    >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
+    >>> directory = tempfile.mkdtemp()
+    >>> _ = save(tokenizer, directory, "hf")
+    >>> load(directory).merges == tokenizer.merges
+    True
+    """
+    path = Path(path)
+    if fmt is None:
+        fmt, path = detect_format(path)
+    elif fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    elif path.is_dir():
+        names = _FILE_NAMES[fmt]
+        path = next((path / file_name for file_name in names if (path / file_name).is_file()), path / names[0])
+    if fmt == "bpe-playground":
+        tokenizer = load_json(path)
+        if name is not None:
+            tokenizer.name = name
+        return tokenizer
+    if fmt == "hf":
+        return load_hf(path, name=name)
+    if fmt == "gpt2":
+        if path.name in GPT2_MERGES_NAMES:
+            path = find_vocab_beside(path)
+        return load_gpt2(path, pattern=pattern, name=name)
+    return load_tiktoken(path, special_tokens=special_tokens, pattern=pattern, name=name)

@@ -1,0 +1,136 @@
+"""What every format module shares: the error type, reading and writing files, strict JSON, field checks."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..tokenizer import Tokenizer
+
+PathLike = str | os.PathLike
+
+
+class FormatError(ValueError):
+    """A tokenizer file is malformed. The message names the file and the line or field at fault.
+
+    >>> str(FormatError("merges.txt", "expected two tokens", line=3))
+    'merges.txt, line 3: expected two tokens'
+    >>> str(FormatError("t.json", "must be a list", field="merges"))
+    't.json, field merges: must be a list'
+    """
+
+    def __init__(self, source: PathLike, message: str, *, line: int | None = None, field: str | None = None):
+        self.source = str(source)
+        self.line = line
+        self.field = field
+        self.reason = message
+        where = self.source
+        if line is not None:
+            where += f", line {line}"
+        if field is not None:
+            where += f", field {field}"
+        super().__init__(f"{where}: {message}")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes; a missing file is a FileNotFoundError that names it."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such file") from None
+
+
+def read_text(path: Path) -> str:
+    """The file's text; bytes that are not UTF-8 are a FormatError naming the line."""
+    data = read_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise FormatError(path, f"not valid UTF-8 (byte 0x{data[error.start]:02X})", line=line) from None
+
+
+def parse_json(text: str, source: PathLike) -> Any:
+    """``json.loads``, except that errors are FormatErrors about ``source`` and duplicate keys are refused."""
+
+    def refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        # json.loads would silently keep the last of two equal keys: a token listed twice.
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise FormatError(source, "the key appears twice in one object", field=repr(key))
+            result[key] = value
+        return result
+
+    try:
+        return json.loads(text, object_pairs_hook=refuse_duplicate_keys)
+    except json.JSONDecodeError as error:
+        raise FormatError(source, f"invalid JSON: {error.msg} (column {error.colno})", line=error.lineno) from None
+
+
+def write_text(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # newline="" so Windows does not turn "\n" into "\r\n" inside files other tools parse.
+    with open(path, "w", encoding="utf-8", newline="") as file:
+        file.write(text)
+    return path
+
+
+def target_file(path_or_dir: PathLike, default_name: str) -> Path:
+    """The file to write: ``path_or_dir`` itself, or ``default_name`` inside it if it is a directory.
+
+    A path that does not exist yet and has no suffix (``out/my_tok``) is taken as a directory to create.
+    """
+    path = Path(path_or_dir)
+    if path.is_dir() or (not path.exists() and not path.suffix):
+        return path / default_name
+    return path
+
+
+def typed_field(
+    container: dict, key: str, kind: type, source: PathLike, where: str | None = None, default: Any = None
+) -> Any:
+    """``container[key]`` (``default`` if absent), refused unless it is a ``kind`` (dict, list or str).
+
+    ``where`` names the field in the error; it defaults to ``key``.
+    """
+    value = container.get(key, default)
+    if not isinstance(value, kind):
+        expected = {dict: "an object", list: "a list", str: "a string"}[kind]
+        raise FormatError(source, f"must be {expected}, not {json_type_name(value)}", field=where or key)
+    return value
+
+
+def is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def json_type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
+
+
+def regular_tokens(tokenizer: Tokenizer) -> list[tuple[int, bytes]]:
+    """(id, bytes) of every non-special token, by id."""
+    return sorted((identifier, token) for token, identifier in tokenizer.mergeable_ranks.items())
+
+
+def build_tokenizer(source: PathLike, make: Callable[[], Tokenizer]) -> Tokenizer:
+    """Run a Tokenizer constructor, reporting its complaints as a FormatError about ``source``."""
+    try:
+        return make()
+    except FormatError:
+        raise
+    except ValueError as error:
+        raise FormatError(source, str(error)) from None
