@@ -1,0 +1,445 @@
+"""The data behind the Compare page: a text at every vocab size, and what a vocabulary holds.
+
+One training run to the largest size contains every smaller one (merges are a prefix), and
+boundary lifetimes (:mod:`bpe_core.lifetimes`) give a text's segmentation with the first k
+merges for every k from one pass. So the bytes-per-token curve over all vocab sizes costs about
+one encoding of the text, not one per size.
+
+**Vocab size** is the number of tokens in the vocabulary, as ``bpe_core.train`` counts it:
+``256 + k + s`` with the first k merges and s special tokens (so a tokenizer trained with
+``vocab_size=600`` and one special token has a curve from 257 to 600). For the reference
+tokenizers it is ``len(tokenizer.vocab)``: GPT-2 50,257, cl100k_base 100,261 (its ids run to
+100,276 with gaps), o200k_base 200,000. A special token in a text is one token at every size.
+
+>>> import bpe_core
+>>> tokenizer = bpe_core.train("low lower lowest " * 10, 262).tokenizer
+>>> bytes_per_token_curve(tokenizer, "lowest low")[0]
+(256, 1.0)
+>>> bytes_per_token_curve(tokenizer, "lowest low")[-1]
+(262, 2.5)
+>>> merge_tree(tokenizer, tokenizer.encode(" lowest")[0]).reassemble()
+b' lowest'
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from math import log
+
+from .lifetimes import piece_lifetimes
+from .pretokenize import pretokenize, split_on_special
+from .tokenizer import Tokenizer
+
+__all__ = [
+    "BASE_VOCAB",
+    "MergeTree",
+    "TokenInfo",
+    "boundary_offsets",
+    "bytes_per_token",
+    "bytes_per_token_curve",
+    "changed_tokens",
+    "length_histogram",
+    "merge_split",
+    "merge_tree",
+    "merges_for_vocab_size",
+    "never_emitted",
+    "pretoken_counts",
+    "sample_curve",
+    "token_counts_by_size",
+    "token_usage",
+    "tokens_at_size",
+    "vocab_size_of",
+    "vocabulary_rows",
+]
+
+BASE_VOCAB = 256
+"""Vocab size with no merges: the 256 single bytes."""
+
+
+# -- sizes ----------------------------------------------------------------------------------------
+
+
+def vocab_size_of(tokenizer: Tokenizer, k: int | None = None) -> int:
+    """Tokens in the vocabulary with the first k merges (all merges when k is None):
+    ``256 + k + number of special tokens``.
+
+    >>> from bpe_core.reference import reference
+    >>> vocab_size_of(reference("gpt2"))
+    50257
+    >>> vocab_size_of(reference("gpt2"), 0)
+    257
+    """
+    if k is None:
+        k = tokenizer.num_merges
+    return BASE_VOCAB + len(tokenizer.special_tokens) + int(k)
+
+
+def merges_for_vocab_size(tokenizer: Tokenizer, vocab_size: int) -> int:
+    """k, the number of merges giving a vocabulary of ``vocab_size`` tokens, clamped to 0..num_merges.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> [merges_for_vocab_size(tokenizer, size) for size in (100, 257, 259, 10_000)]
+    [0, 1, 3, 3]
+    """
+    return max(0, min(int(vocab_size) - vocab_size_of(tokenizer, 0), tokenizer.num_merges))
+
+
+# -- counting tokens at every size ----------------------------------------------------------------
+
+
+def pretoken_counts(tokenizer: Tokenizer, text: str) -> tuple[Counter[bytes], int]:
+    """(Counter of the UTF-8 pre-tokens of text, number of special tokens in it).
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("a b", 257, special_tokens=["<s>"]).tokenizer
+    >>> pretoken_counts(tokenizer, "a b<s>a")
+    (Counter({b'a': 2, b' b': 1}), 1)
+    """
+    counts: Counter[str] = Counter()
+    specials = 0
+    for piece, is_special in split_on_special(text, tokenizer.special_tokens):
+        if is_special:
+            specials += 1
+        else:
+            counts.update(pretokenize(piece, tokenizer.pattern))
+    encoded: Counter[bytes] = Counter()
+    for piece, count in counts.items():
+        encoded[piece.encode("utf-8", errors="surrogatepass")] += count
+    return encoded, specials
+
+
+def _merge_ranks(tokenizer: Tokenizer) -> dict[bytes, int]:
+    """token bytes -> rank of the merge that makes it, from the public API only."""
+    ranks = {}
+    for token in tokenizer.mergeable_ranks:
+        if len(token) > 1:
+            rank = tokenizer.merge_rank(token)
+            if rank is not None:
+                ranks[token] = rank
+    return ranks
+
+
+def token_counts_by_size(tokenizer: Tokenizer, text: str) -> list[int]:
+    """Token count of text with the first k merges, for every k in 0..num_merges.
+
+    Equal to ``tokenizer.segment(text).token_counts()`` and to
+    ``len(tokenizer.truncated(k).encode(text))`` for each k, but each distinct pre-token's
+    lifetimes are computed once and weighted by its frequency, so a long text costs about as
+    much as its vocabulary of pre-tokens.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> token_counts_by_size(tokenizer, "aaabdaaabac")
+    [11, 9, 7, 5]
+    """
+    n = tokenizer.num_merges
+    pieces, specials = pretoken_counts(tokenizer, text)
+    ranks = _merge_ranks(tokenizer)
+    removed_at = [0] * (n + 1)  # removed_at[r]: boundaries (weighted) whose lifetime is exactly r
+    total = specials
+    for piece, count in pieces.items():
+        total += count * len(piece)  # every byte a token at k = 0
+        for lifetime in piece_lifetimes(piece, ranks):
+            if 0 <= lifetime < n:
+                removed_at[lifetime] += count
+    counts = [total]
+    for r in range(n):
+        total -= removed_at[r]
+        counts.append(total)
+    return counts
+
+
+def bytes_per_token_curve(tokenizer: Tokenizer, text: str) -> list[tuple[int, float]]:
+    """(vocab size, bytes per token) of text for every vocab size, k = 0 .. num_merges merges.
+
+    Exact: the point at size ``vocab_size_of(tokenizer, k)`` is ``len(text bytes) / len(tokenizer.truncated(k).encode(text))``.
+    An empty text gives an empty curve.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> bytes_per_token_curve(tokenizer, "aaabdaaabac")
+    [(256, 1.0), (257, 1.2222222222222223), (258, 1.5714285714285714), (259, 2.2)]
+    """
+    n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+    if not n_bytes:
+        return []
+    counts = token_counts_by_size(tokenizer, text)
+    base = vocab_size_of(tokenizer, 0)
+    return [(base + k, n_bytes / count) for k, count in enumerate(counts)]
+
+
+def sample_curve(curve: Sequence[tuple[int, float]], points: int = 400) -> list[tuple[int, float]]:
+    """At most about ``points`` points of a curve, spread evenly on a log scale of vocab size,
+    first and last always kept (a chart does not need 100,000 points).
+
+    >>> len(sample_curve([(256 + k, 1.0) for k in range(100_000)], 50)) <= 51
+    True
+    """
+    if len(curve) <= points:
+        return list(curve)
+    first, last = curve[0][0], curve[-1][0]
+    span = log(last) - log(first)
+    wanted = {round(first * (last / first) ** (i / (points - 1))) for i in range(points)} if span else {first}
+    sizes = [size for size, _ in curve]
+    keep = sorted({min(bisect_left(sizes, size), len(curve) - 1) for size in wanted} | {0, len(curve) - 1})
+    return [curve[i] for i in keep]
+
+
+def bytes_per_token(tokenizer: Tokenizer, text: str) -> float:
+    """Bytes per token of text with the tokenizer's full vocabulary (0.0 for an empty text)."""
+    n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+    if not n_bytes:
+        return 0.0
+    return n_bytes / len(tokenizer.encode(text))
+
+
+# -- one text at chosen sizes -------------------------------------------------------------------
+
+
+def tokens_at_size(tokenizer: Tokenizer, text: str, vocab_size: int) -> tuple[list[bytes], list[int]]:
+    """(tokens as bytes, ids) of text with the vocabulary cut to ``vocab_size`` tokens.
+
+    Ids are the full tokenizer's (truncation keeps ids), so the result equals
+    ``tokenizer.truncated(k).encode(text)`` with ``k = merges_for_vocab_size(tokenizer, vocab_size)``.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> tokens_at_size(tokenizer, "aaab", 257)
+    ([b'aa', b'a', b'b'], [256, 97, 98])
+    """
+    k = merges_for_vocab_size(tokenizer, vocab_size)
+    tokens = tokenizer.segment(text).tokens_at(k)
+    ids_of = tokenizer.mergeable_ranks
+    specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
+    ids = []
+    for token in tokens:
+        identifier = ids_of.get(token)
+        ids.append(specials[token] if identifier is None else identifier)
+    return tokens, ids
+
+
+def boundary_offsets(tokens: Iterable[bytes]) -> list[int]:
+    """Byte offsets where tokens start and end, 0 and the total length included.
+
+    >>> boundary_offsets([b"ab", b"c", b"de"])
+    [0, 2, 3, 5]
+    """
+    offsets = [0]
+    for token in tokens:
+        offsets.append(offsets[-1] + len(token))
+    return offsets
+
+
+def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes]) -> list[bool]:
+    """For each token, whether the other segmentation of the same bytes lacks it (no token there
+    with the same start and end): the tokens that differ between two views.
+
+    Symmetric in spirit: against a finer view, the tokens a merge made are marked; against a
+    coarser one, the pieces that were merged away.
+
+    >>> changed_tokens([b"ab", b"c", b"d"], [b"a", b"b", b"cd"])
+    [True, True, True]
+    >>> changed_tokens([b"ab", b"c", b"d"], [b"ab", b"cd"])
+    [False, True, True]
+    >>> changed_tokens([b"ab", b"cd"], [b"ab", b"c", b"d"])
+    [False, True]
+    """
+    offsets = boundary_offsets(tokens)
+    other_offsets = boundary_offsets(other_tokens)
+    other_spans = set(pairwise(other_offsets))
+    return [(start, stop) not in other_spans for start, stop in pairwise(offsets)]
+
+
+# -- what the vocabulary holds ------------------------------------------------------------------
+
+
+def token_usage(tokenizer: Tokenizer, text: str) -> Counter[int]:
+    """How often each token id is emitted when encoding text with the full vocabulary.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> sorted(token_usage(tokenizer, "aaabdaaabac").items())
+    [(97, 1), (99, 1), (100, 1), (258, 2)]
+    """
+    return Counter(tokenizer.encode(text))
+
+
+def never_emitted(tokenizer: Tokenizer, text: str, usage: Counter[int] | None = None) -> list[int]:
+    """Ids of learned tokens (made by a merge) that encoding text never emits, in merge order.
+
+    A token can be learned yet never emitted: it was only a step towards longer tokens, which
+    then replaced it everywhere.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> never_emitted(tokenizer, "aaabdaaabac")
+    [256, 257]
+    """
+    if usage is None:
+        usage = token_usage(tokenizer, text)
+    learned = sorted(
+        (rank, identifier)
+        for token, identifier in tokenizer.mergeable_ranks.items()
+        if (rank := tokenizer.merge_rank(token)) is not None
+    )
+    return [identifier for _, identifier in learned if not usage.get(identifier)]
+
+
+def length_histogram(tokenizer: Tokenizer, *, learned_only: bool = True) -> Counter[int]:
+    """Token length in bytes -> how many tokens have it (learned tokens only, by default).
+
+    >>> import bpe_core
+    >>> length_histogram(bpe_core.train("aaabdaaabac", 259).tokenizer)
+    Counter({2: 1, 3: 1, 4: 1})
+    """
+    return Counter(
+        len(token) for token in tokenizer.mergeable_ranks if not learned_only or tokenizer.merge_rank(token) is not None
+    )
+
+
+@dataclass(frozen=True)
+class TokenInfo:
+    """One row of the vocabulary explorer."""
+
+    id: int
+    token: bytes
+    length: int
+    merge_round: int | None  # rank of the merge that made it; None for single bytes and specials
+    count_when_merged: int | None  # pair count in the round it was merged (training trace), if known
+    used: int  # how often encoding the text emits it
+    special: bool = False
+
+
+def vocabulary_rows(
+    tokenizer: Tokenizer,
+    usage: Counter[int] | None = None,
+    trace: Sequence | None = None,
+) -> list[TokenInfo]:
+    """Every token, in id order, with its merge round, count when merged and use count.
+
+    ``trace`` is a training trace (``TrainResult.trace``): record r gives the count of merge r.
+
+    >>> import bpe_core
+    >>> result = bpe_core.train("aaabdaaabac", 259)
+    >>> row = vocabulary_rows(result.tokenizer, Counter({258: 2}), result.trace)[258]
+    >>> (row.token, row.merge_round, row.count_when_merged, row.used)
+    (b'aaab', 2, 2, 2)
+    """
+    usage = usage or Counter()
+    counts = {record.rank: record.count for record in trace} if trace else {}
+    special_ids = set(tokenizer.special_tokens.values())
+    rows = []
+    for identifier, token in sorted(tokenizer.vocab.items()):
+        special = identifier in special_ids
+        rank = None if special else tokenizer.merge_rank(token)
+        rows.append(
+            TokenInfo(
+                id=identifier,
+                token=token,
+                length=len(token),
+                merge_round=rank,
+                count_when_merged=counts.get(rank) if rank is not None else None,
+                used=usage.get(identifier, 0),
+                special=special,
+            )
+        )
+    return rows
+
+
+# -- merge trees --------------------------------------------------------------------------------
+
+
+def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | None:
+    """The two tokens whose merge made ``token`` (None for a single byte or a special token).
+
+    Found by BPE-encoding the token with only the merges ranked below its own, which leaves the
+    pair that made it. Works for any tokenizer, also one built from ranks (tiktoken files).
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> merge_split(tokenizer, b"aaab")
+    (b'aaa', b'b')
+    """
+    rank = tokenizer.merge_rank(token)
+    if rank is None:
+        return None
+    parts = [token[i : i + 1] for i in range(len(token))]
+    while len(parts) > 2:
+        best: tuple[int, int] | None = None
+        for index in range(len(parts) - 1):
+            candidate = tokenizer.merge_rank(parts[index] + parts[index + 1])
+            if candidate is not None and candidate < rank and (best is None or candidate < best[0]):
+                best = (candidate, index)
+        if best is None:
+            break
+        index = best[1]
+        parts[index : index + 2] = [parts[index] + parts[index + 1]]
+    if len(parts) != 2:
+        raise ValueError(f"token {token!r} (merge rank {rank}) is not the merge of two lower-ranked tokens")
+    return parts[0], parts[1]
+
+
+@dataclass(frozen=True)
+class MergeTree:
+    """A token and, unless it is a single byte (or special token), the two tokens merged into it."""
+
+    id: int
+    token: bytes
+    merge_round: int | None
+    left: MergeTree | None = None
+    right: MergeTree | None = None
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.left is None
+
+    def reassemble(self) -> bytes:
+        """The bytes of the leaves, left to right: always equal to ``token``."""
+        if self.left is None or self.right is None:
+            return self.token
+        return self.left.reassemble() + self.right.reassemble()
+
+    def depth(self) -> int:
+        if self.left is None or self.right is None:
+            return 0
+        return 1 + max(self.left.depth(), self.right.depth())
+
+    def leaves(self) -> list[bytes]:
+        if self.left is None or self.right is None:
+            return [self.token]
+        return self.left.leaves() + self.right.leaves()
+
+
+def merge_tree(tokenizer: Tokenizer, token_id: int) -> MergeTree:
+    """The token's merge tree: its two parts, recursively, down to single bytes.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> tree = merge_tree(tokenizer, 258)
+    >>> (tree.token, tree.left.token, tree.right.token, tree.leaves())
+    (b'aaab', b'aaa', b'b', [b'a', b'a', b'a', b'b'])
+    """
+    token = tokenizer.token_bytes(token_id)
+    ids_of = tokenizer.mergeable_ranks
+
+    def build(identifier: int, data: bytes) -> MergeTree:
+        if identifier in tokenizer.special_tokens.values() and ids_of.get(data) != identifier:
+            return MergeTree(identifier, data, None)
+        split = merge_split(tokenizer, data)
+        if split is None:
+            return MergeTree(identifier, data, None)
+        left, right = split
+        return MergeTree(
+            identifier,
+            data,
+            tokenizer.merge_rank(data),
+            build(ids_of[left], left),
+            build(ids_of[right], right),
+        )
+
+    return build(int(token_id), token)

@@ -1,0 +1,203 @@
+"""bpe_core.vocabulary: the curve is exact, trees reassemble, export -> import keeps every id."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections import Counter
+
+import pytest
+
+import bpe_core
+from bpe_core import formats
+from bpe_core import vocabulary as voc
+
+SMALL_TEXTS = {
+    "sennrich": " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3),
+    "mixed": (
+        "Byte-pair encoding merges the most frequent pair. 字节对编码从字节开始，反复合并。\n"
+        "def f(x):\n    return x ** 2  # code\n" * 4
+    ),
+    "emoji": "🙂🚀 café naïve ünïcödé 🙂🙂 " * 10,
+}
+
+
+def _sizes(tokenizer, how_many: int = 7) -> list[int]:
+    n = tokenizer.num_merges
+    return sorted({0, 1, n // 7, n // 3, n // 2, (3 * n) // 4, n - 1, n} & set(range(n + 1)))[: how_many + 1]
+
+
+def _check_curve_exact(tokenizer, text: str) -> None:
+    curve = voc.bytes_per_token_curve(tokenizer, text)
+    counts = voc.token_counts_by_size(tokenizer, text)
+    assert len(curve) == tokenizer.num_merges + 1 == len(counts)
+    assert counts == tokenizer.segment(text).token_counts()
+    n_bytes = len(text.encode("utf-8"))
+    for k in _sizes(tokenizer):
+        actual = len(tokenizer.truncated(k).encode(text))
+        assert counts[k] == actual, k
+        size, bpt = curve[k]
+        assert size == voc.vocab_size_of(tokenizer, k)
+        assert bpt == pytest.approx(n_bytes / actual)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL_TEXTS))
+@pytest.mark.parametrize("pattern", ["gpt2", None])
+def test_curve_equals_truncated_encoding_small(name, pattern):
+    text = SMALL_TEXTS[name]
+    result = bpe_core.train(text, 256 + 40 + 1, pattern=pattern, special_tokens=["<|eot|>"])
+    tokenizer = result.tokenizer
+    # held-out text with a special token and characters never seen in training
+    held_out = text[::-1] + "<|eot|>" + text[: len(text) // 2] + " zebra ✓"
+    for sample in (text, held_out):
+        _check_curve_exact(tokenizer, sample)
+
+
+def test_curve_real_corpora(shakespeare, chinese, docs):
+    tokenizer = bpe_core.train(docs[:200_000], 1500).tokenizer
+    for text in (shakespeare[:60_000], chinese[:20_000], docs[200_000:260_000]):
+        _check_curve_exact(tokenizer, text)
+    # the curve starts at 1 byte per token and ends at the full tokenizer's value
+    curve = voc.bytes_per_token_curve(tokenizer, shakespeare[:60_000])
+    assert curve[0] == (256, 1.0)
+    assert curve[-1][1] == pytest.approx(voc.bytes_per_token(tokenizer, shakespeare[:60_000]))
+
+
+def test_curve_with_chinese_training(chinese):
+    tokenizer = bpe_core.train(chinese[:30_000], 800, pattern="cl100k").tokenizer
+    _check_curve_exact(tokenizer, chinese[30_000:45_000])
+
+
+def test_curve_edge_cases():
+    tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    assert voc.bytes_per_token_curve(tokenizer, "") == []
+    assert voc.token_counts_by_size(tokenizer, "") == [0, 0, 0, 0]
+    assert voc.sample_curve([(1, 1.0)]) == [(1, 1.0)]
+    long_curve = [(256 + k, 1.0 + k) for k in range(50_000)]
+    sampled = voc.sample_curve(long_curve, 300)
+    assert sampled[0] == long_curve[0] and sampled[-1] == long_curve[-1]
+    assert len(sampled) <= 301
+    assert [size for size, _ in sampled] == sorted({size for size, _ in sampled})
+
+
+def test_sizes_and_tokens_at_size():
+    result = bpe_core.train(SMALL_TEXTS["mixed"], 300, special_tokens=["<s>"])
+    tokenizer = result.tokenizer
+    assert voc.vocab_size_of(tokenizer) == 300 == len(tokenizer.vocab)
+    assert voc.vocab_size_of(tokenizer, 0) == 257
+    assert voc.merges_for_vocab_size(tokenizer, 10) == 0
+    assert voc.merges_for_vocab_size(tokenizer, 280) == 23
+    assert voc.merges_for_vocab_size(tokenizer, 10**6) == tokenizer.num_merges
+    text = SMALL_TEXTS["mixed"] + "<s>tail"
+    for size in (257, 270, 290, 300):
+        tokens, ids = voc.tokens_at_size(tokenizer, text, size)
+        expected = tokenizer.truncated(voc.merges_for_vocab_size(tokenizer, size)).encode(text)
+        assert ids == expected
+        assert b"".join(tokens) == text.encode()
+
+
+def test_changed_tokens():
+    assert voc.changed_tokens([b"abc"], [b"abc"]) == [False]
+    assert voc.changed_tokens([b"ab", b"c"], [b"a", b"bc"]) == [True, True]
+    assert voc.changed_tokens([b"a", b"b", b"c"], [b"ab", b"c"]) == [True, True, False]
+    assert voc.changed_tokens([b"ab", b"c"], [b"a", b"b", b"c"]) == [True, False]
+    assert voc.changed_tokens([b"abc"], [b"a", b"bc"]) == [True]
+
+
+def test_reference_vocab_sizes():
+    from bpe_core.reference import reference
+
+    assert voc.vocab_size_of(reference("gpt2")) == 50257
+    assert voc.vocab_size_of(reference("o200k_base")) == 200000
+    assert voc.vocab_size_of(reference("cl100k_base")) == len(reference("cl100k_base").vocab)
+
+
+def test_merge_tree_reassembles_and_matches_merges():
+    result = bpe_core.train(SMALL_TEXTS["mixed"] + SMALL_TEXTS["emoji"], 400)
+    tokenizer = result.tokenizer
+    merges = tokenizer.merges
+    for rank, (left, right) in enumerate(merges):
+        token_id = 256 + rank
+        tree = voc.merge_tree(tokenizer, token_id)
+        assert tree.reassemble() == tokenizer.token_bytes(token_id) == left + right
+        assert (tree.left.token, tree.right.token) == (left, right)
+        assert tree.merge_round == rank
+        assert all(len(leaf) == 1 for leaf in tree.leaves())
+    leaf = voc.merge_tree(tokenizer, 97)
+    assert leaf.is_leaf and leaf.depth() == 0 and leaf.reassemble() == b"a"
+
+
+def test_merge_tree_reference_tokenizer():
+    from bpe_core.reference import reference
+
+    gpt2 = reference("gpt2")
+    token_id = gpt2.encode(" tokenization")[0]
+    tree = voc.merge_tree(gpt2, token_id)
+    assert tree.reassemble() == gpt2.token_bytes(token_id)
+    assert tree.depth() >= 2
+
+
+def test_usage_never_emitted_histogram_rows(shakespeare):
+    text = shakespeare[:40_000]
+    result = bpe_core.train(text, 700)
+    tokenizer = result.tokenizer
+    usage = voc.token_usage(tokenizer, text)
+    assert usage == Counter(tokenizer.encode(text))
+    never = voc.never_emitted(tokenizer, text, usage)
+    assert never == voc.never_emitted(tokenizer, text)
+    assert never, "some intermediate tokens are always absorbed into longer ones"
+    assert all(usage[i] == 0 and i >= 256 for i in never)
+    learned_used = [i for i in range(256, 256 + tokenizer.num_merges) if usage[i]]
+    assert len(never) + len(learned_used) == tokenizer.num_merges
+    histogram = voc.length_histogram(tokenizer)
+    assert sum(histogram.values()) == tokenizer.num_merges
+    assert min(histogram) >= 2
+    rows = voc.vocabulary_rows(tokenizer, usage, result.trace)
+    assert [row.id for row in rows] == sorted(tokenizer.vocab)
+    by_id = {row.id: row for row in rows}
+    for record in result.trace[:50]:
+        row = by_id[record.new_id]
+        assert row.merge_round == record.rank and row.count_when_merged == record.count
+        assert row.used == usage[record.new_id]
+    assert by_id[ord("e")].merge_round is None and by_id[ord("e")].length == 1
+
+
+def _export_bytes(tokenizer, fmt: str) -> dict[str, bytes]:
+    """What the Export page offers for download, via ui.compare (file name -> bytes)."""
+    from ui.compare import export_files
+
+    return export_files(tokenizer, fmt)
+
+
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_export_import_roundtrip_every_format(fmt, tmp_path):
+    text = SMALL_TEXTS["mixed"] + SMALL_TEXTS["emoji"]
+    tokenizer = bpe_core.train(text, 360, special_tokens=["<|endoftext|>"]).tokenizer
+    files = _export_bytes(tokenizer, fmt)
+    if fmt == "gpt2":
+        ((name, archive),) = files.items()
+        assert name.endswith(".zip")
+        with zipfile.ZipFile(io.BytesIO(archive)) as zipped:
+            assert sorted(zipped.namelist()) == ["merges.txt", "vocab.json"]
+            zipped.extractall(tmp_path)
+        loaded = formats.load(tmp_path)
+    else:
+        ((name, data),) = files.items()
+        (tmp_path / name).write_bytes(data)
+        loaded = formats.load(tmp_path / name, special_tokens=tokenizer.special_tokens)
+    sample = text + "<|endoftext|> unseen words: zebra, 汉字, ✓"
+    assert loaded.encode(sample) == tokenizer.encode(sample)
+    assert voc.bytes_per_token_curve(loaded, sample) == voc.bytes_per_token_curve(tokenizer, sample)
+
+
+def test_curve_exact_for_a_reference_tokenizer(shakespeare):
+    """A tokenizer built from ranks (GPT-2's files): the curve still matches truncated encodings."""
+    from bpe_core.reference import reference
+
+    gpt2 = reference("gpt2")
+    text = shakespeare[:20_000] + "<|endoftext|>" + "字节对编码 🙂"
+    counts = voc.token_counts_by_size(gpt2, text)
+    assert counts[-1] == len(gpt2.encode(text))
+    for k in (0, 1, 300, 5_000, 30_000):
+        assert counts[k] == len(gpt2.truncated(k).encode(text)), k
+    assert voc.bytes_per_token_curve(gpt2, text)[-1][0] == 50257
