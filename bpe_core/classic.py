@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from .lifetimes import PERMANENT, Segmentation, merge_lifetimes
 from .merge_engine import MergeEngine
 from .training import MergeRecord, ProgressCallback, _Reporter, run_merges
 
@@ -45,20 +46,26 @@ class ClassicTokenizer:
     def vocab(self) -> dict[int, str]:
         return {**dict(enumerate(self.symbols)), self.unknown_id: UNKNOWN}
 
+    @property
+    def num_merges(self) -> int:
+        return len(self.merges)
+
+    def _word_lifetimes(self, symbols: list[str]) -> list[int]:
+        """Lifetimes of the boundaries between a word's symbols: lowest-ranked pair merged first."""
+        merge_rank = self._merge_rank
+
+        def rank_of(start: int, middle: int, stop: int) -> int | None:
+            return merge_rank.get(("".join(symbols[start:middle]), "".join(symbols[middle:stop])))
+
+        return merge_lifetimes(len(symbols), rank_of)
+
     def encode_word(self, word: str) -> list[str]:
         """The symbols of one word: lowest-ranked adjacent pair merged first, until none applies."""
         cached = self._cache.get(word)
         if cached is not None:
             return cached
-        parts = [*word, END_OF_WORD]
-        merge_rank = self._merge_rank
-        while len(parts) > 1:
-            ranked = [(merge_rank.get(pair), index) for index, pair in enumerate(zip(parts, parts[1:]))]
-            ranked = [(rank, index) for rank, index in ranked if rank is not None]
-            if not ranked:
-                break
-            _, index = min(ranked)
-            parts[index : index + 2] = [parts[index] + parts[index + 1]]
+        symbols = [*word, END_OF_WORD]
+        parts = Segmentation(symbols, self._word_lifetimes(symbols), self.num_merges).tokens_at(self.num_merges)
         self._cache[word] = parts
         return parts
 
@@ -68,6 +75,26 @@ class ClassicTokenizer:
     def encode(self, text: str) -> list[int]:
         """Symbol ids; a symbol holding a character never seen in training gets ``unknown_id``."""
         return [self._id.get(symbol, self.unknown_id) for word in self.encode_words(text) for symbol in word]
+
+    def segment(self, text: str) -> Segmentation:
+        """The symbols of ``text``'s words and their boundaries' lifetimes, at every vocab size.
+
+        Boundaries between words are never removed (``PERMANENT``).
+
+        >>> tokenizer = train_classic("low low lower newest newest widest widest widest", 18).tokenizer
+        >>> segmentation = tokenizer.segment("lowest newer")
+        >>> segmentation.tokens_at(0)[:4], segmentation.tokens_at(tokenizer.num_merges)[:3]
+        (['l', 'o', 'w', 'e'], ['l', 'ow', 'est</w>'])
+        """
+        atoms: list[str] = []
+        lifetimes: list[int] = []
+        for word in text.split():
+            symbols = [*word, END_OF_WORD]
+            if atoms:
+                lifetimes.append(PERMANENT)
+            atoms.extend(symbols)
+            lifetimes.extend(self._word_lifetimes(symbols))
+        return Segmentation(atoms, lifetimes, self.num_merges)
 
     def decode(self, ids: list[int]) -> str:
         vocab = self.vocab

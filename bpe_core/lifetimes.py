@@ -14,6 +14,7 @@ when they do not.)
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -23,23 +24,24 @@ INSIDE_SPECIAL = -1
 """Lifetime of a boundary inside a special token, which is one token at every vocab size."""
 
 
-def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
-    """Lifetimes of the len(piece) - 1 boundaries inside one pre-token.
+def merge_lifetimes(n: int, rank_of: Callable[[int, int, int], int | None]) -> list[int]:
+    """Lifetimes of the n - 1 boundaries between n atoms, merged lowest rank first.
 
-    Merges lowest rank first, leftmost first among equal ranks (tiktoken's order), in
-    O(n log n) with a heap over a linked list of parts, so a whole text as one piece is fine.
+    ``rank_of(start, middle, stop)`` is the rank of the merge joining the part spanning atoms
+    start..middle with the part spanning middle..stop, or None. Among equal ranks the leftmost
+    goes first (tiktoken's order, and Sennrich's). O(n log n): a heap over a linked list of
+    parts, so a whole text as one piece is fine.
 
-    >>> piece_lifetimes(b"abc", {b"ab": 0, b"abc": 1})
+    >>> merge_lifetimes(3, lambda start, middle, stop: {(0, 2): 0, (0, 3): 1}.get((start, stop)))
     [0, 1]
     """
-    n = len(piece)
     if n < 2:
         return []
     lifetimes = [PERMANENT] * (n - 1)
     end = list(range(1, n + 1))  # end[start] is where the part beginning at start ends
     previous_start = list(range(-1, n - 1))
     alive = [True] * n
-    heap = [(rank, start) for start in range(n - 1) if (rank := merge_rank.get(piece[start : start + 2])) is not None]
+    heap = [(rank, start) for start in range(n - 1) if (rank := rank_of(start, start + 1, start + 2)) is not None]
     heapq.heapify(heap)
     running_max = -1
     while heap:
@@ -50,8 +52,7 @@ def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
         if middle >= n:
             continue
         stop = end[middle]
-        # A rank names one byte string, so an equal rank proves the entry is still current.
-        if merge_rank.get(piece[start:stop]) != rank:
+        if rank_of(start, middle, stop) != rank:  # stale: one of the two parts has grown since
             continue
         running_max = max(running_max, rank)
         lifetimes[middle - 1] = running_max
@@ -59,14 +60,27 @@ def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
         end[start] = stop
         if stop < n:
             previous_start[stop] = start
-            new_rank = merge_rank.get(piece[start : end[stop]])
+            new_rank = rank_of(start, stop, end[stop])
             if new_rank is not None:
                 heapq.heappush(heap, (new_rank, start))
         before = previous_start[start]
         if before >= 0:
-            new_rank = merge_rank.get(piece[before:stop])
+            new_rank = rank_of(before, start, stop)
             if new_rank is not None:
                 heapq.heappush(heap, (new_rank, before))
+    return lifetimes
+
+
+def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
+    """Lifetimes of the len(piece) - 1 boundaries inside one pre-token (tiktoken's rules).
+
+    A merge is named by the bytes it makes, so joining two parts has the rank of their
+    concatenation.
+
+    >>> piece_lifetimes(b"abc", {b"ab": 0, b"abc": 1})
+    [0, 1]
+    """
+    lifetimes = merge_lifetimes(len(piece), lambda start, _middle, stop: merge_rank.get(piece[start:stop]))
     # tiktoken emits a pre-token that is itself a token whole, without merging: at every size
     # where that token exists, all of its inner boundaries are gone.
     whole_rank = merge_rank.get(piece)
@@ -79,11 +93,12 @@ def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
 class Segmentation:
     """A text's token boundaries at every vocab size.
 
-    ``lifetimes[j]`` belongs to the boundary between byte j and byte j + 1 of ``data``: with the
-    first k merges that boundary is a token boundary iff ``lifetimes[j] >= k``.
+    ``data`` holds the atoms: the text's bytes (byte-level BPE), or its symbols (classic BPE:
+    characters and ``</w>``). ``lifetimes[j]`` belongs to the boundary between atom j and atom
+    j + 1: with the first k merges that boundary is a token boundary iff ``lifetimes[j] >= k``.
     """
 
-    data: bytes
+    data: bytes | Sequence[str]
     lifetimes: list[int]
     num_merges: int
 
@@ -94,10 +109,12 @@ class Segmentation:
         inner = [j + 1 for j, lifetime in enumerate(self.lifetimes) if lifetime >= k]
         return [0, *inner, len(self.data)]
 
-    def tokens_at(self, k: int) -> list[bytes]:
-        """The tokens (as bytes) of the text with the first k merges."""
+    def tokens_at(self, k: int) -> list[bytes] | list[str]:
+        """The tokens of the text with the first k merges (bytes; classic: str)."""
         offsets = self.boundaries_at(k)
-        return [self.data[start:stop] for start, stop in zip(offsets, offsets[1:])]
+        if isinstance(self.data, bytes):
+            return [self.data[start:stop] for start, stop in zip(offsets, offsets[1:])]
+        return ["".join(self.data[start:stop]) for start, stop in zip(offsets, offsets[1:])]
 
     def token_count_at(self, k: int) -> int:
         return self.token_counts()[min(max(k, 0), self.num_merges)]

@@ -65,15 +65,26 @@ def naive_encode(text: str, merges: list[tuple[bytes, bytes]], pattern: str | No
     rank = {pair: r for r, pair in enumerate(merges)}
     tokens = []
     for piece in ([text] if pattern is None else regex.findall(pattern, text)):
-        parts = [bytes([b]) for b in piece.encode("utf-8")]
-        while len(parts) > 1:
-            ranked = [(rank.get(pair, float("inf")), i) for i, pair in enumerate(zip(parts, parts[1:]))]
-            best, i = min(ranked)
-            if best == float("inf"):
-                break
-            parts[i : i + 2] = [parts[i] + parts[i + 1]]
-        tokens.extend(parts)
+        tokens.extend(naive_apply_merges([bytes([b]) for b in piece.encode("utf-8")], rank))
     return tokens
+
+
+def naive_encode_classic(text: str, merges: list[tuple[str, str]]) -> list[list[str]]:
+    """Sennrich's encoding: each word's characters + '</w>', merges applied in rank order."""
+    rank = {pair: r for r, pair in enumerate(merges)}
+    return [naive_apply_merges([*word, "</w>"], rank) for word in text.split()]
+
+
+def naive_apply_merges(parts: list, rank: dict[tuple, int]) -> list:
+    """Merge the lowest-ranked adjacent pair (leftmost among equals) until none has a rank."""
+    parts = list(parts)
+    while len(parts) > 1:
+        ranked = [(rank.get(pair, float("inf")), i) for i, pair in enumerate(zip(parts, parts[1:]))]
+        best, i = min(ranked)
+        if best == float("inf"):
+            break
+        parts[i : i + 2] = [parts[i] + parts[i + 1]]
+    return parts
 
 
 def naive_train_classic(text: str, n_merges: int) -> list[tuple[str, str]]:

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core import PERMANENT, train
+from bpe_core import PERMANENT, train, train_classic
+from bpe_core.classic import ClassicTokenizer
+from naive_bpe import naive_encode_classic
 
 
 def assert_matches_truncated(tokenizer, text, sizes):
@@ -53,3 +55,36 @@ def test_special_tokens_and_pretoken_edges():
     assert segmentation.tokens_at(1) == [b"ab", b"<s>", b"ab"]
     assert segmentation.boundaries_at(1) == [0, 2, 5, 7]
     assert tokenizer.segment("").token_counts() == [0, 0]
+
+
+def classic_truncated(tokenizer: ClassicTokenizer, k: int) -> ClassicTokenizer:
+    base = len(tokenizer.symbols) - tokenizer.num_merges
+    return ClassicTokenizer(tokenizer.symbols[: base + k], tokenizer.merges[:k])
+
+
+@pytest.mark.parametrize("fixture", ["shakespeare", "chinese"])
+def test_classic_lifetimes_equal_truncated_classic_tokenizers(request, fixture):
+    text = request.getfixturevalue(fixture)
+    tokenizer = train_classic(text[:100_000], 3_000).tokenizer
+    held_out = text[100_000:110_000]
+    segmentation = tokenizer.segment(held_out)
+    counts = segmentation.token_counts()
+    for k in sorted({0, 1, 7, 100, tokenizer.num_merges // 2, tokenizer.num_merges}):
+        expected = [symbol for word in naive_encode_classic(held_out, tokenizer.merges[:k]) for symbol in word]
+        assert segmentation.tokens_at(k) == expected, k
+        assert [s for word in classic_truncated(tokenizer, k).encode_words(held_out) for s in word] == expected
+        assert counts[k] == len(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(alphabet="ab c\n</w>中", max_size=120))
+def test_classic_encoding_matches_naive_on_generated_text(text):
+    tokenizer = train_classic("aab abc ab</w>c 中中 a\n\nb " * 5, 40).tokenizer
+    assert tokenizer.encode_words(text) == naive_encode_classic(text, tokenizer.merges)
+
+
+def test_classic_long_word_is_not_quadratic():
+    """Chinese has no spaces: a whole paragraph is one classic 'word'."""
+    tokenizer = train_classic("语言模型读取词元 " * 50, 60).tokenizer
+    word = "语言模型读取词元" * 5_000
+    assert "".join(tokenizer.encode_word(word)) == word + "</w>"

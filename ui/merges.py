@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from bpe_core.lifetimes import PERMANENT
+from bpe_core.lifetimes import PERMANENT, Segmentation
 
 from ui import tokens as tok_ui
 from ui.state import KIND_CLASSIC, Trained
@@ -22,85 +22,44 @@ END_OF_WORD = "</w>"
 
 @dataclass
 class Frames:
-    """Everything needed to draw any round of the window."""
+    """Everything needed to draw any round of the window: its segmentation at every round."""
 
-    mode: str  # "bytes" or "symbols"
-    atoms: list  # ints (bytes) or str (classic symbols)
-    lifetimes: list[int]  # len(atoms) - 1
-    num_merges: int
+    mode: str  # "bytes" or "symbols" (classic)
+    segmentation: Segmentation
 
-    def boundaries_at(self, k: int) -> list[int]:
-        if not self.atoms:
-            return [0]
-        return [0, *[j + 1 for j, life in enumerate(self.lifetimes) if life >= k], len(self.atoms)]
+    @property
+    def atoms(self) -> list:
+        return list(self.segmentation.data)
+
+    @property
+    def lifetimes(self) -> list[int]:
+        return self.segmentation.lifetimes
+
+    @property
+    def num_merges(self) -> int:
+        return self.segmentation.num_merges
 
     def tokens_at(self, k: int) -> list[tuple[bytes | str, bool]]:
-        """(token, just_merged) at round k."""
-        cuts = self.boundaries_at(k)
-        out = []
-        for start, stop in zip(cuts, cuts[1:]):
-            just = k > 0 and any(self.lifetimes[j] == k - 1 for j in range(start, stop - 1))
-            if self.mode == "bytes":
-                out.append((bytes(self.atoms[start:stop]), just))
-            else:
-                out.append(("".join(self.atoms[start:stop]), just))
-        return out
+        """(token, just_merged) at round k: just merged if a boundary inside it went at round k."""
+        cuts = self.segmentation.boundaries_at(k)
+        lifetimes = self.lifetimes
+        tokens = self.segmentation.tokens_at(k)
+        return [
+            (token, k > 0 and any(lifetimes[j] == k - 1 for j in range(start, stop - 1)))
+            for token, start, stop in zip(tokens, cuts, cuts[1:])
+        ]
 
     def token_count_at(self, k: int) -> int:
-        return len(self.boundaries_at(k)) - 1
+        return self.segmentation.token_count_at(k)
 
 
 def frames_for(trained: Trained) -> Frames:
     cached = trained.extras.get("frames")
     if cached is None:
-        cached = _compute_frames(trained)
+        mode = "symbols" if trained.kind == KIND_CLASSIC else "bytes"
+        cached = Frames(mode, trained.tokenizer.segment(trained.window_text))
         trained.extras["frames"] = cached
     return cached
-
-
-def _compute_frames(trained: Trained) -> Frames:
-    text = trained.window_text
-    if trained.kind == KIND_CLASSIC:
-        atoms, lifetimes = classic_lifetimes(trained.tokenizer.merges, text)
-        return Frames("symbols", atoms, lifetimes, trained.num_merges)
-    seg = trained.tokenizer.segment(text)
-    return Frames("bytes", list(seg.data), list(seg.lifetimes), trained.num_merges)
-
-
-def classic_lifetimes(merges: list[tuple[str, str]], text: str) -> tuple[list[str], list[int]]:
-    """Symbols (characters and </w>) of the words of text, and each boundary's lifetime.
-
-    Same rule as the byte-level lifetimes: lowest-ranked pair first; a boundary's lifetime is
-    the highest rank applied up to the step that removed it; boundaries between words never go.
-    """
-    rank = {pair: r for r, pair in enumerate(merges)}
-    atoms: list[str] = []
-    lifetimes: list[int] = []
-    for word in text.split():
-        symbols = [*word, END_OF_WORD]
-        if atoms:
-            lifetimes.append(PERMANENT)
-        base = len(atoms)
-        atoms.extend(symbols)
-        inner = [PERMANENT] * (len(symbols) - 1)
-        # parts: (symbol, index of its first atom)
-        parts = [(s, i) for i, s in enumerate(symbols)]
-        highest = -1
-        while len(parts) > 1:
-            best = None
-            for i in range(len(parts) - 1):
-                r = rank.get((parts[i][0], parts[i + 1][0]))
-                if r is not None and (best is None or r < best[0]):
-                    best = (r, i)
-            if best is None:
-                break
-            r, i = best
-            highest = max(highest, r)
-            inner[parts[i + 1][1] - 1] = highest
-            parts[i : i + 2] = [(parts[i][0] + parts[i + 1][0], parts[i][1])]
-        lifetimes.extend(inner)
-        assert len(atoms) - base == len(symbols)
-    return atoms, lifetimes
 
 
 def label(data: bytes) -> str:
