@@ -17,6 +17,7 @@ import os
 import platform
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,17 +95,20 @@ def main() -> None:
 
     print("\nTraining (seconds)\n| vocab | bpe_core | HF tokenizers | ratio |\n|---:|---:|---:|---:|")
     for size in args.sizes:
-        ours = best_of(args.repeat, lambda: bpe_core.train(text, size, special_tokens=[SPECIAL]))
-        peer = best_of(args.repeat, lambda: hf_train(text, size))
+        ours = best_of(args.repeat, partial(bpe_core.train, text, size, special_tokens=[SPECIAL]))
+        peer = best_of(args.repeat, partial(hf_train, text, size))
         results["training"].append({"vocab_size": size, "bpe_core": ours, "hf_tokenizers": peer})
         print(f"| {size:,} | {ours:.2f} | {peer:.2f} | {ours / peer:.2f}× |", flush=True)
 
-    print("\nEncoding, single-threaded, fresh caches (seconds)\n| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|")
+    print(
+        "\nEncoding, single-threaded, fresh caches (seconds)\n"
+        "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
+    )
     for name in ("gpt2", "cl100k_base"):
         encoding = tiktoken_encoding(name)
         # A freshly built tokenizer per run, built outside the timing: its cache starts empty.
         ours = min(_timed_fresh(name, text) for _ in range(args.repeat))
-        peer = best_of(args.repeat, lambda: encoding.encode_ordinary(text))
+        peer = best_of(args.repeat, partial(encoding.encode_ordinary, text))
         equal = build_reference(name).encode_ordinary(text) == encoding.encode_ordinary(text)
         results["encoding"].append({"tokenizer": name, "bpe_core": ours, "tiktoken": peer, "ids_equal": equal})
         print(f"| {name} | {ours:.2f} | {peer:.2f} | {ours / peer:.2f}× | {equal} |", flush=True)

@@ -98,7 +98,7 @@ class ClassicTokenizer:
 
     def decode(self, ids: list[int]) -> str:
         vocab = self.vocab
-        text = "".join(vocab[identifier] if identifier in vocab else UNKNOWN for identifier in ids)
+        text = "".join(vocab.get(identifier, UNKNOWN) for identifier in ids)
         return text.replace(END_OF_WORD, " ").rstrip(" ")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 PERMANENT = 2**31 - 1
 """Lifetime of a boundary no merge removes: between pre-tokens, or around a special token."""
@@ -113,8 +113,8 @@ class Segmentation:
         """The tokens of the text with the first k merges (bytes; classic: str)."""
         offsets = self.boundaries_at(k)
         if isinstance(self.data, bytes):
-            return [self.data[start:stop] for start, stop in zip(offsets, offsets[1:])]
-        return ["".join(self.data[start:stop]) for start, stop in zip(offsets, offsets[1:])]
+            return [self.data[start:stop] for start, stop in pairwise(offsets)]
+        return ["".join(self.data[start:stop]) for start, stop in pairwise(offsets)]
 
     def token_count_at(self, k: int) -> int:
         return self.token_counts()[min(max(k, 0), self.num_merges)]

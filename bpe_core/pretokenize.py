@@ -6,10 +6,10 @@ at all. The named patterns are the ones tiktoken uses for its encodings, copied 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
-import os
 
 import regex
 

@@ -24,7 +24,7 @@ import importlib.util
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .formats import FormatError, parse_gpt2, parse_tiktoken
@@ -166,7 +166,7 @@ def reference_files(name: str) -> dict[str, Path]:
     return paths
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference(name: str) -> Tokenizer:
     """The tokenizer tiktoken calls ``name``, loaded once and cached.
 

@@ -148,7 +148,10 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
-        return f"<Tokenizer {label}{self.num_merges} merges, {len(self._special_ids)} special tokens, pattern={self.pattern!r}>"
+        return (
+            f"<Tokenizer {label}{self.num_merges} merges, {len(self._special_ids)} special tokens, "
+            f"pattern={self.pattern!r}>"
+        )
 
     def truncated(self, k: int) -> Tokenizer:
         """The same tokenizer with only its first k merges (ids unchanged)."""
@@ -161,7 +164,11 @@ class Tokenizer:
             for identifier, token in self._vocab.items()
             if identifier in special_id_set or len(token) == 1 or token in kept_rank
         }
-        token_id = {token: identifier for token, identifier in self._token_id.items() if len(token) == 1 or token in kept_rank}
+        token_id = {
+            token: identifier
+            for token, identifier in self._token_id.items()
+            if len(token) == 1 or token in kept_rank
+        }
         merges = self._merges[:k] if self._merges is not None else None
         truncated = Tokenizer.__new__(Tokenizer)
         truncated._setup(vocab, token_id, kept_rank, dict(self._special_ids), self.pattern, self.name, merges)

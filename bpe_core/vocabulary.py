@@ -157,7 +157,8 @@ def token_counts_by_size(tokenizer: Tokenizer, text: str) -> list[int]:
 def bytes_per_token_curve(tokenizer: Tokenizer, text: str) -> list[tuple[int, float]]:
     """(vocab size, bytes per token) of text for every vocab size, k = 0 .. num_merges merges.
 
-    Exact: the point at size ``vocab_size_of(tokenizer, k)`` is ``len(text bytes) / len(tokenizer.truncated(k).encode(text))``.
+    Exact: the point at size ``vocab_size_of(tokenizer, k)`` is
+    ``len(text bytes) / len(tokenizer.truncated(k).encode(text))``.
     An empty text gives an empty curve.
 
     >>> import bpe_core
