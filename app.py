@@ -38,7 +38,7 @@ def _store_upload() -> None:
     if uploaded is None:
         return
     try:
-        decoded = decode_upload(uploaded.getvalue(), uploaded.name)
+        decoded = decode_upload(uploaded.getvalue(), state.md_escape(uploaded.name))  # named in st.error
     except CorpusError as error:
         ss["last_message"] = ("error", str(error))
         return
@@ -107,7 +107,7 @@ with left:
             st.caption(f"Using **{state.md_escape(upload['name'])}**: {len(upload['text']):,} characters.")
             if upload["replaced"]:
                 st.warning(
-                    f"{upload['name']} is not valid UTF-8: {upload['replaced']:,} byte"
+                    f"{state.md_escape(upload['name'])} is not valid UTF-8: {upload['replaced']:,} byte"
                     f"{'s were' if upload['replaced'] != 1 else ' was'} replaced by � (U+FFFD).",
                     icon=":material/warning:",
                 )

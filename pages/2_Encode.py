@@ -42,6 +42,20 @@ def _label(option: str) -> str:
     return enc.REFERENCE_LABELS.get(option, option)
 
 
+def _load_files() -> None:
+    """Load the uploaded files. A callback: it runs before the tokenizer selectbox exists, so it may
+    select the loaded tokenizer (a widget's key cannot be set once the widget is drawn)."""
+    try:
+        loaded, label = enc.load_uploaded(ss.get("tokenizer_files"))
+    except ValueError as error:
+        ss["encode_load_error"] = str(error)
+    except Exception as error:  # never a traceback in the browser
+        ss["encode_load_error"] = f"Could not load a tokenizer: {type(error).__name__}: {error}"
+    else:
+        ss["loaded_tokenizers"][label] = loaded
+        ss["encode_tokenizer"] = f"file:{label}"
+
+
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
     st.text_area("Text to encode", key="encode_text", height=150, persist_state="session")
@@ -62,17 +76,9 @@ if choice == LOAD:
         accept_multiple_files=True,
         key="tokenizer_files",
     )
-    if st.button("Load tokenizer", key="load_tokenizer", disabled=not files):
-        try:
-            loaded, label = enc.load_uploaded(files)
-        except ValueError as error:
-            st.error(str(error))
-        except Exception as error:  # never a traceback in the browser
-            st.error(f"Could not load a tokenizer: {type(error).__name__}: {error}")
-        else:
-            ss["loaded_tokenizers"][label] = loaded
-            ss["encode_tokenizer"] = f"file:{label}"
-            st.rerun()
+    st.button("Load tokenizer", key="load_tokenizer", disabled=not files, on_click=_load_files)
+    if ss.get("encode_load_error"):
+        st.error(ss.pop("encode_load_error"))
     st.stop()
 elif choice == "__trained__":
     tokenizer = trained.tokenizer

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from apptest_helpers import APP, TIMEOUT, chart_rows, htmls, no_exception, vega_specs
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import vocabulary as voc
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 COMPARE = "pages/3_Compare.py"
 EXPORT = "pages/4_Export.py"
-TIMEOUT = 120
 
 # A small sample keeps these tests fast; the share link trains it.
 CAT_LINK = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300", "pattern": "gpt2"}
@@ -29,32 +26,8 @@ def _compare(params: dict | None = None, **state) -> AppTest:
         at.query_params.update(params)
     at.switch_page(COMPARE)
     at.run()
-    _no_exception(at)
+    no_exception(at)
     return at
-
-
-def _no_exception(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-
-
-def _htmls(at: AppTest) -> list[str]:
-    return [element.proto.body for element in at.get("html")]
-
-
-def _vega_specs(at: AppTest) -> list[dict]:
-    """Altair charts appear as UnknownElement; their Vega-Lite spec is JSON in proto.spec."""
-    return [json.loads(element.proto.spec) for element in at.get("vega_lite_chart")]
-
-
-def _chart_rows(at: AppTest, index: int = 0) -> list[dict]:
-    """The data of a chart: Streamlit ships each dataset as Arrow IPC in proto.datasets."""
-    import pyarrow as pa
-
-    element = at.get("vega_lite_chart")[index]
-    rows: list[dict] = []
-    for dataset in element.proto.datasets:
-        rows.extend(pa.ipc.open_stream(dataset.data.data).read_pandas().to_dict("records"))
-    return rows
 
 
 # -- share links ---------------------------------------------------------------------------------
@@ -84,7 +57,7 @@ def test_share_link_prefills_the_train_page():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update({"corpus": "toy-aaabdaaabac", "vocab": "259", "pattern": "none"})
     at.run()
-    _no_exception(at)
+    no_exception(at)
     assert at.selectbox(key="corpus_source").value == "Toy: aaabdaaabac"
     assert at.number_input(key="vocab_size").value == 259
     assert at.selectbox(key="pattern_choice").value == "none"
@@ -98,7 +71,7 @@ def test_share_link_sets_the_merges_round():
     at.query_params.update({"round": "7"})
     at.switch_page("pages/1_Merges.py")
     at.run()
-    _no_exception(at)
+    no_exception(at)
     assert n > 7 and at.session_state["merge_round"] == 7
     assert at.slider(key="round_slider").value == 7
 
@@ -129,9 +102,9 @@ def test_no_tokenizer_offers_quick_train():
 
 def test_curve_view_is_exact_and_has_reference_points():
     at = _compare({**CAT_LINK, "view": "curve", "refs": "gpt2", "heldout": "mixed-english-chinese"})
-    specs = _vega_specs(at)
+    specs = vega_specs(at)
     assert specs, "the curve chart is drawn"
-    rows = _chart_rows(at)
+    rows = chart_rows(at)
     trained = at.session_state["trained"]
     from ui.corpora import MIXED_EN_ZH, load_sample
 
@@ -156,8 +129,8 @@ def test_curve_view_with_pasted_heldout_text():
     at = _compare({**CAT_LINK, "view": "curve", "refs": ""})
     at.selectbox(key="cmp_heldout").set_value("paste").run()
     at.text_area(key="cmp_heldout_paste").input("the hat and the cat, pasted and held out").run()
-    _no_exception(at)
-    rows = _chart_rows(at)
+    no_exception(at)
+    rows = chart_rows(at)
     assert any(r["text"] == "held-out: pasted text" for r in rows)
     # pasted text never goes into the link
     assert "heldout" not in dict(at.query_params)
@@ -166,8 +139,8 @@ def test_curve_view_with_pasted_heldout_text():
 def test_side_by_side_view_escapes_and_marks_changes():
     at = _compare({**CAT_LINK, "view": "side", "sizes": "257,280,300", "refs": "gpt2"})
     at.text_area(key="cmp_side_text").input('the cat <script>alert("x")</script> & the hat').run()
-    _no_exception(at)
-    views = [h for h in _htmls(at) if 'class="cmp-view"' in h]
+    no_exception(at)
+    views = [h for h in htmls(at) if 'class="cmp-view"' in h]
     assert len(views) == 4
     joined = "".join(views)
     assert "<script" not in joined and "</script" not in joined
@@ -183,9 +156,9 @@ def test_side_by_side_view_escapes_and_marks_changes():
 def test_side_by_side_clamps_and_limits_sizes():
     at = _compare({**CAT_LINK, "view": "side", "refs": ""})
     at.text_input(key="cmp_sizes_text").input("1, 270, 280, 285, 99999").run()
-    _no_exception(at)
+    no_exception(at)
     assert any("At most 4 sizes" in w.value for w in at.warning)
-    views = [h for h in _htmls(at) if 'class="cmp-view"' in h]
+    views = [h for h in htmls(at) if 'class="cmp-view"' in h]
     assert len(views) == 4
 
 
@@ -201,26 +174,26 @@ def test_vocabulary_view_table_search_tree_histogram_never_emitted():
     first_learned = frame[frame["merge round"] == 0].iloc[0]
     assert first_learned["count when merged"] == trained.trace[0].count
     at.text_input(key="cmp_vocab_search").input("cat").run()
-    _no_exception(at)
+    no_exception(at)
     filtered = at.dataframe[0].value
     assert 0 < len(filtered) < len(frame) and filtered["token"].str.contains("cat").all()
     # merge tree of a chosen token
     token_id = tokenizer.encode(" cat")[0]
     at.number_input(key="cmp_tree_token").set_value(token_id).run()
-    _no_exception(at)
-    trees = [h for h in _htmls(at) if 'class="mtree"' in h]
+    no_exception(at)
+    trees = [h for h in htmls(at) if 'class="mtree"' in h]
     assert trees and f'data-token-id="{token_id}"' in trees[0]
     assert trees[0].count('class="node leaf"') == len(b" cat")
     assert dict(at.query_params).get("token") in (str(token_id), [str(token_id)])
     # histogram chart and never-emitted list
-    assert any("length (bytes)" in json.dumps(spec) for spec in _vega_specs(at))
+    assert any("length (bytes)" in json.dumps(spec) for spec in vega_specs(at))
     assert any("learned tokens never appear" in caption.value for caption in at.caption)
 
 
 def test_algorithms_view_trains_three_variants():
     at = _compare({**CAT_LINK, "view": "algos"})
     at.button(key="cmp_algos_run").click().run()
-    _no_exception(at)
+    no_exception(at)
     table = at.dataframe[0].value
     assert list(table["algorithm"]) == [
         "byte-level, pattern gpt2",
@@ -228,7 +201,7 @@ def test_algorithms_view_trains_three_variants():
         "classic char-level </w>",
     ]
     assert (table["corpus tokens"] > 0).all()
-    views = [h for h in _htmls(at) if 'class="cmp-view' in h]
+    views = [h for h in htmls(at) if 'class="cmp-view' in h]
     assert len(views) == 3
     assert "&lt;/w&gt;" in views[2]  # classic symbols keep their end-of-word mark, escaped
     assert "⟨" in views[0]  # Chinese split into bytes by the byte-level tokenizer trained on English
@@ -261,7 +234,7 @@ def _export_page(params=CAT_LINK) -> AppTest:
     at = _compare(params)
     at.switch_page(EXPORT)
     at.run()
-    _no_exception(at)
+    no_exception(at)
     return at
 
 
@@ -280,7 +253,7 @@ def test_import_roundtrip_and_use_on_compare(tmp_path):
     at.file_uploader(key="import_files").upload(name, data, "application/json")
     at.run()
     at.button(key="import_button").click().run()
-    _no_exception(at)
+    no_exception(at)
     assert any("Loaded" in s.value for s in at.success)
     loaded = at.session_state["loaded_tokenizers"]["tokenizer.json"]
     sample = "the cat in the hat, 你好"
@@ -288,11 +261,11 @@ def test_import_roundtrip_and_use_on_compare(tmp_path):
     # the loaded tokenizer is selected on Compare, whose views work with it
     at.switch_page(COMPARE)
     at.run()
-    _no_exception(at)
+    no_exception(at)
     assert at.selectbox(key="cmp_tokenizer").value == "file:tokenizer.json"
     at.radio(key="cmp_view").set_value("side").run()
-    _no_exception(at)
-    assert [h for h in _htmls(at) if 'class="cmp-view"' in h]
+    no_exception(at)
+    assert [h for h in htmls(at) if 'class="cmp-view"' in h]
 
 
 def test_import_gpt2_zip():
@@ -304,7 +277,7 @@ def test_import_gpt2_zip():
     at.file_uploader(key="import_files").upload(name, data, "application/zip")
     at.run()
     at.button(key="import_button").click().run()
-    _no_exception(at)
+    no_exception(at)
     loaded = at.session_state["loaded_tokenizers"]["vocab.json + merges.txt"]
     assert loaded.encode("the cat sat") == trained.tokenizer.encode("the cat sat")
 
@@ -325,7 +298,7 @@ def test_malformed_upload_keeps_current_tokenizer(name, data):
     at.file_uploader(key="import_files").upload(name, data)
     at.run()
     at.button(key="import_button").click().run()
-    _no_exception(at)
+    no_exception(at)
     assert at.error, "a clear error is shown"
     assert "Nothing was changed" in at.error[0].value
     assert at.session_state["trained"] is trained_before

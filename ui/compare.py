@@ -26,6 +26,7 @@ from bpe_core import vocabulary as voc
 from ui import tokens as tok_ui
 from ui.corpora import SAMPLES, load_sample
 from ui.share import HELDOUT_REST, REFERENCE_NAMES, sample_slug
+from ui.state import md_escape
 
 REFERENCE_LABELS = {"gpt2": "GPT-2", "cl100k_base": "cl100k_base", "o200k_base": "o200k_base"}
 MEASURE_LIMIT = 2_000_000
@@ -509,10 +510,10 @@ def expand_uploads(files) -> list:
                 with zipfile.ZipFile(io.BytesIO(data)) as zipped:
                     members = [info for info in zipped.infolist() if not info.is_dir()]
                     if len(members) > 8 or sum(info.file_size for info in members) > 500_000_000:
-                        raise ValueError(f"{uploaded.name}: too many or too large files for a tokenizer")
+                        raise ValueError(f"{md_escape(uploaded.name)}: too many or too large files for a tokenizer")
                     out.extend(_Upload(Path(info.filename).name, zipped.read(info)) for info in members)
             except zipfile.BadZipFile:
-                raise ValueError(f"{uploaded.name} is not a valid zip file") from None
+                raise ValueError(f"{md_escape(uploaded.name)} is not a valid zip file") from None
         else:
             out.append(uploaded)
     return out
@@ -562,7 +563,7 @@ def _heldout_text() -> Text | None:
             digest_key = (uploaded.name, uploaded.size)
             if ss.get("_cmp_heldout_upload_key") != digest_key:
                 try:
-                    decoded = decode_upload(uploaded.getvalue(), uploaded.name)
+                    decoded = decode_upload(uploaded.getvalue(), md_escape(uploaded.name))  # named in st.error
                 except CorpusError as error:
                     st.error(str(error))
                     return None
@@ -614,7 +615,8 @@ def render_curve(ctx: Context) -> None:
     st.altair_chart(curve_chart(frame, points, marks), width="stretch", height=560, key="cmp_curve_chart")
     n = ctx.tokenizer.num_merges
     timing = ", ".join(
-        f"{t.label.split(':', 1)[-1].strip()} ({human(t.n_bytes)}) {seconds.get(t.label, 0):.2f} s" for t in texts
+        f"{md_escape(t.label.split(':', 1)[-1].strip())} ({human(t.n_bytes)}) {seconds.get(t.label, 0):.2f} s"
+        for t in texts
     )
     st.caption(
         f"Lines: the tokenizer at every one of its {n + 1:,} vocab sizes "
@@ -733,7 +735,7 @@ def render_vocabulary(ctx: Context) -> None:
     st.subheader("All tokens")
     if corpus is not None:
         st.caption(
-            f"“used in corpus”: how often encoding {corpus.label.split(':', 1)[-1].strip()} "
+            f"“used in corpus”: how often encoding {md_escape(corpus.label.split(':', 1)[-1].strip())} "
             f"({human(corpus.n_bytes)}) emits the token. Whitespace shows as · ↵ →; ⟨E4 BD⟩ are bytes of a "
             "partial character."
         )

@@ -251,7 +251,7 @@ def train_corpus(
         window_text=_window(text),
     )
     trained.stats = compute_stats(trained, text)
-    pattern_name = settings["pattern"] if kind == KIND_BYTE else "classic"
+    pattern_name = (settings["pattern"] or "none") if kind == KIND_BYTE else "classic"
     if kind == KIND_BYTE and pattern is not None and pattern not in PATTERN_CHOICES:
         pattern_name = "custom"
     trained.label = f"{corpus_label} · {kind} · vocab {vocab_size} · {pattern_name}"

@@ -1,0 +1,280 @@
+"""AppTest (headless) tests of the Encode page: every tokenizer choice, token spans, ids, whitespace and
+split characters, the word-by-word view, loading tokenizer files, escaping."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from apptest_helpers import (
+    CAT,
+    ENCODE,
+    SENNRICH,
+    XSS_PROBES,
+    assert_no_raw_markdown_tags,
+    assert_no_raw_tags,
+    fresh,
+    htmls,
+    markdown_texts,
+    marked,
+    no_exception,
+    open_page,
+    token_spans,
+    trained_on,
+)
+
+import bpe_core
+from ui.corpora import load_sample
+from ui.encoding import REFERENCE_LABELS
+
+REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
+SPECIAL = "<|endoftext|>"
+
+
+def _metric(at, label: str) -> str:
+    (value,) = [m.value for m in at.metric if m.label == label]
+    return value
+
+
+def _encoded_html(at) -> str:
+    (body,) = [h for h in htmls(at) if h.startswith('<div class="tokens')]
+    return body
+
+
+def _steps(at) -> list[tuple[str, list[str], list[bool]]]:
+    """The word-by-word view as (caption, token texts, which were just merged) per step."""
+    (body,) = [h for h in htmls(at) if h.startswith('<div class="bpe-steps"')]
+    rows = re.findall(r'<div class="bpe-step-cap">(.*?)</div><div class="tokens">(.*?)</div>', body)
+    steps = []
+    for caption, tokens in rows:
+        spans = token_spans(tokens)
+        steps.append((caption, [span.text for span in spans], ["just" in span.classes for span in spans]))
+    return steps
+
+
+def _encode_page(text: str | None = None, tokenizer: str | None = None, sample: str = CAT):
+    """The Encode page after training ``sample``, with ``text`` typed and ``tokenizer`` chosen."""
+    at = open_page(trained_on(sample), ENCODE)
+    if text is not None:
+        at.text_area(key="encode_text").input(text).run()
+    if tokenizer is not None:
+        at.selectbox(key="encode_tokenizer").set_value(tokenizer).run()
+    no_exception(at)
+    return at
+
+
+@pytest.mark.parametrize("option", ["__trained__", *REFERENCES])
+def test_each_tokenizer_counts_and_ids_match_bpe_core(option):
+    """For every choice, the metrics and the rendered token ids are exactly the tokenizer's encoding."""
+    at = _encode_page(tokenizer=option)
+    trained = at.session_state["trained"]
+    if option == "__trained__":  # an independent training of the same sample and settings
+        reference = bpe_core.train(load_sample(CAT), 300, special_tokens=[SPECIAL]).tokenizer
+        assert trained.tokenizer.merges == reference.merges
+    else:
+        reference = bpe_core.reference(option)
+    text = at.session_state["encode_text"]
+    ids = reference.encode(text)
+    assert _metric(at, "Tokens") == f"{len(ids):,}"
+    assert _metric(at, "Characters") == f"{len(text):,}"
+    assert _metric(at, "Bytes (UTF-8)") == f"{len(text.encode()):,}"
+    assert _metric(at, "Bytes per token") == f"{len(text.encode()) / len(ids):.2f}"
+    spans = token_spans(_encoded_html(at))
+    assert all("tok" in span.classes for span in spans)
+    assert [int(span.token_id) for span in spans] == ids
+    assert b"".join(reference.decode_tokens_bytes(ids)) == text.encode()
+
+
+@pytest.mark.parametrize("option", ["__trained__", "gpt2"])
+def test_a_special_token_in_the_text_is_one_escaped_token(option):
+    """<|endoftext|> typed into the text becomes the tokenizer's special id, shown escaped."""
+    text = "the cat<|endoftext|>the hat"
+    at = _encode_page(text=text, tokenizer=option)
+    tokenizer = at.session_state["trained"].tokenizer if option == "__trained__" else bpe_core.reference(option)
+    special_id = tokenizer.special_tokens[SPECIAL]
+    body = _encoded_html(at)
+    assert "<|" not in body and "&lt;|endoftext|&gt;" in body
+    spans = token_spans(body)
+    assert [int(span.token_id) for span in spans] == tokenizer.encode(text)
+    assert [span.text for span in spans if span.token_id == str(special_id)] == [SPECIAL]
+    assert not any("endoftext" in word for word in at.selectbox(key="step_word").options)  # not a word to merge
+
+
+def test_the_just_trained_tokenizer_is_chosen_first_and_missing_before_training():
+    """Before training the choices are the references and file loading; after, the new tokenizer leads."""
+    at = fresh(ENCODE)
+    assert at.selectbox(key="encode_tokenizer").value == "gpt2"
+    labels = [REFERENCE_LABELS[name] for name in REFERENCES]
+    assert at.selectbox(key="encode_tokenizer").options == [*labels, "Load from files…"]
+    assert any("Train a tokenizer" in caption.value for caption in at.caption)
+    at = _encode_page()
+    assert at.selectbox(key="encode_tokenizer").value == "__trained__"
+
+
+def test_show_ids_toggle_shows_the_ids_as_text():
+    """With the toggle on, each token shows its id; off again, its text."""
+    at = _encode_page(text="Hello, world! Hello again.", tokenizer="gpt2")
+    ids = bpe_core.reference("gpt2").encode("Hello, world! Hello again.")
+    at.toggle(key="show_ids").set_value(True).run()
+    no_exception(at)
+    body = _encoded_html(at)
+    assert body.startswith('<div class="tokens ids">')
+    assert [span.text for span in token_spans(body)] == [str(i) for i in ids]
+    at.toggle(key="show_ids").set_value(False).run()
+    assert "".join(span.text for span in token_spans(_encoded_html(at))) == "Hello,·world!·Hello·again."
+
+
+def test_whitespace_is_shown_as_marks():
+    """Spaces, newlines and tabs show as ·, ↵ and →; no raw whitespace is left in a token."""
+    text = "def f(x):\n\treturn  x\n"
+    at = _encode_page(text=text, tokenizer="cl100k_base")
+    spans = token_spans(_encoded_html(at))
+    assert "".join(span.text for span in spans) == "def·f(x):↵→return··x↵"
+    assert not any(ch in span.text for span in spans for ch in " \n\t")
+
+
+def test_a_character_split_across_tokens_is_shown_as_bytes():
+    """GPT-2 splits 你 (E4 BD A0) into two tokens: they show as ⟨E4 BD⟩ and ⟨A0⟩; 中 stays whole."""
+    text = "你好中文"
+    pieces = bpe_core.reference("gpt2").decode_tokens_bytes(bpe_core.reference("gpt2").encode(text))
+    assert pieces[:2] == [b"\xe4\xbd", b"\xa0"]  # the split this test relies on
+
+    def shown(piece: bytes) -> str:
+        try:
+            return piece.decode()
+        except UnicodeDecodeError:
+            return "⟨" + " ".join(f"{byte:02X}" for byte in piece) + "⟩"
+
+    at = _encode_page(text=text, tokenizer="gpt2")
+    spans = token_spans(_encoded_html(at))
+    assert [span.text for span in spans] == [shown(piece) for piece in pieces]
+    assert "中" in [span.text for span in spans]
+    assert spans[0].text == "⟨E4 BD⟩" and spans[0].inner_tags == ["tokbytes"]
+
+
+def test_word_step_view_replays_the_merges_of_one_word():
+    """From one token per byte to the final tokens, each step applies the lowest-ranked merge left."""
+    at = _encode_page(tokenizer="gpt2")
+    word = " world"
+    assert "·world" in at.selectbox(key="step_word").options  # a pre-token of the default text
+    at.selectbox(key="step_word").set_value(word).run()
+    no_exception(at)
+    gpt2 = bpe_core.reference("gpt2")
+    steps = _steps(at)
+    assert steps[0][1] == [marked(ch) for ch in word]
+    final = [marked(piece.decode()) for piece in gpt2.decode_tokens_bytes(gpt2.encode(word))]
+    assert steps[-1][1] == final
+    ranks = []
+    for caption, tokens, just in steps[1:]:
+        assert "".join(tokens) == marked(word)
+        rank = int(re.match(r"merge rank ([\d,]+):", caption).group(1).replace(",", ""))
+        made = [token.replace("·", " ").encode() for token, is_new in zip(tokens, just, strict=True) if is_new]
+        assert made and all(gpt2.merge_rank(token) == rank for token in made)
+        assert [int(i) for i in re.findall(r"\(id (\d+)\)", caption)] == [gpt2.encode(t.decode())[0] for t in made]
+        ranks.append(rank)
+    assert ranks == sorted(ranks)
+    n = len(steps) - 1
+    assert any(c.value == f"{n} merge{'s' if n != 1 else ''} applied, lowest rank first." for c in at.caption)
+
+
+def test_classic_tokenizer_shows_words_with_end_marks():
+    """A classic tokenizer encodes whitespace-split words; symbols keep </w>, escaped; steps end in encode_word."""
+    text = "lowest newer widest"
+    at = open_page(trained_on(SENNRICH, kind="classic"), ENCODE)
+    at.text_area(key="encode_text").input(text).run()
+    no_exception(at)
+    tokenizer = at.session_state["trained"].tokenizer
+    assert isinstance(tokenizer, bpe_core.ClassicTokenizer)
+    assert _metric(at, "Tokens") == f"{len(tokenizer.encode(text)):,}"
+    body = _encoded_html(at)
+    assert "</w>" not in body and "&lt;/w&gt;" in body
+    assert [span.text for span in token_spans(body)] == [s for word in tokenizer.encode_words(text) for s in word]
+    at.selectbox(key="step_word").set_value("widest").run()
+    no_exception(at)
+    steps = _steps(at)
+    assert steps[0][1] == [*"widest", "</w>"]
+    assert steps[-1][1] == tokenizer.encode_word("widest")
+
+
+def test_empty_text_has_no_tokens_and_no_word_to_pick():
+    """Empty text: zero tokens, no bytes-per-token figure, and a hint instead of the word picker."""
+    at = _encode_page(text="", tokenizer="gpt2")
+    assert _metric(at, "Tokens") == "0" and _metric(at, "Bytes per token") == "–"
+    assert not token_spans(_encoded_html(at))
+    assert any("Type some text above" in caption.value for caption in at.caption)
+
+
+# -- loading tokenizer files ---------------------------------------------------------------------
+
+
+def _load(at, files: list[tuple[str, bytes]]):
+    at.selectbox(key="encode_tokenizer").set_value("__load__").run()
+    assert at.button(key="load_tokenizer").disabled  # nothing chosen yet
+    uploader = at.file_uploader(key="tokenizer_files")
+    for name, data in files:
+        uploader.upload(name, data)
+    at.run()
+    at.button(key="load_tokenizer").click().run()
+    no_exception(at)
+    return at
+
+
+@pytest.mark.parametrize("fmt", ["bpe-playground", "hf", "tiktoken", "gpt2"])
+def test_a_saved_tokenizer_file_is_loaded_and_used(fmt, tmp_path):
+    """A file written by bpe_core.save (gpt2: vocab.json + merges.txt together) becomes the choice
+    and encodes exactly like the tokenizer saved."""
+    saved = bpe_core.train("the quick brown fox jumps over the lazy dog " * 4, 290).tokenizer
+    paths = bpe_core.save(saved, tmp_path, fmt)
+    at = _load(_encode_page(text="the lazy fox, quickly"), [(path.name, path.read_bytes()) for path in paths])
+    label = " + ".join(path.name for path in paths)
+    assert at.selectbox(key="encode_tokenizer").value == f"file:{label}"
+    assert at.session_state["loaded_tokenizers"][label].merges == saved.merges
+    ids = saved.encode("the lazy fox, quickly")
+    assert _metric(at, "Tokens") == f"{len(ids):,}"
+    assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == ids
+
+
+@pytest.mark.parametrize(
+    "name,data",
+    [
+        ("tokenizer.json", b"{garbage"),
+        ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": {"a": "zero"}}}'),
+        ("bpe-playground.json", b'{"format": "bpe-playground", "merges": 7}'),
+        ("ranks.tiktoken", b"!!!! notanumber\n"),
+        ("notes.txt", b"just some text"),
+        ("vocab.json", b'{"a": 0, "b": 1}'),
+        ("empty.json", b""),
+    ],
+)
+def test_a_malformed_tokenizer_file_is_a_clear_error_and_changes_nothing(name, data):
+    """A file that is not a tokenizer gives an error naming it; loaded tokenizers and choice stay."""
+    at = _encode_page()
+    trained = at.session_state["trained"]
+    _load(at, [(name, data)])
+    assert len(at.error) == 1 and at.error[0].value.startswith("Could not load a tokenizer")
+    assert name in at.error[0].value
+    assert at.session_state["loaded_tokenizers"] == {}
+    assert at.session_state["trained"] is trained
+    assert at.selectbox(key="encode_tokenizer").value == "__load__"
+
+
+# -- escaping ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["__trained__", "gpt2"])
+def test_xss_typed_into_the_text_is_only_shown_escaped(option):
+    """The probes show as escaped text, character for character, in the tokens and in every word's steps."""
+    text = " ".join(XSS_PROBES)
+    at = _encode_page(text=text, tokenizer=option)
+    assert_no_raw_tags(htmls(at))
+    assert_no_raw_markdown_tags(markdown_texts(at))
+    body = _encoded_html(at)
+    assert "&lt;" in body and "&gt;" in body and "&quot;" in body
+    assert "".join(span.text for span in token_spans(body)) == marked(text)
+    hostile_words = [word for word in at.selectbox(key="step_word").options if any(c in word for c in '<>"')]
+    assert hostile_words
+    for word in hostile_words:
+        at.selectbox(key="step_word").set_value(word.replace("·", " ")).run()
+        no_exception(at)
+        assert_no_raw_tags(htmls(at))
+        assert "".join(_steps(at)[-1][1]) == word

@@ -1,0 +1,330 @@
+"""AppTest (headless) tests of the Train page (app.py): samples, settings, uploads, errors, escaping."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import (
+    CAT,
+    SENNRICH,
+    XSS_PROBES,
+    assert_no_raw_markdown_tags,
+    assert_no_raw_tags,
+    click_train,
+    fresh,
+    htmls,
+    markdown_texts,
+    marked,
+    token_spans,
+    trained_on,
+)
+
+import bpe_core
+from ui.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample
+from ui.state import PASTE, UPLOAD, md_escape
+
+SPECIAL = "<|endoftext|>"  # the page's default special token
+
+
+def _metric(at, label: str) -> str:
+    (value,) = [m.value for m in at.metric if m.label == label]
+    return value
+
+
+def _sample_html(at) -> str:
+    """The highlighted start of the training text (the only st.html made of token spans)."""
+    (body,) = [h for h in htmls(at) if h.startswith('<div class="tokens"')]
+    return body
+
+
+def _paste(at, text: str):
+    at.selectbox(key="corpus_source").set_value(PASTE).run()
+    at.text_area(key="paste_box").input(text).run()
+    return at
+
+
+def _upload(at, name: str, data: bytes):
+    at.selectbox(key="corpus_source").set_value(UPLOAD).run()
+    at.file_uploader(key="upload_box").upload(name, data, "text/plain").run()
+    return at
+
+
+# -- a first training ----------------------------------------------------------------------------
+
+
+def test_page_opens_with_the_default_sample_and_one_click_trains_it():
+    """A fresh session has a sample chosen; one click trains exactly what bpe_core.train gives."""
+    at = fresh()
+    assert at.selectbox(key="corpus_source").value == DEFAULT_SAMPLE
+    assert at.session_state["trained"] is None
+    assert any("Click **Train**" in info.value for info in at.info)
+    vocab_size = at.number_input(key="vocab_size").value
+    assert vocab_size == SAMPLES[DEFAULT_SAMPLE].vocab_size
+
+    click_train(at)
+    trained = at.session_state["trained"]
+    text = load_sample(DEFAULT_SAMPLE)
+    expected = bpe_core.train(text, vocab_size, special_tokens=[SPECIAL])
+    assert trained.tokenizer.merges == expected.tokenizer.merges
+    assert _metric(at, "Merges made") == f"{len(trained.trace):,}" == f"{len(expected.trace):,}"
+    n_bytes = len(text.encode())
+    assert n_bytes < 256 * 1024  # measured on the whole corpus
+    assert _metric(at, "Bytes per token") == f"{1:.2f} → {n_bytes / len(expected.tokenizer.encode(text)):.2f}"
+    assert at.session_state["last_train"]["cached"] is False
+    assert at.session_state["merge_round"] == len(trained.trace)
+
+    spans = token_spans(_sample_html(at))
+    assert spans and all("tok" in span.classes for span in spans)
+    window = trained.window_text
+    assert window and text.startswith(window)
+    assert [int(span.token_id) for span in spans] == expected.tokenizer.encode(window)[:1200]
+
+
+def test_training_again_with_the_same_text_and_settings_uses_the_cache():
+    """The same text and settings come from the session cache; other settings retrain."""
+    at = trained_on(CAT)
+    first = at.session_state["trained"]
+    assert at.session_state["last_train"]["cached"] is False
+
+    click_train(at)
+    assert at.session_state["last_train"]["cached"] is True
+    assert at.session_state["trained"] is first
+    assert any("taken from the cache" in caption.value for caption in at.caption)
+
+    at.number_input(key="vocab_size").set_value(280).run()
+    click_train(at)
+    assert at.session_state["last_train"]["cached"] is False
+    assert at.session_state["trained"].settings["vocab_size"] == 280
+
+    at.number_input(key="vocab_size").set_value(300).run()
+    click_train(at)
+    assert at.session_state["last_train"]["cached"] is True
+    assert at.session_state["trained"] is first
+
+
+@pytest.mark.parametrize("sample", list(SAMPLES))
+def test_every_sample_trains(sample):
+    """Each built-in sample trains at its default vocab size, like bpe_core.train, and is highlighted."""
+    at = trained_on(sample)
+    trained = at.session_state["trained"]
+    text = load_sample(sample)
+    expected = bpe_core.train(text, SAMPLES[sample].vocab_size, special_tokens=[SPECIAL]).tokenizer
+    assert trained.tokenizer.merges == expected.merges
+    assert _metric(at, "Merges made") == f"{len(trained.trace):,}"
+    assert text.startswith(trained.window_text)
+    spans = token_spans(_sample_html(at))
+    assert [int(span.token_id) for span in spans] == expected.encode(trained.window_text)[:1200]
+
+
+# -- settings ------------------------------------------------------------------------------------
+
+
+def test_classic_training_matches_train_classic():
+    """Classic BPE trains with train_classic; words keep their </w> marks, escaped; bytes per token
+    counts characters + </w> before and symbols after."""
+    at = fresh()
+    at.selectbox(key="corpus_source").set_value(SENNRICH).run()
+    at.radio(key="kind").set_value("classic").run()
+    assert at.selectbox(key="pattern_choice").disabled and at.text_input(key="special_tokens_text").disabled
+    click_train(at)
+    trained = at.session_state["trained"]
+    text = load_sample(SENNRICH)
+    expected = bpe_core.train_classic(text, SAMPLES[SENNRICH].vocab_size)
+    assert trained.kind == "classic" and isinstance(trained.tokenizer, bpe_core.ClassicTokenizer)
+    assert trained.tokenizer.merges == expected.merges
+    assert _metric(at, "Merges made") == f"{len(expected.trace):,}"
+
+    words = text.split()
+    symbols_before = sum(len(word) + 1 for word in words)
+    symbols_after = sum(len(expected.tokenizer.encode_word(word)) for word in words)
+    word_bytes = sum(len(word.encode()) for word in words)
+    assert _metric(at, "Bytes per token") == f"{word_bytes / symbols_before:.2f} → {word_bytes / symbols_after:.2f}"
+
+    body = _sample_html(at)
+    assert "&lt;/w&gt;" in body and "</w>" not in body
+    shown = [span.text for span in token_spans(body)]
+    assert shown == [symbol for word in expected.tokenizer.encode_words(trained.window_text) for symbol in word]
+
+
+@pytest.mark.parametrize("choice", ["gpt2", "cl100k", "o200k", "whitespace", "none", "custom"])
+def test_each_pre_tokenization_pattern(choice):
+    """Every pattern choice trains what bpe_core.train gives with that pattern, and the label names it."""
+    regex = r"[a-z]+|[^a-z]+"
+    at = fresh()
+    at.selectbox(key="corpus_source").set_value(CAT).run()
+    at.selectbox(key="pattern_choice").set_value(choice).run()
+    if choice == "custom":
+        at.text_input(key="custom_regex").input(regex).run()
+    click_train(at)
+    trained = at.session_state["trained"]
+    pattern = {"none": None, "custom": regex}.get(choice, choice)
+    expected = bpe_core.train(load_sample(CAT), 300, special_tokens=[SPECIAL], pattern=pattern).tokenizer
+    assert trained.settings["pattern"] == pattern
+    assert trained.tokenizer.merges == expected.merges
+    assert trained.label.endswith(f"· {choice}")
+
+
+def test_pattern_none_lets_merges_cross_words():
+    """Without pre-tokenization a learned token can hold a space inside; with gpt2 it never does."""
+
+    def inner_space(at) -> bool:
+        merges = at.session_state["trained"].tokenizer.merges
+        return any(b" " in (left + right).strip(b" ") for left, right in merges)
+
+    assert not inner_space(trained_on(CAT))
+    assert inner_space(trained_on(CAT, pattern_choice="none"))
+
+
+def test_special_tokens_get_the_last_ids_and_are_shown_escaped():
+    """Special tokens come after the merges, are never merged into, and show as one escaped token."""
+    text = "the cat<|endoftext|>the hat<|pad|>the cat sat<|endoftext|>"
+    at = _paste(fresh(), text)
+    at.text_input(key="special_tokens_text").input("<|endoftext|> <|pad|> <|endoftext|>").run()
+    at.number_input(key="vocab_size").set_value(280).run()
+    click_train(at)
+    trained = at.session_state["trained"]
+    expected = bpe_core.train(text, 280, special_tokens=["<|endoftext|>", "<|pad|>"])
+    n = len(expected.trace)
+    assert trained.tokenizer.merges == expected.tokenizer.merges
+    assert trained.tokenizer.special_tokens == {"<|endoftext|>": 256 + n, "<|pad|>": 257 + n}
+    assert all(b"|" not in left + right for left, right in trained.tokenizer.merges)
+
+    body = _sample_html(at)
+    assert "<|" not in body and "&lt;|endoftext|&gt;" in body
+    spans = token_spans(body)
+    assert [s.text for s in spans if s.token_id == str(256 + n)] == ["<|endoftext|>"] * 2
+    assert [s.text for s in spans if s.token_id == str(257 + n)] == ["<|pad|>"]
+
+
+def test_big_paste_is_stored_and_the_box_cleared():
+    """A paste over 50,000 characters is kept in session state, the box emptied, and it still trains."""
+    text = (load_sample(CAT) + "\n") * 300
+    assert len(text) > 50_000
+    at = _paste(fresh(), text)
+    assert at.session_state["paste_box"] == ""
+    assert at.session_state["pasted_text"] == text
+    assert any("Pasted text stored" in info.value for info in at.info)
+    click_train(at)
+    assert at.session_state["trained"].corpus_chars == len(text)
+
+
+# -- errors keep the previous tokenizer ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,vocab_size", [("byte", 100), ("classic", 3)])
+def test_vocab_size_too_small_is_a_clear_error_and_keeps_the_tokenizer(kind, vocab_size):
+    """A vocab size below the base alphabet is refused with a message; the last tokenizer stays."""
+    at = trained_on(CAT, kind=kind)
+    before = at.session_state["trained"]
+    at.number_input(key="vocab_size").set_value(vocab_size).run()
+    click_train(at)
+    assert len(at.error) == 1 and "too small" in at.error[0].value
+    assert at.session_state["trained"] is before
+    assert _metric(at, "Merges made") == f"{before.num_merges:,}"
+
+
+@pytest.mark.parametrize(
+    "text,kind,message",
+    [("", "byte", "The corpus is empty"), ("  \n\t ", "classic", "only whitespace")],
+)
+def test_empty_paste_is_refused_and_nothing_trained(text, kind, message):
+    """An empty paste (classic: only whitespace) gives an error; nothing is trained."""
+    at = fresh()
+    at.radio(key="kind").set_value(kind).run()
+    _paste(at, text)
+    click_train(at)
+    assert len(at.error) == 1 and message in at.error[0].value
+    assert at.session_state["trained"] is None
+    assert not at.metric
+
+
+@pytest.mark.parametrize("regex", ["(unclosed", "[z-a]", "   "])
+def test_bad_custom_regex_is_refused_and_keeps_the_tokenizer(regex):
+    """A regex that does not compile (or is blank) is named as the problem; the last tokenizer stays."""
+    at = trained_on(CAT)
+    before = at.session_state["trained"]
+    at.selectbox(key="pattern_choice").set_value("custom").run()
+    at.text_input(key="custom_regex").input(regex).run()
+    click_train(at)
+    assert len(at.error) == 1 and at.error[0].value.startswith("Bad pre-tokenization pattern")
+    assert at.session_state["trained"] is before
+
+
+# -- uploads -------------------------------------------------------------------------------------
+
+
+def test_non_utf8_upload_trains_with_a_warning_counting_the_replaced_bytes():
+    """Latin-1 text: each accented letter is one invalid UTF-8 byte, replaced by U+FFFD and counted."""
+    latin1 = "Le café où l'on mange une crème brûlée, naïve idée. " * 3
+    replaced = sum(ord(ch) > 127 for ch in latin1)  # none adjacent: each is a lone invalid byte
+    at = _upload(fresh(), "menu.txt", latin1.encode("latin-1"))
+    assert at.session_state["upload"]["replaced"] == replaced
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 1 and f"{replaced} bytes were replaced" in warnings[0]
+    click_train(at)
+    trained = at.session_state["trained"]
+    assert trained.corpus_label == "menu.txt"
+    assert trained.window_text.count("\ufffd") == replaced
+    assert any(f"{replaced} bytes were replaced" in w.value for w in at.warning)  # still shown
+
+
+@pytest.mark.parametrize(
+    "name,data,message",
+    [
+        ("image.txt", b"GIF89a\x01\x00\x01\x00\x00\xff\x00,", "binary file (it contains NUL bytes)"),
+        ("empty.txt", b"", "is empty"),
+    ],
+)
+def test_unusable_upload_is_refused_and_nothing_trained(name, data, message):
+    """A binary or empty file is refused with a message naming it; training then asks for a file."""
+    at = _upload(fresh(), name, data)
+    assert len(at.error) == 1 and message in at.error[0].value and md_escape(name) in at.error[0].value
+    assert at.session_state["upload"] is None
+    click_train(at)
+    assert len(at.error) == 1 and "No file uploaded yet" in at.error[0].value
+    assert at.session_state["trained"] is None
+
+
+def test_a_good_upload_trains_its_text():
+    """A UTF-8 upload (with a BOM) trains its text, named after the file."""
+    text = "Tokenizers 分词器 split text. " * 5
+    at = _upload(fresh(), "notes.txt", b"\xef\xbb\xbf" + text.encode())
+    assert not at.warning and not at.error
+    click_train(at)
+    trained = at.session_state["trained"]
+    assert trained.corpus_label == "notes.txt" and trained.window_text == text
+    expected = bpe_core.train(text, at.session_state["vocab_size"], special_tokens=[SPECIAL])
+    assert trained.tokenizer.merges == expected.merges
+
+
+# -- escaping ------------------------------------------------------------------------------------
+
+
+def test_xss_in_a_pasted_corpus_is_only_shown_escaped():
+    """The probes reach the highlighted sample only as escaped text, character for character."""
+    text = "\n".join(XSS_PROBES) + "\nthe cat"
+    at = _paste(fresh(), text)
+    at.selectbox(key="pattern_choice").set_value("none").run()  # lets merges build tokens like "<s"
+    click_train(at)
+    assert_no_raw_tags(htmls(at))
+    assert_no_raw_markdown_tags(markdown_texts(at))
+    body = _sample_html(at)
+    assert "&lt;" in body and "&gt;" in body and "&quot;" in body
+    assert "".join(span.text for span in token_spans(body)) == marked(text)
+
+
+@pytest.mark.parametrize("probe", XSS_PROBES)
+def test_xss_in_an_upload_file_name_is_only_shown_escaped(probe):
+    """A hostile file name is Markdown-escaped in the caption, the warning, the error and the labels."""
+    name = probe + ".txt"
+    at = _upload(fresh(), name, "caf\xe9 cr\xe8me, the cat".encode("latin-1"))
+    click_train(at)
+    assert at.session_state["trained"].corpus_label == name
+    texts = markdown_texts(at)
+    assert_no_raw_markdown_tags(texts)
+    assert_no_raw_tags(htmls(at))
+    assert any(md_escape(name) in text for text in texts)
+    assert any(md_escape(name) in w.value and "2 bytes were replaced" in w.value for w in at.warning)
+
+    _upload(at, name, b"\x00binary")
+    assert_no_raw_markdown_tags(markdown_texts(at))
+    assert any(md_escape(name) in e.value for e in at.error)
