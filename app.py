@@ -185,7 +185,8 @@ if train_clicked:
 
             def on_progress(done: int, total: int) -> None:
                 fraction = min(1.0, done / total) if total else 1.0
-                bar.progress(fraction, text=f"Training… {done:,} / {total:,} steps ({time.perf_counter() - started:.1f} s)")
+                elapsed = time.perf_counter() - started
+                bar.progress(fraction, text=f"Training… {done:,} / {total:,} steps ({elapsed:.1f} s)")
 
             try:
                 trained, cached = state.train_corpus(
@@ -225,7 +226,11 @@ if trained is not None:
         f"{stats['bpt_before']:.2f} → {stats['bpt_after']:.2f}",
         help="Before training every byte (classic: every character and </w>) is a token.",
     )
-    c4.metric("Corpus", state.human_bytes(trained.corpus_bytes), help=f"{trained.corpus_bytes:,} bytes, {trained.corpus_chars:,} characters")
+    c4.metric(
+        "Corpus",
+        state.human_bytes(trained.corpus_bytes),
+        help=f"{trained.corpus_bytes:,} bytes, {trained.corpus_chars:,} characters",
+    )
     notes = [f"Tokenizer: {state.md_escape(trained.label)}."]
     if info.get("cached"):
         notes.append("Same text and settings as before: result taken from the cache, not retrained.")

@@ -54,7 +54,9 @@ if isinstance(reported, int) and reported != ss.get("_player_reported"):
 ss["round_slider"] = ss["merge_round"]
 
 # --- the same round, rendered by Python ---------------------------------------------------
-inspect = st.expander("Inspect a round (the same view rendered by Python; follows the player when paused)", expanded=True)
+inspect = st.expander(
+    "Inspect a round (the same view rendered by Python; follows the player when paused)", expanded=True
+)
 c1, c2, c3, c4 = inspect.columns([1, 1, 1, 5], vertical_alignment="bottom")
 c1.button("|◀ 0", key="round_first", on_click=_seek, args=(0,), width="stretch")
 c2.button("◀ back", key="round_prev", on_click=lambda: _seek(ss["merge_round"] - 1), width="stretch")

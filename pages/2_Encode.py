@@ -110,7 +110,10 @@ c3.metric("Tokens", f"{result.n_tokens:,}")
 c4.metric("Bytes per token", f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
 if classic:
     st.caption("Classic BPE drops whitespace: words are shown with their `</w>` end-of-word marks.")
-st.caption("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across tokens. Hover a token for its id.")
+st.caption(
+    "Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
+    "tokens. Hover a token for its id."
+)
 if result.n_tokens > enc.MAX_RENDERED_TOKENS:
     st.caption(f"Showing the first {enc.MAX_RENDERED_TOKENS:,} tokens.")
 st.html(enc.encoded_html(result, show_ids))

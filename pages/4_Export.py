@@ -91,7 +91,8 @@ if st.button("Load tokenizer", key="import_button", disabled=not files):
         ss["cmp_tokenizer"] = f"file:{label}"
         ss["encode_tokenizer"] = f"file:{label}"
         st.success(
-            f"Loaded {state.md_escape(label)}: {len(loaded.vocab):,} tokens. It is now selected on the Encode and Compare pages."
+            f"Loaded {state.md_escape(label)}: {len(loaded.vocab):,} tokens. "
+            "It is now selected on the Encode and Compare pages."
         )
 
 if ss["loaded_tokenizers"]:

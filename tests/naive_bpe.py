@@ -53,7 +53,9 @@ def naive_merge_loop(words: Counter, n_merges: int, tie_key=lambda pair: pair) -
     return merges
 
 
-def naive_train(text: str, n_merges: int, pattern: str | None, special_tokens: list[str] = ()) -> list[tuple[bytes, bytes]]:
+def naive_train(
+    text: str, n_merges: int, pattern: str | None, special_tokens: list[str] = ()
+) -> list[tuple[bytes, bytes]]:
     words: Counter = Counter()
     for word, count in naive_pretokens(text, pattern, list(special_tokens)).items():
         words[tuple(bytes([b]) for b in word.encode("utf-8"))] += count

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import CORPORA
 
 from bpe_core import formats
 from bpe_core.reference import reference
-from conftest import CORPORA
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -138,7 +138,7 @@ def test_streamed_encoding_of_a_big_file_equals_encoding_it_whole(tmp_path):
 def test_decode_keeps_characters_split_across_batches_whole(tmp_path):
     # 5000 ids of one 3-byte character spelled byte by byte: batches of 4096 cut a character in two.
     gpt2 = reference("gpt2")
-    byte_ids = [gpt2.mergeable_ranks[bytes([byte])] for byte in "学".encode("utf-8")]
+    byte_ids = [gpt2.mergeable_ranks[bytes([byte])] for byte in "学".encode()]
     ids = byte_ids * 5000
     decoded = run("decode", "--reference", "gpt2", stdin=" ".join(map(str, ids)).encode())
     assert decoded.returncode == 0, decoded.stderr

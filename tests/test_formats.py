@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import tokenizers
+from conftest import CORPORA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks
@@ -17,7 +18,6 @@ import bpe_core
 from bpe_core import formats
 from bpe_core.formats import FormatError
 from bpe_core.pretokenize import PATTERNS, pretokenize
-from conftest import CORPORA
 
 SPECIALS = ["<|endoftext|>", "<|pad|>"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_bpe import naive_encode_classic
 
 from bpe_core import PERMANENT, train, train_classic
 from bpe_core.classic import ClassicTokenizer
-from naive_bpe import naive_encode_classic
 
 
 def assert_matches_truncated(tokenizer, text, sizes):

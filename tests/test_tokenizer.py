@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_bpe import naive_encode
 
 from bpe_core import Tokenizer, train
 from bpe_core.pretokenize import PATTERNS
-
-from naive_bpe import naive_encode
 
 SAMPLE = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs on and on.\n"
@@ -31,7 +30,10 @@ def test_decode_inverts_encode_for_any_unicode(tokenizer, text):
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=300), pattern=st.sampled_from(["cl100k", "o200k", "whitespace", None]))
+@given(
+    text=st.text(alphabet=st.characters(codec="utf-8"), max_size=300),
+    pattern=st.sampled_from(["cl100k", "o200k", "whitespace", None]),
+)
 def test_every_pattern_round_trips(text, pattern):
     trained = train(SAMPLE[:2000], 256 + 60, pattern=pattern).tokenizer
     assert trained.decode(trained.encode(text)) == text
@@ -85,7 +87,11 @@ def test_unknown_id_is_a_clear_error(tokenizer, bad_id):
 
 
 @settings(max_examples=60, deadline=None)
-@given(parts=st.lists(st.sampled_from(["word ", "Word\n", "\n", "  ", "中文", "<|endoftext|>", "<|end", "|>", "x" * 700]), max_size=40))
+@given(
+    parts=st.lists(
+        st.sampled_from(["word ", "Word\n", "\n", "  ", "中文", "<|endoftext|>", "<|end", "|>", "x" * 700]), max_size=40
+    )
+)
 def test_encode_iterable_equals_encode(tokenizer, parts):
     assert list(tokenizer.encode_iterable(parts)) == tokenizer.encode("".join(parts))
 

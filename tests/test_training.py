@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive_bpe import naive_train, naive_train_classic
 
 import bpe_core
 from bpe_core import TrainingCancelled, train, train_classic
 from bpe_core.pretokenize import PATTERNS
-
-from naive_bpe import naive_train, naive_train_classic
 
 TOY = "low low lower newest newest widest widest widest"
 
@@ -50,7 +49,11 @@ tie_heavy_text = st.text(alphabet="ab c\n<|>é", min_size=0, max_size=120)
 
 
 @settings(max_examples=150, deadline=None)
-@given(text=tie_heavy_text, n_merges=st.integers(0, 40), pattern=st.sampled_from(["gpt2", "cl100k", "whitespace", None]))
+@given(
+    text=tie_heavy_text,
+    n_merges=st.integers(0, 40),
+    pattern=st.sampled_from(["gpt2", "cl100k", "whitespace", None]),
+)
 def test_matches_naive_trainer_on_generated_text(text, n_merges, pattern):
     result = train(text, 256 + n_merges, pattern=pattern)
     assert result.merges == naive_train(text, n_merges, PATTERNS.get(pattern, pattern))

@@ -864,7 +864,8 @@ def render_algorithms(ctx: Context) -> None:
     specials = list(settings.get("special_tokens") or [])
     corpus = ctx.corpus.text[:ALGO_CORPUS_LIMIT]
     st.markdown(
-        f"The same corpus (**{html.escape(trained.corpus_label)}**, {human(len(corpus.encode('utf-8', 'surrogatepass')))}"
+        f"The same corpus (**{md_escape(trained.corpus_label)}**, "
+        f"{human(len(corpus.encode('utf-8', 'surrogatepass')))}"
         f"{' — its start' if len(corpus) < len(ctx.corpus.text) else ''}) and vocab size **{vocab_size:,}**, "
         "trained three ways: byte-level BPE with pre-tokenization, without it (merges may cross words), "
         "and classic character-level BPE with `</w>` (Sennrich et al.)."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 SENNRICH = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
@@ -85,8 +85,18 @@ SAMPLES: dict[str, Sample] = {
             _stdlib_code,
             1000,
         ),
-        Sample("Mixed English / Chinese", "A short bilingual text (Chinese is 3 bytes a character).", lambda: MIXED_EN_ZH, 400),
-        Sample("Toy: low lower newest widest", "Sennrich et al. (2016): low×5 lower×2 newest×6 widest×3.", lambda: SENNRICH, 270),
+        Sample(
+            "Mixed English / Chinese",
+            "A short bilingual text (Chinese is 3 bytes a character).",
+            lambda: MIXED_EN_ZH,
+            400,
+        ),
+        Sample(
+            "Toy: low lower newest widest",
+            "Sennrich et al. (2016): low×5 lower×2 newest×6 widest×3.",
+            lambda: SENNRICH,
+            270,
+        ),
         Sample("Toy: the cat in the hat", "A tiny repetitive sentence set.", lambda: CAT_IN_THE_HAT, 300),
         Sample("Toy: aaabdaaabac", "The Wikipedia example of byte-pair encoding.", lambda: WIKIPEDIA_AAABDAAABAC, 259),
     )
@@ -94,7 +104,7 @@ SAMPLES: dict[str, Sample] = {
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_sample(name: str) -> str:
     return SAMPLES[name].loader()
 

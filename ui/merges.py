@@ -11,7 +11,6 @@ import html
 from dataclasses import dataclass
 
 from bpe_core.lifetimes import PERMANENT, Segmentation
-
 from ui import tokens as tok_ui
 from ui.state import KIND_CLASSIC, Trained
 
@@ -157,7 +156,7 @@ def window_html(trained: Trained, k: int) -> str:
     pieces = frames.tokens_at(k)
     if frames.mode == "bytes":
         spans = [
-            tok_ui.token_span(data, None, i, extra_class="just" if just else "", title=f"{len(data)} byte{'s' if len(data) != 1 else ''}")
+            tok_ui.token_span(data, None, i, extra_class="just" if just else "", title=_byte_count(data))
             for i, (data, just) in enumerate(pieces)
         ]
     else:
@@ -170,6 +169,10 @@ def window_html(trained: Trained, k: int) -> str:
                 + (" " if symbol.endswith(END_OF_WORD) else "")
             )
     return f'<div class="tokens" data-round="{k}">{"".join(spans)}</div>'
+
+
+def _byte_count(data: bytes) -> str:
+    return f"{len(data)} byte{'s' if len(data) != 1 else ''}"
 
 
 def player_payload(trained: Trained, start_round: int, seek: int) -> dict:
