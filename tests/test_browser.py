@@ -1,0 +1,267 @@
+"""The playground in real Chromium: what a person sees and does.
+
+Train the default sample with one click, play and step the merge player (mouse and keyboard),
+encode with GPT-2, open every page by its URL on a fresh server, cancel a long training run, and
+probe every text field with HTML that must stay text. Every test fails on any console error.
+
+Needs playwright (PyPI) and Debian's chromium (/usr/bin/chromium); skipped when either is missing.
+Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from browser_support import CHROMIUM, CHROMIUM_ARGS, open_page, screenshot_dir, streamlit_server, wait_idle  # noqa: E402
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+import bpe_core  # noqa: E402
+from ui.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample  # noqa: E402
+from ui.state import PREVIEW_CHARS, _window  # noqa: E402
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
+
+XSS_PROBES = (
+    '<img src=x onerror="window.__xss=1">',
+    "<script>window.__xss=1</script>",
+    '<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
+)
+PLAYER = '[data-testid="bpe-player"]'
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def shots(tmp_path):
+    return screenshot_dir(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def default_training():
+    sample = SAMPLES[DEFAULT_SAMPLE]
+    text = load_sample(DEFAULT_SAMPLE)
+    return text, bpe_core.train(text, sample.vocab_size, special_tokens=["<|endoftext|>"])
+
+
+def player_round(page) -> int:
+    return int(page.locator(PLAYER).get_attribute("data-round"))
+
+
+def go_to(page, label: str) -> None:
+    """Switch page through the sidebar, as a person does (a URL load would start a new session)."""
+    page.get_by_role("link", name=label).first.click()
+    wait_idle(page)
+
+
+def train_from_home(page) -> None:
+    wait_idle(page)
+    page.get_by_role("button", name="Train ▶").click()
+    expect(page.get_by_role("heading", name="3 · Result")).to_be_visible(timeout=90_000)
+    wait_idle(page)
+
+
+def assert_no_injection(page) -> None:
+    """No probe ran and no element came from user text (Streamlit's own iframes have no srcdoc)."""
+    assert page.evaluate("() => window.__xss") is None
+    assert page.locator('img[src="x"]').count() == 0
+    assert page.locator("iframe[srcdoc]").count() == 0
+    scripts = page.evaluate("() => Array.from(document.scripts, s => s.textContent).join('\\n')")
+    assert "__xss" not in scripts
+
+
+def test_train_the_default_sample_with_one_click(server, browser, shots, default_training):
+    _, expected = default_training
+    page, watch = open_page(browser, server)
+    expect(page.get_by_text(SAMPLES[DEFAULT_SAMPLE].description)).to_be_visible(timeout=60_000)  # chosen already
+    train_from_home(page)
+    merges_made = page.locator('[data-testid="stMetric"]').filter(has_text="Merges made")
+    expect(merges_made).to_contain_text(f"{len(expected.trace):,}")
+    sample = page.locator(".tokens .tok[data-token-id]")
+    expect(sample.first).to_be_visible()
+    window_ids = expected.tokenizer.encode(_window(load_sample(DEFAULT_SAMPLE)))
+    shown = [int(span.get_attribute("data-token-id")) for span in sample.all()[:50]]
+    assert shown == window_ids[:50]
+    page.screenshot(path=str(shots / "train.png"))
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+def test_merge_player_plays_steps_and_follows_the_keyboard(server, browser, shots, default_training):
+    text, expected = default_training
+    n = len(expected.trace)
+    page, watch = open_page(browser, server)
+    train_from_home(page)
+    go_to(page, "Merges")
+    player = page.locator(PLAYER)
+    expect(player).to_be_visible(timeout=30_000)
+    expect(player).to_have_attribute("data-round", str(n))
+
+    player.locator('button[data-act="first"]').click()
+    expect(player).to_have_attribute("data-round", "0")
+    player.locator("select[data-role=speed]").select_option("30")
+    player.locator('button[data-act="play"]').click()
+    expect(player).to_have_attribute("data-playing", "1")
+    page.wait_for_timeout(1_000)
+    player.locator('button[data-act="play"]').click()  # pause
+    expect(player).to_have_attribute("data-playing", "0")
+    paused_at = player_round(page)
+    assert 5 <= paused_at < n, paused_at
+    # paused: the round is reported back once and the Python view below follows it
+    expect(page.locator(f'.bpe-round[data-round="{paused_at}"]')).to_be_visible(timeout=15_000)
+
+    # the window the player drew is the text encoded with the first k merges
+    window = _window(text)
+    assert len(window) <= PREVIEW_CHARS
+    drawn = player.locator(".window .tok").count()
+    assert drawn == len(expected.tokenizer.truncated(paused_at).encode(window))
+    new_token = player.locator("[data-role=new]").inner_text()
+    record = expected.trace[paused_at - 1]
+    assert new_token == (record.left + record.right).decode("utf-8", "replace").replace(" ", "·").replace("\n", "↵")
+
+    # keyboard: → and ← step by exactly one, space plays and pauses
+    wait_idle(page)
+    player.locator(".hint").click()
+    page.keyboard.press("ArrowRight")
+    expect(player).to_have_attribute("data-round", str(paused_at + 1))
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    expect(player).to_have_attribute("data-round", str(paused_at - 1))
+    page.keyboard.press("Space")
+    expect(player).to_have_attribute("data-playing", "1")
+    page.wait_for_timeout(300)
+    page.keyboard.press("Space")
+    expect(player).to_have_attribute("data-playing", "0")
+    assert player_round(page) > paused_at - 1
+    page.wait_for_timeout(600)  # the debounced report and its rerun
+    wait_idle(page)
+    page.screenshot(path=str(shots / "merges.png"))
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+def test_encode_with_gpt2_matches_the_reference_ids(server, browser, shots):
+    text = "Hello, world! 你好，世界 🙂\n\tdef f(x): return x ** 2  # café " + " ".join(XSS_PROBES)
+    page, watch = open_page(browser, f"{server}/Encode")
+    wait_idle(page)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("combobox", name="Tokenizer").click()
+    page.get_by_role("option", name="GPT-2 (r50k)").click()
+    wait_idle(page)
+    box = page.get_by_label("Text to encode")
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_idle(page)
+    tokens = page.locator(".tokens").first  # the encoded text (the word-by-word view follows)
+    spans = tokens.locator(".tok[data-token-id]")
+    expected = bpe_core.reference("gpt2").encode(text)
+    expect(spans).to_have_count(len(expected), timeout=30_000)
+    assert [int(span.get_attribute("data-token-id")) for span in spans.all()] == expected
+    expect(tokens).to_contain_text("<img")  # the probe is shown as text...
+    expect(tokens).to_contain_text("⟨")  # ...and the emoji, split by GPT-2, as bytes
+    assert_no_injection(page)
+    assert not dialogs
+    page.screenshot(path=str(shots / "encode.png"))
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+def test_pasted_corpus_with_html_trains_and_stays_text(server, browser, shots):
+    corpus = ("tokens " * 20 + " ".join(XSS_PROBES) + "\n") * 5
+    page, watch = open_page(browser, server)
+    wait_idle(page)
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("combobox", name="Corpus").click()
+    page.get_by_role("option", name="Paste text").click()
+    wait_idle(page)
+    box = page.get_by_label("Paste your text")
+    box.fill(corpus)
+    box.press("Control+Enter")
+    wait_idle(page)
+    train_from_home(page)
+    sample = page.locator(".tokens").first
+    expect(sample).to_contain_text("onerror")
+    assert_no_injection(page)
+    go_to(page, "Merges")
+    expect(page.locator(PLAYER)).to_be_visible(timeout=30_000)
+    expect(page.locator(f"{PLAYER} .window")).to_contain_text("<script>")
+    assert_no_injection(page)
+    assert not dialogs
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "heading", "needs_training"),
+    [
+        ("", "BPE Playground", False),
+        ("Merges", "Merges, round by round", True),
+        ("Encode", "Encode text", False),
+        ("Compare", "Compare vocab sizes", True),
+        ("Export", "Export and import", True),
+    ],
+)
+def test_every_page_opens_by_its_url_on_a_fresh_server(browser, path, heading, needs_training):
+    with streamlit_server() as fresh_url:
+        page, watch = open_page(browser, f"{fresh_url}/{path}")
+        expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=60_000)
+        wait_idle(page)
+        if needs_training:
+            expect(page.get_by_text("No tokenizer trained yet in this session").first).to_be_visible()
+        if path == "Merges":
+            page.get_by_role("button", name="Train on the default sample now").click()
+            expect(page.locator(PLAYER)).to_be_visible(timeout=90_000)
+            wait_idle(page)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert not watch.problems, watch.problems
+        page.context.close()
+
+
+def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, browser, shots):
+    page, watch = open_page(browser, server)
+    train_from_home(page)  # the default sample: the tokenizer that must survive
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    before = sidebar.inner_text()
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(5000)]
+    corpus = " ".join(rng.choice(words) for _ in range(400_000))  # ~2.4 MB
+    page.get_by_role("combobox", name="Corpus").click()
+    page.get_by_role("option", name="Paste text").click()
+    wait_idle(page)
+    box = page.get_by_label("Paste your text")
+    box.fill(corpus)
+    box.press("Control+Enter")
+    wait_idle(page)
+    vocab = page.get_by_role("spinbutton", name="Vocab size")
+    vocab.fill("30000")
+    vocab.press("Enter")
+    wait_idle(page)
+    page.get_by_role("button", name="Train ▶").click()
+    cancel = page.get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible(timeout=30_000)
+    expect(page.locator('[data-testid="stProgress"]')).to_be_visible()
+    cancel.click()
+    expect(page.get_by_text("Training cancelled").first).to_be_visible(timeout=30_000)
+    wait_idle(page)
+    assert sidebar.inner_text() == before
+    page.screenshot(path=str(shots / "cancelled.png"))
+    assert not watch.problems, watch.problems
+    page.context.close()
