@@ -304,6 +304,7 @@ class Tokenizer:
         data = bytearray()
         lifetimes: list[int] = []
         merge_rank = self._merge_rank
+        lifetimes_of: dict[str, list[int]] = {}  # a text repeats its pre-tokens: compute each once
         for piece, is_special in split_on_special(text, self._special_ids):
             pieces = [piece] if is_special else pretokenize(piece, self.pattern)
             for pretoken in pieces:
@@ -313,7 +314,10 @@ class Tokenizer:
                 if is_special:
                     lifetimes.extend([INSIDE_SPECIAL] * (len(encoded) - 1))
                 else:
-                    lifetimes.extend(piece_lifetimes(encoded, merge_rank))
+                    inner = lifetimes_of.get(pretoken)
+                    if inner is None:
+                        inner = lifetimes_of[pretoken] = piece_lifetimes(encoded, merge_rank)
+                    lifetimes.extend(inner)
                 data += encoded
         return Segmentation(bytes(data), lifetimes, self.num_merges)
 
