@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, CHROMIUM_ARGS, open_page, screenshot_dir, streamlit_server, wait_idle  # noqa: E402
+from browser_support import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    open_page,
+    paste,
+    screenshot_dir,
+    streamlit_server,
+    wait_idle,
+)
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 import bpe_core  # noqa: E402
@@ -192,9 +200,7 @@ def test_pasted_corpus_with_html_trains_and_stays_text(server, browser, shots):
     page.get_by_role("combobox", name="Corpus").click()
     page.get_by_role("option", name="Paste text").click()
     wait_idle(page)
-    box = page.get_by_label("Paste your text")
-    box.fill(corpus)
-    box.press("Control+Enter")
+    paste(page, page.get_by_label("Paste your text"), corpus)
     wait_idle(page)
     train_from_home(page)
     sample = page.locator(".tokens").first
@@ -246,9 +252,7 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     page.get_by_role("combobox", name="Corpus").click()
     page.get_by_role("option", name="Paste text").click()
     wait_idle(page)
-    box = page.get_by_label("Paste your text")
-    box.fill(corpus)
-    box.press("Control+Enter")
+    paste(page, page.get_by_label("Paste your text"), corpus)
     wait_idle(page)
     vocab = page.get_by_role("spinbutton", name="Vocab size")
     vocab.fill("30000")
