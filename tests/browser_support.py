@@ -151,3 +151,4 @@ def screenshot_dir(default: Path) -> Path:
     target = Path(os.environ.get("BPE_SCREENSHOTS") or default)
     target.mkdir(parents=True, exist_ok=True)
     return target
+

@@ -1,4 +1,5 @@
-"""Shared fixtures: real corpora from ../shared/corpora when present (tests skip without them)."""
+"""Shared fixtures: real corpora from ../shared/corpora when present (tests skip without them), and the
+browser tests' server, browser and screenshot folder."""
 
 from __future__ import annotations
 
@@ -31,3 +32,34 @@ def chinese() -> str:
 @pytest.fixture(scope="session")
 def docs() -> str:
     return corpus("docs10m.txt", 400_000)
+
+
+# -- the browser tests' server, browser and screenshot folder (see browser_support.py) ---------
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A fresh app server for the module."""
+    from browser_support import streamlit_server
+
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from browser_support import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture()
+def shots(tmp_path):
+    """Where screenshots go: $BPE_SCREENSHOTS, or a pytest temp dir."""
+    from browser_support import screenshot_dir
+
+    return screenshot_dir(tmp_path)

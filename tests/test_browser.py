@@ -16,16 +16,8 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    open_page,
-    paste,
-    screenshot_dir,
-    streamlit_server,
-    wait_idle,
-)
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from browser_support import CHROMIUM, open_page, paste, streamlit_server, wait_idle  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 import bpe_core  # noqa: E402
 from ui.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample  # noqa: E402
@@ -40,25 +32,6 @@ XSS_PROBES = (
     '<iframe srcdoc="<script>parent.__xss=1</script>"></iframe>',
 )
 PLAYER = '[data-testid="bpe-player"]'
-
-
-@pytest.fixture(scope="module")
-def server():
-    with streamlit_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture()
-def shots(tmp_path):
-    return screenshot_dir(tmp_path)
 
 
 @pytest.fixture(scope="module")

@@ -11,35 +11,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, CHROMIUM_ARGS, open_page, screenshot_dir, streamlit_server, wait_idle  # noqa: E402
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from browser_support import CHROMIUM, open_page, wait_idle  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def compare_server():
-    with streamlit_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture()
-def shots(tmp_path):
-    return screenshot_dir(tmp_path)
-
-
-def test_share_link_opens_curve(compare_server, browser, shots):
+def test_share_link_opens_curve(server, browser, shots):
     link = (
-        f"{compare_server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
+        f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
         "&sizes=300,450,600&refs=gpt2,cl100k_base,o200k_base&heldout=reference-rest&view=curve"
     )
     page, watch = open_page(browser, link)
@@ -61,9 +42,9 @@ def test_share_link_opens_curve(compare_server, browser, shots):
     page.context.close()
 
 
-def test_share_link_opens_side_by_side(compare_server, browser, shots):
+def test_share_link_opens_side_by_side(server, browser, shots):
     link = (
-        f"{compare_server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
+        f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
         "&sizes=300,450,600&refs=gpt2,o200k_base&view=side"
     )
     page, watch = open_page(browser, link)
@@ -84,8 +65,8 @@ def test_share_link_opens_side_by_side(compare_server, browser, shots):
     page.context.close()
 
 
-def test_vocabulary_view_and_tree(compare_server, browser, shots):
-    link = f"{compare_server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2&view=vocab"
+def test_vocabulary_view_and_tree(server, browser, shots):
+    link = f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2&view=vocab"
     page, watch = open_page(browser, link)
     expect(page.locator(".mtree .node").first).to_be_visible(timeout=90_000)
     wait_idle(page)
@@ -99,9 +80,9 @@ def test_vocabulary_view_and_tree(compare_server, browser, shots):
     page.context.close()
 
 
-def test_export_page_offers_every_format(compare_server, browser, shots):
+def test_export_page_offers_every_format(server, browser, shots):
     # train through a share link, then open the Export page in the same session via the sidebar link
-    page, watch = open_page(browser, f"{compare_server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=side")
+    page, watch = open_page(browser, f"{server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=side")
     expect(page.locator(".cmp-view").first).to_be_visible(timeout=90_000)
     wait_idle(page)
     page.get_by_role("link", name="Export").first.click()
@@ -117,8 +98,8 @@ def test_export_page_offers_every_format(compare_server, browser, shots):
     page.context.close()
 
 
-def test_algorithms_view(compare_server, browser, shots):
-    link = f"{compare_server}/Compare?corpus=mixed-english-chinese&vocab=400&pattern=gpt2&view=algos"
+def test_algorithms_view(server, browser, shots):
+    link = f"{server}/Compare?corpus=mixed-english-chinese&vocab=400&pattern=gpt2&view=algos"
     page, watch = open_page(browser, link)
     button = page.get_by_role("button", name="Train the variants and compare")
     expect(button).to_be_visible(timeout=90_000)
