@@ -6,22 +6,22 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from ui import frame, training
 from ui import merges as mg
-from ui import state
 from ui.player import merge_player
+from ui.text import plain
 
-state.setup_page("Merges", "🎞️")
+s = frame.page("merges")
 ss = st.session_state
 st.title("Merges, round by round")
 
-trained = state.current()
+trained = training.ensure(s, "watch its merges")
 if trained is None:
-    state.no_tokenizer_yet("watch its merges")
-    st.stop()
+    frame.stop()
 
 n = trained.num_merges
 ss.setdefault("merge_seek", 0)
-ss["merge_round"] = max(0, min(int(ss.get("merge_round", n)), n))
+ss["merge_round"] = max(0, min(n if s.round is None else s.round, n))
 
 
 def _seek(k: int) -> None:
@@ -36,12 +36,12 @@ def _from_slider() -> None:
 
 
 st.caption(
-    f"{state.md_escape(trained.label)} — {n:,} merges. Round k shows the start of the training text "
+    f"{plain(trained.label)} — {n:,} merges. Round k shows the start of the training text "
     "after the first k merges; the occurrences merged in that round are outlined in red."
 )
 if n == 0:
     st.warning("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate.")
-    st.stop()
+    frame.stop()
 
 # --- the player (browser-side animation) --------------------------------------------------
 payload = mg.player_payload(trained, ss["merge_round"], ss["merge_seek"])
@@ -64,6 +64,7 @@ c3.button("step ▶", key="round_next", on_click=lambda: _seek(ss["merge_round"]
 c4.slider("Round", 0, n, key="round_slider", on_change=_from_slider)
 
 k = ss["merge_round"]
+s.round = k
 left, right = inspect.columns([2, 3], gap="large")
 with left:
     st.html(mg.round_info_html(trained, k))

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui.frame import FAILED
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
 MERGES = "pages/1_Merges.py"
@@ -30,7 +32,10 @@ RAW_MARKDOWN_TAG = re.compile(r"(?<!\\)<\s*/?\s*(img|script|iframe)", re.IGNOREC
 
 
 def no_exception(at: AppTest) -> None:
+    """No traceback, and no error from the frame's safety net (which turns a page's bug into a message)."""
     assert not at.exception, [e.value for e in at.exception]
+    failed = [e.value for e in at.error if e.value.startswith(FAILED)]
+    assert not failed, failed
 
 
 def htmls(at: AppTest) -> list[str]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bpe_core.lifetimes import PERMANENT, Segmentation
 from ui import tokens as tok_ui
-from ui.state import KIND_CLASSIC, Trained
+from ui.trained import Trained
 
 TIE_RULE = "ties go to the lexicographically greatest pair"
 TOP_CANDIDATES = 5
@@ -55,7 +55,7 @@ class Frames:
 def frames_for(trained: Trained) -> Frames:
     cached = trained.extras.get("frames")
     if cached is None:
-        mode = "symbols" if trained.kind == KIND_CLASSIC else "bytes"
+        mode = "symbols" if trained.is_classic else "bytes"
         cached = Frames(mode, trained.tokenizer.segment(trained.window_text))
         trained.extras["frames"] = cached
     return cached
@@ -117,7 +117,7 @@ def round_info_html(trained: Trained, k: int) -> str:
     if k <= 0 or n == 0:
         return (
             '<div class="bpe-round" data-round="0"><div class="bpe-stat">Round 0 of '
-            f"{n:,}: the text as raw {'symbols' if trained.kind == KIND_CLASSIC else 'bytes'}, "
+            f"{n:,}: the text as raw {'symbols' if trained.is_classic else 'bytes'}, "
             "before any merge.</div></div>"
         )
     record = trained.trace[min(k, n) - 1]
@@ -179,7 +179,7 @@ def player_payload(trained: Trained, start_round: int, seek: int) -> dict:
     """JSON-ready data for the player component (sent once; playing never talks to the server)."""
     frames = frames_for(trained)
     return {
-        "sig": trained.digest,
+        "sig": trained.request.key,
         "mode": frames.mode,
         "atoms": frames.atoms,
         "lifetimes": [min(life, PERMANENT) for life in frames.lifetimes],
