@@ -69,8 +69,9 @@ with left:
         if s.upload is not None:
             st.caption(f"Using {plain(s.upload.name)}: {len(s.upload.text):,} characters.")
             if s.upload.replaced_bytes:
-                st.warning(f"{plain(s.upload.name)} has {s.upload.replaced_bytes:,} invalid byte(s), replaced by "
-                           "� (U+FFFD).", icon=":material/warning:")
+                n = s.upload.replaced_bytes
+                st.warning(f"{plain(s.upload.name)} is not valid text: {n:,} byte{'s were' if n != 1 else ' was'} "
+                           "replaced by � (U+FFFD).", icon=":material/warning:")
 
 with right:
     st.subheader("2 · Settings")
@@ -88,6 +89,15 @@ with right:
                   persist_state="session")
     if classic:
         st.caption("Classic BPE splits on whitespace and marks word ends with </w>.")
+    try:
+        text = training.corpus_text(s)
+        bounds = training.limits_for(s, text, training.corpus_digest(s, text))
+    except training.SettingsError:
+        pass  # said when Train is clicked
+    else:
+        more = "" if bounds.exact else " (the upper end is only bounded by the corpus size)"
+        st.caption(f"This corpus allows vocab sizes {bounds.allowed}: at most "
+                   f"{bounds.maximum - bounds.minimum:,} merges{more}.")
 
 trained_before = s.trained
 if st.button("Train ▶", type="primary", key="train_button"):
@@ -95,6 +105,8 @@ if st.button("Train ▶", type="primary", key="train_button"):
         request, text = training.request_for(s)
     except training.SettingsError as error:
         st.error(str(error))
+        if error.pattern is not None:
+            st.code(error.pattern, language=None)
     else:
         training.run(s, request, text)
 elif s.link_request:

@@ -34,7 +34,14 @@ EXACT_LIMIT_CHARS = 2_000_000
 
 
 class SettingsError(ValueError):
-    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed."""
+    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed.
+
+    ``pattern`` is the regex at fault, if any, for the page to show verbatim.
+    """
+
+    def __init__(self, message: str, pattern: str | None = None):
+        super().__init__(message)
+        self.pattern = pattern
 
 
 # -- what to train ----------------------------------------------------------------------------------
@@ -71,7 +78,9 @@ def pattern_for(s: Session) -> str | None:
     try:
         compile_pattern(s.regex)
     except ValueError as error:
-        raise SettingsError(f"The custom pre-tokenization pattern cannot be used: {plain(error)}") from None
+        raise SettingsError(
+            f"The custom pre-tokenization pattern cannot be used: {plain(error, limit=400)}", pattern=s.regex
+        ) from None
     return s.regex
 
 
@@ -107,13 +116,44 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
     return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
 
 
+_limits_cache: OrderedDict[tuple, Limits] = OrderedDict()
+
+
+def limits_for(s: Session, text: str, digest: str) -> Limits:
+    """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun)."""
+    classic = s.kind == "classic"
+    pattern = None if classic else pattern_for(s)
+    specials = () if classic else special_tokens(s)
+    key = (digest, s.kind, pattern, specials)
+    with _shared_lock:
+        found = _limits_cache.get(key)
+    if found is None:
+        try:
+            found = limits(text, s.kind, pattern, specials)
+        except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
+            raise SettingsError(
+                f"The pre-tokenization pattern cannot be used on this corpus: {plain(error, limit=400)}",
+                pattern=pattern,
+            ) from None
+        with _shared_lock:
+            _limits_cache[key] = found
+            while len(_limits_cache) > 64:
+                _limits_cache.popitem(last=False)
+    return found
+
+
+def corpus_digest(s: Session, text: str) -> str:
+    return s.upload.digest if s.corpus == UPLOAD and s.upload is not None else text_digest(text)
+
+
 def request_for(s: Session) -> tuple[Request, str]:
     """The request the settings describe and its text; SettingsError (what and what is allowed) if none."""
     text = corpus_text(s)
     classic = s.kind == "classic"
-    pattern = None if classic else pattern_for(s)
-    specials = () if classic else special_tokens(s)
-    bounds = limits(text, s.kind, pattern, specials)
+    if classic and not text.split():
+        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so there is nothing to train.")
+    digest = corpus_digest(s, text)
+    bounds = limits_for(s, text, digest)
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
             why = "256 byte tokens + special tokens" if not classic else "the characters of the corpus + </w>"
@@ -126,12 +166,12 @@ def request_for(s: Session) -> tuple[Request, str]:
     request = Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
-        text_digest=s.upload.digest if s.corpus == UPLOAD else text_digest(text),
+        text_digest=digest,
         kind=s.kind,
         vocab_size=s.vocab,
         pattern_choice="classic" if classic else s.pattern,
-        pattern=pattern,
-        special_tokens=specials,
+        pattern=None if classic else pattern_for(s),
+        special_tokens=() if classic else special_tokens(s),
     )
     return request, text
 
