@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from ui import session, store
+from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.session import Session
 from ui.text import human_bytes, plain
@@ -37,6 +38,12 @@ TRANSIENT = (
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"
+STYLE = (
+    "<style>"
+    + token_ui.TOKEN_CSS
+    + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
+    "</style>"
+)
 COOKIE = "bpe_browser"
 PAGE_TOOLS_KEY = "bpe.page_tools"
 _page_tools = st.components.v2.component(
@@ -56,6 +63,8 @@ def run_app() -> None:
     s = session.current()
     _open(s)
     link_slot = st.sidebar.container()
+    with link_slot:
+        st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
     try:
         navigation.run()
     except PageDone:
