@@ -26,7 +26,7 @@ def alive(pid: int) -> bool:
     """True while the process exists and is not a zombie (a zombie uses no CPU and no memory)."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # gone before, or while, we read
         return False
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 

@@ -182,6 +182,13 @@ class JobRunner:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def __del__(self) -> None:
+        # Only now: a handle's finalizer may still wake a closed runner, and a closed fd number
+        # can be reused by the next open() (every finalizer holds the runner, so none is left).
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
     # -- called from the callers' threads -------------------------------------------------------
 
     def _status(self, task: _Task) -> JobStatus:
@@ -211,6 +218,20 @@ class JobRunner:
     # -- the watching thread --------------------------------------------------------------------
 
     def _watch(self) -> None:
+        try:
+            self._watch_until_closed()
+        except BaseException as error:  # a bug here must not leave callers waiting forever
+            with self._lock:
+                self._closed = True
+                for task in [*self._queue, *self._running]:
+                    _kill(task.process)
+                    self._finish(task, FAILED, JobStopped(f"stopped: the job runner failed ({error!r})"))
+                self._queue.clear()
+            raise
+        finally:
+            _kill(self._spare)
+
+    def _watch_until_closed(self) -> None:
         while True:
             with self._lock:
                 if self._closed and not self._running:
@@ -229,11 +250,9 @@ class JobRunner:
                     self._read(task)
                 if time.monotonic() - task.started > self.limits.seconds:
                     self._stop(task, f"stopped: took longer than {self.limits.seconds:g} s")
-        _kill(self._spare)
         if self._spare is not None:
-            self._spare.communicate()
-        for fd in (self._wake_r, self._wake_w):
-            os.close(fd)
+            _kill(self._spare)
+            self._spare.communicate()  # reap it, and close its pipes
 
     def _start_queued(self) -> None:
         while self._queue and len(self._running) < self.limits.workers:
