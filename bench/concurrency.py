@@ -72,7 +72,7 @@ def wall(run, text: str, sessions: int) -> tuple[float, float]:
 
 def start_overheads(repeat: int = 9) -> dict[str, list[float]]:
     """Seconds from submit to the result of a trivial job, per way of starting the process."""
-    times: dict[str, list[float]] = {"warm spare": [], "cold": [], "forkserver": [], "forkserver, Streamlit __main__": []}
+    times: dict[str, list[float]] = {"warm spare": [], "cold": []}
     runner = jobs.default_runner()
     for _ in range(repeat):
         time.sleep(0.3)  # let the runner start its next spare
@@ -135,8 +135,7 @@ def main() -> None:
         print(f"CPU seconds per session, {name:13s} median {statistics.median(values):.2f}")
     for way in ("jobs", "threads"):
         ratios = [
-            many / (args.sessions * alone / cores)
-            for alone, many in zip(runs[f"{way} alone"], runs[f"{way} many"])
+            many / (args.sessions * alone / cores) for alone, many in zip(runs[f"{way} alone"], runs[f"{way} many"])
         ]
         report[f"{way} many / ideal"] = ratios
         print(

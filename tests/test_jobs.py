@@ -67,8 +67,8 @@ def test_a_job_trains_exactly_what_training_here_gives(make_runner, shakespeare)
     text = shakespeare[:40_000]
     statuses: list[jobs.JobStatus] = []
     result = jobs.run_with_progress(
-        bpe_core.train, (text, 500), {"special_tokens": ["<|endoftext|>"]},
-        on_progress=statuses.append, poll_interval=0.01, runner=make_runner(),
+        bpe_core.train, (text, 500), statuses.append,
+        kwargs={"special_tokens": ["<|endoftext|>"]}, poll_interval=0.01, runner=make_runner(),
     )  # fmt: skip
     here = bpe_core.train(text, 500, special_tokens=["<|endoftext|>"])
     assert result.merges == here.merges

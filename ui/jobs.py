@@ -116,9 +116,9 @@ def submit(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Job:
 def run_with_progress(
     fn: Callable[..., Any],
     args: tuple = (),
-    kwargs: dict[str, Any] | None = None,
-    *,
     on_progress: Callable[[JobStatus], None] | None = None,
+    *,
+    kwargs: dict[str, Any] | None = None,
     poll_interval: float = 0.2,
     runner: JobRunner | None = None,
 ) -> Any:
@@ -126,7 +126,9 @@ def run_with_progress(
 
     Returns fn's result or raises its exception (or JobStopped). Any exception while waiting --
     from ``on_progress`` too, such as Streamlit's StopException or RerunException when the user
-    clicks Cancel, reruns, or closes the tab -- kills the job before it propagates.
+    clicks Cancel, reruns, or the session ends -- kills the job before it propagates. Streamlit
+    raises those only inside its own calls, so ``on_progress`` should call one every time (say,
+    ``bar.progress(...)``), even when the status has not changed.
     """
     with (runner or default_runner()).submit(fn, *args, **(kwargs or {})) as job:
         while not job.wait(poll_interval):
