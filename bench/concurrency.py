@@ -14,7 +14,8 @@ One session alone and all sessions at once alternate within each repetition, so 
 hits both alike. The figure of merit is ``many / ideal`` where ideal = sessions × alone / cores:
 1.0 means the cores are fully used and nothing is lost to the queue or to process start.
 
-It also measures the start overhead of a job (submit → result of ``os.getpid``): from a warm
+It also measures how long a cancelled job takes to disappear (one stuck in a catastrophic regex,
+inside the C engine), and the start overhead of a job (submit → result of ``os.getpid``): from a warm
 spare process, from a cold start, and for ``multiprocessing``'s forkserver (``bpe_core``
 preloaded) with a plain ``__main__`` and with ``__main__`` replaced as Streamlit replaces it
 during a script run (the child then re-runs the page script: here ``app.py``).
@@ -106,6 +107,22 @@ def start_overheads(repeat: int = 9) -> dict[str, list[float]]:
     return times
 
 
+def cancel_latencies(repeat: int = 5) -> list[float]:
+    """Seconds from cancel() to the process gone, for a job stuck in a catastrophic regex."""
+    latencies = []
+    for _ in range(repeat):
+        job = jobs.submit(bpe_core.train, "a" * 40, 300, pattern=r"([\w ]|[\w ])+!|[\s\S]")
+        while job.pid is None:
+            time.sleep(0.01)
+        time.sleep(1.0)  # deep inside the regex engine by now
+        pid, started = job.pid, time.perf_counter()
+        job.cancel()
+        while Path(f"/proc/{pid}").exists():  # gone once the runner has reaped it
+            time.sleep(0.001)
+        latencies.append(time.perf_counter() - started)
+    return latencies
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -148,6 +165,10 @@ def main() -> None:
     for name, values in overheads.items():
         print(f"job start, {name:32s} median {statistics.median(values) * 1000:6.1f} ms "
               f"(range {min(values) * 1000:.0f}-{max(values) * 1000:.0f})")  # fmt: skip
+    latencies = cancel_latencies()
+    report["cancel latency"] = latencies
+    print(f"cancel -> process gone (catastrophic regex): median {statistics.median(latencies) * 1000:.1f} ms "
+          f"(range {min(latencies) * 1000:.1f}-{max(latencies) * 1000:.1f})")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
 
