@@ -31,6 +31,20 @@ name: a module-level function of a module other than ``__main__`` (``bpe_core.tr
 If ``fn`` takes a parameter named ``progress`` (as ``bpe_core.train`` does), the job passes it a
 ``progress(done, total)`` that reports back here.
 
+From a page: Cancel (a button: its click reruns the script), a rerun and the end of the session
+all make Streamlit raise inside the next ``st`` call, here ``bar.progress``; ``run_with_progress``
+then kills the job before the exception goes on::
+
+    bar = st.progress(0.0, text="Training…")
+    st.button("Cancel")
+    show = lambda status: bar.progress(status.fraction, text=f"{status.state}, {status.position or ''}")
+    try:
+        trained = jobs.run_with_progress(train_job, (text, request), show)
+    except (jobs.JobStopped, ValueError, TypeError) as error:  # limits, a crash; bad settings
+        st.error(str(error))
+
+Call ``release_memory()`` after dropping a big corpus or result (a session ended, a cache evicted).
+
 >>> import bpe_core
 >>> with JobRunner(Limits(workers=1, memory_mb=1024, seconds=60)) as runner:
 ...     runner.submit(bpe_core.train, "aaabdaaabac", 259).result(timeout=60).merges
