@@ -1,10 +1,11 @@
-"""The job process side of ``ui.jobs``: what runs in the child, and the messages it sends back.
+"""A job process of ``ui.jobs``: how it is started, fed and killed, what runs in it, what it sends back.
 
-A job process is started by ``ui.jobs`` as ``python -c "...; _child_main(<server pid>)"`` (a
-fresh interpreter: no fork of the threaded server, and the server's ``__main__`` is never
-imported). It preloads ``bpe_core``, then waits on stdin for two pickles: the header
-``(sys.path, memory cap in bytes, seconds)`` and the job ``(fn, args, kwargs)``. It answers on a
-private copy of its stdout with frames: 8-byte big-endian length, 1 kind byte, body:
+A job process is started (:func:`launch`) as ``python -c "...; _child_main(<server pid>)"``: a
+fresh interpreter (no fork of the threaded server; the server's ``__main__`` is never imported),
+in a session of its own, so that :func:`kill` reaches every process it starts. It preloads
+``bpe_core``, then waits on stdin for two pickles: the header ``(sys.path, memory cap in bytes,
+seconds)`` and the job ``(fn, args, kwargs)``. It answers on a private copy of its stdout with
+frames: 8-byte big-endian length, 1 kind byte, body:
 
 ==== ======================================================================
 kind body
@@ -29,10 +30,12 @@ import pickle
 import resource
 import signal
 import struct
+import subprocess
 import sys
 import time
 from typing import Any, BinaryIO
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRELOAD = ("bpe_core",)  # imported while the process waits for a job, so a job starts at once
 HEADER = struct.Struct(">Q")
 PROGRESS = struct.Struct(">qq")
@@ -98,6 +101,30 @@ class _ProgressSender:
         if done >= total or now - self.last >= PROGRESS_EVERY:
             self.last = now
             send(self.channel, b"p", PROGRESS.pack(done, total))
+
+
+def launch() -> subprocess.Popen:
+    """A new job process, waiting on its stdin for a job (started from ui.jobs' watching thread)."""
+    code = (
+        f"import sys; sys.path.insert(0, {ROOT!r}); from ui.job_process import _child_main; _child_main({os.getpid()})"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
+    )
+
+
+def feed(process: subprocess.Popen, header: tuple, payload: bytes) -> None:
+    # A thread of its own: a 100 MB corpus takes a while to go through the pipe.
+    with contextlib.suppress(OSError):  # the job was killed meanwhile
+        process.stdin.write(pickle.dumps(header, pickle.HIGHEST_PROTOCOL))
+        process.stdin.write(payload)
+        process.stdin.close()
+
+
+def kill(process: subprocess.Popen | None) -> None:
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)  # start_new_session: the group id is the pid
 
 
 def _takes_progress(fn: Any) -> bool:

@@ -24,7 +24,6 @@ from typing import Any
 
 from ui import job_process
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
 FINISHED = frozenset({DONE, FAILED, CANCELLED})
 
@@ -204,7 +203,7 @@ class JobRunner:
                 self._finish(task, CANCELLED, JobCancelled(reason))
             elif task.state == RUNNING and task.stop_reason is None:
                 task.stop_reason = reason
-                _kill(task.process)  # reaped by the watcher, which sees the pipe close
+                job_process.kill(task.process)  # reaped by the watcher, which sees the pipe close
 
     def _abandon(self, task: _Task) -> None:
         # Runs in whatever thread collects the handle, maybe the watcher holding the lock: flag only.
@@ -224,12 +223,12 @@ class JobRunner:
             with self._lock:
                 self._closed = True
                 for task in [*self._queue, *self._running]:
-                    _kill(task.process)
+                    job_process.kill(task.process)
                     self._finish(task, FAILED, JobStopped(f"stopped: the job runner failed ({error!r})"))
                 self._queue.clear()
             raise
         finally:
-            _kill(self._spare)
+            job_process.kill(self._spare)
 
     def _watch_until_closed(self) -> None:
         while True:
@@ -251,22 +250,22 @@ class JobRunner:
                 if time.monotonic() - task.started > self.limits.seconds:
                     self._stop(task, f"stopped: took longer than {self.limits.seconds:g} s")
         if self._spare is not None:
-            _kill(self._spare)
+            job_process.kill(self._spare)
             self._spare.communicate()  # reap it, and close its pipes
 
     def _start_queued(self) -> None:
         while self._queue and len(self._running) < self.limits.workers:
             task = self._queue.popleft()
             spare_alive = self._spare is not None and self._spare.poll() is None
-            process, self._spare = self._spare if spare_alive else _launch(), None
+            process, self._spare = self._spare if spare_alive else job_process.launch(), None
             task.process, task.state, task.started = process, RUNNING, time.monotonic()
             os.set_blocking(process.stdout.fileno(), False)
             header = (task.path, self.limits.memory_mb * 2**20, self.limits.seconds)
-            threading.Thread(target=_feed, args=(process, header, task.payload), daemon=True).start()
+            threading.Thread(target=job_process.feed, args=(process, header, task.payload), daemon=True).start()
             task.payload = None
             self._running.append(task)
         if not self._closed and (self._spare is None or self._spare.poll() is not None):
-            self._spare = _launch()
+            self._spare = job_process.launch()
 
     def _read(self, task: _Task) -> None:
         data = os.read(task.process.stdout.fileno(), 1 << 20)
@@ -279,7 +278,7 @@ class JobRunner:
                     task.answer = (kind, body)
             return
         with self._lock:  # the pipe closed: the process is ending, and nobody may kill its pid after this
-            _kill(task.process)  # whatever the job left in its process group
+            job_process.kill(task.process)  # whatever the job left in its process group
             returncode = task.process.wait()
             task.process.stdout.close()
             self._running.remove(task)
@@ -305,26 +304,3 @@ class JobRunner:
         if error is not None:
             task.answer = None
         task.finished.set()
-
-
-def _launch() -> subprocess.Popen:
-    code = (
-        f"import sys; sys.path.insert(0, {ROOT!r}); from ui.job_process import _child_main; _child_main({os.getpid()})"
-    )
-    return subprocess.Popen(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
-    )
-
-
-def _feed(process: subprocess.Popen, header: tuple, payload: bytes) -> None:
-    # A thread of its own: a 100 MB corpus takes a while to go through the pipe.
-    with contextlib.suppress(OSError):  # the job was killed meanwhile
-        process.stdin.write(pickle.dumps(header, pickle.HIGHEST_PROTOCOL))
-        process.stdin.write(payload)
-        process.stdin.close()
-
-
-def _kill(process: subprocess.Popen | None) -> None:
-    if process is not None and process.returncode is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)  # start_new_session: the group id is the pid
