@@ -59,14 +59,14 @@ def take_frames(buffer: bytearray) -> list[tuple[bytes, bytes]]:
     """
     frames = []
     start = 0
-    while len(buffer) - start >= HEADER.size:
-        (length,) = HEADER.unpack_from(buffer, start)
-        end = start + HEADER.size + length
-        if len(buffer) < end:
-            break
-        frames.append((bytes(buffer[start + HEADER.size : start + HEADER.size + 1]),
-                       bytes(buffer[start + HEADER.size + 1 : end])))  # fmt: skip
-        start = end
+    with memoryview(buffer) as view:  # one copy of each body (a result can be hundreds of MB)
+        while len(view) - start >= HEADER.size:
+            (length,) = HEADER.unpack_from(view, start)
+            kind_at, end = start + HEADER.size, start + HEADER.size + length
+            if len(view) < end:
+                break
+            frames.append((bytes(view[kind_at : kind_at + 1]), bytes(view[kind_at + 1 : end])))
+            start = end
     del buffer[:start]
     return frames
 
