@@ -149,7 +149,9 @@ def main() -> None:
     from browser_support import CHROMIUM, CHROMIUM_ARGS, open_page, streamlit_server
     from playwright.sync_api import sync_playwright
 
-    data = args.corpus.read_bytes()[: int(args.mb * MB)].decode("utf-8", errors="ignore")
+    corpus = args.corpus.read_bytes()
+    size = int(args.mb * MB)
+    data = (corpus * -(-size // len(corpus)))[:size].decode("utf-8", errors="ignore")  # repeated if short
     os.environ["STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL"] = str(args.ttl)
     report: dict = {"upload MiB": args.mb, "sessions": args.sessions, "vocab": args.vocab, "steps": []}
 
