@@ -217,3 +217,9 @@ def test_release_memory_hands_freed_heap_back():
     blocks = [bytes(1000) + bytes([i % 256]) for i in range(100_000)]  # ~100 MB of malloc'd blocks
     del blocks
     assert jobs.release_memory() is True
+
+
+def test_memory_is_released_by_one_thread_per_process():
+    first = jobs.release_memory_every(3600)
+    assert first.is_alive() and first.daemon
+    assert jobs.release_memory_every(3600) is first
