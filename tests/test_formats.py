@@ -493,7 +493,26 @@ def broken_hf(tmp_path: Path, small, edit) -> Path:
         (lambda d: d.__setitem__("pre_tokenizer", None), "field pre_tokenizer"),
         (
             lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].__setitem__("Regex", "(open"),
-            "field pre_tokenizer.pattern",
+            r"field pre_tokenizer.pretokenizers\[0\].pattern",
+        ),
+        # Shapes a hand-edited or foreign file may have: refused, never an AttributeError.
+        (lambda d: d.__setitem__("pre_tokenizer", d["pre_tokenizer"]["pretokenizers"]), "not a list"),
+        (lambda d: d["pre_tokenizer"].__setitem__("pretokenizers", "ByteLevel"), "must be a non-empty list"),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"].__setitem__(0, "Split"), r"pretokenizers\[0\]: must be an"),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", "x"), "a Split .* Regex pattern"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", {"String": " "}),
+            "a Split .* Regex pattern",
+        ),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"].insert(0, {"type": "Digits", "individual_digits": True}),
+            "only one Split .* not Digits [+] Split [+] ByteLevel",
+        ),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"].pop(), "must be ByteLevel, not Split"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}), "must be ByteLevel, not Whitespace"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].__setitem__("Regex", r"\w+|\s+"),
+            r"\\w means something else in Oniguruma",
         ),
     ],
 )
