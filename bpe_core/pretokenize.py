@@ -11,8 +11,7 @@ catastrophically (``([\\w ]|[\\w ])+!|[\\s\\S]`` on a few KB of text would run f
 Every custom pattern therefore runs with a time budget of :data:`REGEX_TIMEOUT_SECONDS` per
 :data:`CHUNK_CHARS` characters of text (at least one budget per call); past it,
 :class:`PatternTimeout` is raised. The budget is read from the environment variable
-``BPE_REGEX_TIMEOUT`` (seconds) when this module is imported, and can be changed by setting
-the module constant.
+``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless the module constant is set.
 """
 
 from __future__ import annotations
@@ -63,22 +62,26 @@ _SAFE_CUT = regex.compile(r"(?<=\p{L})(?=\n)")
 CHUNK_CHARS = 1 << 16
 
 
-def _timeout_from_environment() -> float:
+REGEX_TIMEOUT_SECONDS: float | None = None
+"""Seconds a custom pattern may run per CHUNK_CHARS characters; None reads the environment variable
+BPE_REGEX_TIMEOUT at each call (default 1). A sane pattern splits 64K characters in about 20 ms,
+so the default leaves a wide margin for a busy machine while stopping a runaway pattern in seconds."""
+
+
+def regex_timeout_seconds() -> float:
+    """The time budget per CHUNK_CHARS characters (see REGEX_TIMEOUT_SECONDS)."""
+    if REGEX_TIMEOUT_SECONDS is not None:
+        return REGEX_TIMEOUT_SECONDS
     value = os.environ.get("BPE_REGEX_TIMEOUT", "1")
     try:
         seconds = float(value)
     except ValueError:
         seconds = -1.0
-    if not seconds > 0:
-        raise ValueError(f"BPE_REGEX_TIMEOUT must be a positive number of seconds, not {value!r}")
+    if not 0 < seconds < float("inf"):
+        raise ValueError(
+            f"the environment variable BPE_REGEX_TIMEOUT must be a positive number of seconds, not {value!r}"
+        )
     return seconds
-
-
-REGEX_TIMEOUT_SECONDS = _timeout_from_environment()
-"""Seconds a custom pattern may run per CHUNK_CHARS characters (default 1; env BPE_REGEX_TIMEOUT).
-
-A sane pattern splits 64K characters in about 20 ms, so the default leaves a wide margin for a
-busy machine while stopping a runaway pattern within seconds."""
 
 
 class PatternTimeout(ValueError):
@@ -104,6 +107,9 @@ def pattern_regex(pattern: str | None) -> str | None:
     return PATTERNS.get(pattern, pattern)
 
 
+_PROBE_TEXT = "Ab1 !\n\t\u00e9\u4e2d\U0001f600"
+
+
 @lru_cache(maxsize=32)
 def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     """Compile a pattern name or regex; a broken regex raises ValueError naming the problem."""
@@ -116,7 +122,9 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
         compiled = regex.compile(source)
     except regex.error as error:
         raise ValueError(f"invalid pre-tokenization pattern {_shown(source)}: {error}") from None
-    if compiled.match("") is not None and compiled.fullmatch("") is not None and compiled.search("a") is None:
+    # A pattern whose every match is empty would give no pre-tokens; catch it before any work.
+    probe = _findall_within_budget(compiled, _PROBE_TEXT)
+    if probe and not any(probe):
         raise ValueError(f"pre-tokenization pattern {_shown(source)} matches only empty strings")
     return compiled
 
@@ -181,7 +189,8 @@ _NAMED_SOURCES = frozenset(PATTERNS.values())
 
 def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
     """Every match of a custom pattern, or PatternTimeout once it runs past its budget."""
-    budget = REGEX_TIMEOUT_SECONDS * max(1.0, len(text) / CHUNK_CHARS)
+    per_chunk = regex_timeout_seconds()
+    budget = per_chunk * max(1.0, len(text) / CHUNK_CHARS)
     try:
         if compiled.groups:
             # findall would return the groups' text, not the whole match, for a regex with groups
@@ -193,7 +202,7 @@ def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
             f"{len(text):,} characters: it backtracks catastrophically (typically a repeated group whose "
             "alternatives overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive "
             "quantifiers (++, *+) or atomic groups (?>...); or raise the budget with the environment "
-            f"variable BPE_REGEX_TIMEOUT (now {REGEX_TIMEOUT_SECONDS:g} s per {CHUNK_CHARS:,} characters)"
+            f"variable BPE_REGEX_TIMEOUT (now {per_chunk:g} s per {CHUNK_CHARS:,} characters)"
         ) from None
 
 
