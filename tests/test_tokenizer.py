@@ -144,3 +144,41 @@ def test_bad_constructor_input_is_a_clear_error():
         Tokenizer(byte_vocab, [], pattern="(")
     with pytest.raises(ValueError, match="share one id"):
         Tokenizer(byte_vocab, [], {"<a>": 300, "<b>": 300})
+
+
+# -- lone surrogates, as tiktoken treats them ----------------------------------------------------
+
+SURROGATE_TEXTS = st.lists(
+    st.sampled_from(["a", " b", "\udb1d", "\ud83d", "\ude00", "\ud83d\ude00", "é", "中", "\n", "<|endoftext|>", "'s"]),
+    max_size=20,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def tiktoken_gpt2():
+    tiktoken = pytest.importorskip("tiktoken")
+    from bpe_core.pretokenize import GPT2_PATTERN
+    from bpe_core.reference import reference
+
+    ours = reference("gpt2")
+    theirs = tiktoken.Encoding(
+        "gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ours.mergeable_ranks, special_tokens=ours.special_tokens
+    )
+    return ours, theirs
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=SURROGATE_TEXTS)
+def test_surrogates_encode_as_tiktoken_encodes_them(tiktoken_gpt2, text):
+    ours, theirs = tiktoken_gpt2
+    assert ours.encode(text) == theirs.encode(text, allowed_special="all")
+    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    assert list(ours.encode_iterable(list(text))) == ours.encode(text)
+    segmentation = ours.segment(text)
+    assert segmentation.tokens_at(ours.num_merges) == [ours.token_bytes(i) for i in ours.encode(text)]
+
+
+def test_a_lone_surrogate_becomes_the_replacement_character(tiktoken_gpt2):
+    ours, _ = tiktoken_gpt2
+    assert ours.decode(ours.encode("\udb1d")) == "\ufffd"
+    assert ours.decode(ours.encode("x\ud83d\ude00")) == "x\U0001f600"
