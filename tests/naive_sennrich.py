@@ -33,15 +33,16 @@ def sennrich_train(text: str, n_merges: int) -> list[tuple[tuple, tuple]]:
                 pairs[pair] += count
         if not pairs:
             break
-        def preference(pair: tuple) -> tuple:
-            left, right = pair
-            return pairs[pair], shown(left).encode(), shown(right).encode(), -made[left], -made[right]
-
-        best = max(pairs, key=preference)
+        best = max(pairs, key=lambda pair, pairs=pairs: preference(pair, pairs[pair], made))
         merges.append(best)
         made.setdefault(best[0] + best[1], len(made))
         words = Counter({merge_everywhere(word, best): count for word, count in words.items()})
     return merges
+
+
+def preference(pair: tuple, count: int, made: dict) -> tuple:
+    left, right = pair
+    return count, shown(left).encode(), shown(right).encode(), -made[left], -made[right]
 
 
 def merge_everywhere(word: tuple, pair: tuple) -> tuple:
