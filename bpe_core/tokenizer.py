@@ -41,8 +41,12 @@ class Tokenizer:
         *,
         name: str | None = None,
     ):
-        merges = [(bytes(left), bytes(right)) for left, right in merges]
-        vocab = {int(token_id): bytes(token) for token_id, token in vocab.items()}
+        if not isinstance(vocab, Mapping):
+            raise TypeError(f"vocab must be a mapping of id -> token bytes, not {type(vocab).__name__}")
+        if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
+            raise TypeError(f"merges must be a list of (bytes, bytes) pairs, not {type(merges).__name__}")
+        merges = [_as_pair(merge) for merge in merges]
+        vocab = {_as_id(token_id): _as_bytes(token, f"vocab[{token_id!r}]") for token_id, token in vocab.items()}
         special_ids = _resolve_special_ids(vocab, special_tokens)
         for token, token_id in special_ids.items():
             vocab[token_id] = token.encode("utf-8")
@@ -327,6 +331,25 @@ class Tokenizer:
                     lifetimes.extend(inner)
                 data += encoded
         return Segmentation(bytes(data), lifetimes, self.num_merges)
+
+
+def _as_bytes(value: object, what: str) -> bytes:
+    # Not bytes(value): bytes(5) is five zero bytes, and bytes(2**70) runs out of memory.
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be bytes, not {type(value).__name__}")
+    return bytes(value)
+
+
+def _as_id(value: object) -> int:
+    if type(value) is not int or value < 0:
+        raise ValueError(f"token ids must be non-negative integers, not {value!r}")
+    return value
+
+
+def _as_pair(merge: object) -> tuple[bytes, bytes]:
+    if not isinstance(merge, (tuple, list)) or len(merge) != 2:
+        raise TypeError(f"each merge must be a (bytes, bytes) pair, not {merge!r:.60}")
+    return _as_bytes(merge[0], "a merge's left part"), _as_bytes(merge[1], "a merge's right part")
 
 
 def _checked_text(text: str) -> str:
