@@ -12,6 +12,7 @@ from itertools import chain
 from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
 from .pretokenize import compile_pattern, pattern_regex, pretokenize, split_on_special
 from .streaming import replace_surrogates, stream_pretokens
+from .token_tables import as_bytes, as_id, as_pair, derive_merges, resolve_special_ids
 
 _CACHE_LIMIT = 1 << 18
 """Pre-tokens remembered per tokenizer; the cache is emptied when it grows past this."""
@@ -45,9 +46,9 @@ class Tokenizer:
             raise TypeError(f"vocab must be a mapping of id -> token bytes, not {type(vocab).__name__}")
         if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
             raise TypeError(f"merges must be a list of (bytes, bytes) pairs, not {type(merges).__name__}")
-        merges = [_as_pair(merge) for merge in merges]
-        vocab = {_as_id(token_id): _as_bytes(token, f"vocab[{token_id!r}]") for token_id, token in vocab.items()}
-        special_ids = _resolve_special_ids(vocab, special_tokens)
+        merges = [as_pair(merge) for merge in merges]
+        vocab = {as_id(token_id): as_bytes(token, f"vocab[{token_id!r}]") for token_id, token in vocab.items()}
+        special_ids = resolve_special_ids(vocab, special_tokens)
         for token, token_id in special_ids.items():
             vocab[token_id] = token.encode("utf-8")
         special_id_set = set(special_ids.values())
@@ -117,7 +118,7 @@ class Tokenizer:
     def merges(self) -> list[tuple[bytes, bytes]]:
         """The merges in rank order."""
         if self._merges is None:
-            self._merges = _derive_merges(self._merge_rank)
+            self._merges = derive_merges(self._merge_rank)
         return list(self._merges)
 
     @property
@@ -333,25 +334,6 @@ class Tokenizer:
         return Segmentation(bytes(data), lifetimes, self.num_merges)
 
 
-def _as_bytes(value: object, what: str) -> bytes:
-    # Not bytes(value): bytes(5) is five zero bytes, and bytes(2**70) runs out of memory.
-    if not isinstance(value, (bytes, bytearray, memoryview)):
-        raise TypeError(f"{what} must be bytes, not {type(value).__name__}")
-    return bytes(value)
-
-
-def _as_id(value: object) -> int:
-    if type(value) is not int or value < 0:
-        raise ValueError(f"token ids must be non-negative integers, not {value!r}")
-    return value
-
-
-def _as_pair(merge: object) -> tuple[bytes, bytes]:
-    if not isinstance(merge, (tuple, list)) or len(merge) != 2:
-        raise TypeError(f"each merge must be a (bytes, bytes) pair, not {merge!r:.60}")
-    return _as_bytes(merge[0], "a merge's left part"), _as_bytes(merge[1], "a merge's right part")
-
-
 def _checked_text(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
@@ -367,50 +349,3 @@ def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
             start = index + 1
     parts.append(piece[start:])
     return parts
-
-
-def _resolve_special_ids(vocab: dict[int, bytes], special_tokens) -> dict[str, int]:
-    if special_tokens is None:
-        return {}
-    if isinstance(special_tokens, str):
-        raise TypeError("special_tokens must be a list of strings or a dict of string -> id, not one string")
-    if isinstance(special_tokens, Mapping):
-        special_ids = {str(token): int(identifier) for token, identifier in special_tokens.items()}
-    else:
-        by_bytes = {token: identifier for identifier, token in vocab.items()}
-        special_ids, next_id = {}, max(vocab, default=-1) + 1
-        for token in special_tokens:
-            identifier = by_bytes.get(token.encode("utf-8"))
-            if identifier is None or len(token.encode("utf-8")) == 1:
-                identifier, next_id = next_id, next_id + 1
-            special_ids[token] = identifier
-    for token in special_ids:
-        if not token:
-            raise ValueError("a special token cannot be empty")
-    ids = list(special_ids.values())
-    if len(set(ids)) != len(ids):
-        raise ValueError("two special tokens share one id")
-    return special_ids
-
-
-def _derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Recover each token's merge from ranks alone: BPE-encode it with only the lower ranks.
-
-    For a proper BPE vocabulary that leaves exactly two parts, the pair that made it.
-    """
-    merges: list[tuple[bytes, bytes]] = []
-    for token, rank in sorted(merge_rank.items(), key=lambda item: item[1]):
-        parts = [token[i : i + 1] for i in range(len(token))]
-        while len(parts) > 2:
-            best_rank, best_index = None, -1
-            for index in range(len(parts) - 1):
-                candidate = merge_rank.get(parts[index] + parts[index + 1])
-                if candidate is not None and candidate < rank and (best_rank is None or candidate < best_rank):
-                    best_rank, best_index = candidate, index
-            if best_rank is None:
-                break
-            parts[best_index : best_index + 2] = [parts[best_index] + parts[best_index + 1]]
-        if len(parts) != 2:
-            raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
-        merges.append((parts[0], parts[1]))
-    return merges
