@@ -11,7 +11,7 @@ from .classic import ClassicResult, ClassicTokenizer, train_classic
 from .formats import FormatError, load, save
 from .lifetimes import PERMANENT, Segmentation
 from .merge_engine import Candidate
-from .pretokenize import PATTERNS, pretokenize
+from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
 from .tokenizer import Tokenizer
 from .training import MergeRecord, TrainingCancelled, TrainResult, train
@@ -19,6 +19,7 @@ from .training import MergeRecord, TrainingCancelled, TrainResult, train
 __all__ = [
     "PATTERNS",
     "PERMANENT",
+    "PatternTimeout",
     "Candidate",
     "FormatError",
     "ClassicResult",

@@ -24,8 +24,35 @@ END_OF_WORD = "</w>"
 UNKNOWN = "<unk>"
 
 
+Atoms = tuple[str, ...]
+"""A symbol as the atoms it is made of: characters, and ``END`` for the end-of-word mark."""
+END = ""
+"""The end-of-word atom. No character is empty, so it is never confused with text, not even a
+literal ``</w>`` in the corpus; it is shown as ``</w>``."""
+
+
+def display(atoms: Atoms) -> str:
+    """A symbol as text, the end-of-word atom shown as ``</w>``.
+
+    >>> display(("l", "o", END)), display(tuple("</w>"))
+    ('lo</w>', '</w>')
+    """
+    return "".join(END_OF_WORD if atom == END else atom for atom in atoms)
+
+
+def _atoms_of(symbol: str) -> Atoms:
+    # Display strings are ambiguous for a literal </w>; a trailing one is read as the mark.
+    if symbol.endswith(END_OF_WORD):
+        return (*symbol[: -len(END_OF_WORD)], END)
+    return tuple(symbol)
+
+
 class ClassicTokenizer:
     """Applies classic BPE merges to whitespace-separated words.
+
+    Symbols are kept as tuples of atoms (see ``Atoms``), so the end-of-word mark is never the
+    same symbol as text that reads ``</w>``; ``symbols``, ``merges`` and ``encode_words`` show
+    them as text.
 
     >>> tokenizer = train_classic("low low lower newest newest widest widest widest", 18).tokenizer
     >>> tokenizer.encode_words("lowest newer")
@@ -35,12 +62,28 @@ class ClassicTokenizer:
     """
 
     def __init__(self, symbols: list[str], merges: list[tuple[str, str]]):
-        self.symbols = list(symbols)
-        self.merges = list(merges)
-        self._merge_rank = {pair: rank for rank, pair in enumerate(self.merges)}
-        self._id = {symbol: identifier for identifier, symbol in enumerate(self.symbols)}
-        self.unknown_id = len(self.symbols)
-        self._cache: dict[str, list[str]] = {}
+        """From symbols and merges as text, a trailing ``</w>`` read as the mark (``train_classic``
+        builds tokenizers from atoms, exact for any text)."""
+        self._setup([_atoms_of(symbol) for symbol in symbols], [(_atoms_of(a), _atoms_of(b)) for a, b in merges])
+
+    @classmethod
+    def from_atoms(cls, symbols: list[Atoms], merges: list[tuple[Atoms, Atoms]]) -> ClassicTokenizer:
+        """From symbols and merges as tuples of atoms (``END`` for the mark)."""
+        tokenizer = cls.__new__(cls)
+        tokenizer._setup(list(symbols), list(merges))
+        return tokenizer
+
+    def _setup(self, symbols: list[Atoms], merges: list[tuple[Atoms, Atoms]]) -> None:
+        self._symbol_atoms = symbols
+        self._merge_atoms = merges
+        self.symbols = [display(symbol) for symbol in symbols]
+        self.merges = [(display(left), display(right)) for left, right in merges]
+        self._merge_rank: dict[tuple[Atoms, Atoms], int] = {}
+        for rank, pair in enumerate(merges):
+            self._merge_rank.setdefault(pair, rank)
+        self._id = {symbol: identifier for identifier, symbol in enumerate(symbols)}
+        self.unknown_id = len(symbols)
+        self._cache: dict[str, list[Atoms]] = {}
 
     @property
     def vocab(self) -> dict[int, str]:
@@ -48,33 +91,47 @@ class ClassicTokenizer:
 
     @property
     def num_merges(self) -> int:
-        return len(self.merges)
+        return len(self._merge_atoms)
 
-    def _word_lifetimes(self, symbols: list[str]) -> list[int]:
-        """Lifetimes of the boundaries between a word's symbols: lowest-ranked pair merged first."""
+    def truncated(self, k: int) -> ClassicTokenizer:
+        """The same tokenizer with only its first k merges (ids unchanged)."""
+        if not 0 <= k <= self.num_merges:
+            raise ValueError(f"k must be between 0 and {self.num_merges}, got {k}")
+        base = len(self._symbol_atoms) - self.num_merges
+        return ClassicTokenizer.from_atoms(self._symbol_atoms[: base + k], self._merge_atoms[:k])
+
+    def _word_lifetimes(self, atoms: Atoms) -> list[int]:
+        """Lifetimes of the boundaries between a word's atoms: lowest-ranked pair merged first."""
         merge_rank = self._merge_rank
 
         def rank_of(start: int, middle: int, stop: int) -> int | None:
-            return merge_rank.get(("".join(symbols[start:middle]), "".join(symbols[middle:stop])))
+            return merge_rank.get((atoms[start:middle], atoms[middle:stop]))
 
-        return merge_lifetimes(len(symbols), rank_of)
+        return merge_lifetimes(len(atoms), rank_of)
+
+    def _encode_word(self, word: str) -> list[Atoms]:
+        cached = self._cache.get(word)
+        if cached is None:
+            atoms = (*word, END)
+            parts, start = [], 0
+            for index, lifetime in enumerate(self._word_lifetimes(atoms), 1):
+                if lifetime >= self.num_merges:
+                    parts.append(atoms[start:index])
+                    start = index
+            cached = self._cache[word] = [*parts, atoms[start:]]
+        return cached
 
     def encode_word(self, word: str) -> list[str]:
         """The symbols of one word: lowest-ranked adjacent pair merged first, until none applies."""
-        cached = self._cache.get(word)
-        if cached is not None:
-            return cached
-        symbols = [*word, END_OF_WORD]
-        parts = Segmentation(symbols, self._word_lifetimes(symbols), self.num_merges).tokens_at(self.num_merges)
-        self._cache[word] = parts
-        return parts
+        return [display(symbol) for symbol in self._encode_word(word)]
 
     def encode_words(self, text: str) -> list[list[str]]:
-        return [self.encode_word(word) for word in text.split()]
+        return [self.encode_word(word) for word in _checked(text).split()]
 
     def encode(self, text: str) -> list[int]:
         """Symbol ids; a symbol holding a character never seen in training gets ``unknown_id``."""
-        return [self._id.get(symbol, self.unknown_id) for word in self.encode_words(text) for symbol in word]
+        symbol_id, unknown = self._id, self.unknown_id
+        return [symbol_id.get(symbol, unknown) for word in _checked(text).split() for symbol in self._encode_word(word)]
 
     def segment(self, text: str) -> Segmentation:
         """The symbols of ``text``'s words and their boundaries' lifetimes, at every vocab size.
@@ -86,20 +143,36 @@ class ClassicTokenizer:
         >>> segmentation.tokens_at(0)[:4], segmentation.tokens_at(tokenizer.num_merges)[:3]
         (['l', 'o', 'w', 'e'], ['l', 'ow', 'est</w>'])
         """
-        atoms: list[str] = []
+        shown: list[str] = []
         lifetimes: list[int] = []
-        for word in text.split():
-            symbols = [*word, END_OF_WORD]
-            if atoms:
+        for word in _checked(text).split():
+            if shown:
                 lifetimes.append(PERMANENT)
-            atoms.extend(symbols)
-            lifetimes.extend(self._word_lifetimes(symbols))
-        return Segmentation(atoms, lifetimes, self.num_merges)
+            shown.extend([*word, END_OF_WORD])
+            lifetimes.extend(self._word_lifetimes((*word, END)))
+        return Segmentation(shown, lifetimes, self.num_merges)
 
     def decode(self, ids: list[int]) -> str:
-        vocab = self.vocab
-        text = "".join(vocab.get(identifier, UNKNOWN) for identifier in ids)
-        return text.replace(END_OF_WORD, " ").rstrip(" ")
+        """The words joined by single spaces (whitespace is not kept); unknown characters as ``<unk>``.
+
+        >>> tokenizer = train_classic("a</w> a</w>", 12).tokenizer
+        >>> tokenizer.decode(tokenizer.encode("a</w> a"))
+        'a</w> a'
+        """
+        words, text = self._symbol_atoms, []
+        for identifier in ids:
+            if type(identifier) is not int or not 0 <= identifier <= self.unknown_id:
+                ids_run = f"its ids run from 0 to {self.unknown_id}"
+                raise ValueError(f"token id {identifier!r} is not in this tokenizer ({ids_run})")
+            atoms = words[identifier] if identifier < self.unknown_id else (UNKNOWN,)
+            text.extend(" " if atom == END else atom for atom in atoms)
+        return "".join(text).rstrip(" ")
+
+
+def _checked(text: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    return text
 
 
 @dataclass
@@ -145,10 +218,13 @@ def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | No
     trace, stop_reason = run_merges(engine, n_merges, report)
     if stop_reason is not None:
         report.finish()
-    symbols = [symbol.decode("utf-8") for symbol in engine.symbol_bytes]
-    merges = [(record.left.decode("utf-8"), record.right.decode("utf-8")) for record in trace]
+    # Symbols as atoms, by id: training is on ids, so a literal "</w>" stays apart from the mark.
+    symbols: list[Atoms] = [(character,) for character in characters] + [(END,)]
+    for record in trace:
+        symbols.append(symbols[record.left_id] + symbols[record.right_id])
+    merges = [(symbols[record.left_id], symbols[record.right_id]) for record in trace]
     return ClassicResult(
-        tokenizer=ClassicTokenizer(symbols, merges),
+        tokenizer=ClassicTokenizer.from_atoms(symbols, merges),
         trace=trace,
         seconds=time.perf_counter() - started,
         stopped_early=stop_reason is not None,

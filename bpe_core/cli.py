@@ -319,10 +319,11 @@ class _Closing:
 
 
 def _open_input(name: str) -> _Closing:
-    if name == "-":
-        # Read stdin as UTF-8 whatever the locale says, and keep "\r\n" as it is.
-        return _Closing(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="strict", newline=""), False)
-    return _Closing(open(name, encoding="utf-8", errors="strict", newline=""), True)
+    # UTF-8 whatever the locale says (or UTF-16/32 when a byte order mark says so), "\r\n" kept as it is.
+    binary = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed by _Closing)
+    head = binary.peek(4)[:4] if hasattr(binary, "peek") else b""
+    stream = io.TextIOWrapper(binary, encoding=formats.text_encoding(head), errors="strict", newline="")
+    return _Closing(stream, name != "-")
 
 
 def _open_output(name: str | None) -> _Closing:

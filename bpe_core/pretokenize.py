@@ -3,21 +3,27 @@
 BPE never merges across a pre-token boundary, so the pattern decides which merges are possible
 at all. The named patterns are the ones tiktoken uses for its encodings, copied verbatim.
 
-Speed: on ASCII text the standard library's ``re`` runs a pattern about twice as fast as
-``regex`` does, so each named pattern also has an ASCII twin for ``re`` (see ``_ascii_twin``),
-and mostly-ASCII text is cut into ASCII and non-ASCII stretches at places where no pre-token can
-cross, each split by the faster engine that is exact for it.
+Speed: the named patterns run on ASCII stretches through exact twins for the standard library's
+``re`` (see :mod:`bpe_core.ascii_split`).
+
+Bounded work: the named patterns are linear-time, but a custom regex can backtrack
+catastrophically (``([\\w ]|[\\w ])+!|[\\s\\S]`` on a few KB of text would run for ages).
+Every custom pattern therefore runs with a time budget of :data:`REGEX_TIMEOUT_SECONDS` per
+:data:`CHUNK_CHARS` characters of text (at least one budget per call); past it,
+:class:`PatternTimeout` is raised. The budget is read from the environment variable
+``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless the module constant is set.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 import regex
+
+from .ascii_split import ascii_findall, split_mostly_ascii
 
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 CL100K_PATTERN = (
@@ -56,6 +62,36 @@ _SAFE_CUT = regex.compile(r"(?<=\p{L})(?=\n)")
 CHUNK_CHARS = 1 << 16
 
 
+REGEX_TIMEOUT_SECONDS: float | None = None
+"""Seconds a custom pattern may run per CHUNK_CHARS characters; None reads the environment variable
+BPE_REGEX_TIMEOUT at each call (default 1). A sane pattern splits 64K characters in about 20 ms,
+so the default leaves a wide margin for a busy machine while stopping a runaway pattern in seconds."""
+
+
+def regex_timeout_seconds() -> float:
+    """The time budget per CHUNK_CHARS characters (see REGEX_TIMEOUT_SECONDS)."""
+    if REGEX_TIMEOUT_SECONDS is not None:
+        return REGEX_TIMEOUT_SECONDS
+    value = os.environ.get("BPE_REGEX_TIMEOUT", "1")
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(
+            f"the environment variable BPE_REGEX_TIMEOUT must be a positive number of seconds, not {value!r}"
+        )
+    return seconds
+
+
+class PatternTimeout(ValueError):
+    """A custom pre-tokenization pattern ran past its time budget (catastrophic backtracking).
+
+    >>> issubclass(PatternTimeout, ValueError)
+    True
+    """
+
+
 def pattern_regex(pattern: str | None) -> str | None:
     """The regex for a pattern name, or the pattern itself if it is a regex string.
 
@@ -71,6 +107,9 @@ def pattern_regex(pattern: str | None) -> str | None:
     return PATTERNS.get(pattern, pattern)
 
 
+_PROBE_TEXT = "Ab1 !\n\t\u00e9\u4e2d\U0001f600"
+
+
 @lru_cache(maxsize=32)
 def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     """Compile a pattern name or regex; a broken regex raises ValueError naming the problem."""
@@ -82,9 +121,11 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     try:
         compiled = regex.compile(source)
     except regex.error as error:
-        raise ValueError(f"invalid pre-tokenization pattern {source!r}: {error}") from None
-    if compiled.match("") is not None and compiled.fullmatch("") is not None and compiled.search("a") is None:
-        raise ValueError(f"pre-tokenization pattern {source!r} matches only empty strings")
+        raise ValueError(f"invalid pre-tokenization pattern {_shown(source)}: {error}") from None
+    # A pattern whose every match is empty would give no pre-tokens; catch it before any work.
+    probe = _findall_within_budget(compiled, _PROBE_TEXT)
+    if probe and not any(probe):
+        raise ValueError(f"pre-tokenization pattern {_shown(source)} matches only empty strings")
     return compiled
 
 
@@ -129,113 +170,45 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     compiled = compile_pattern(pattern)
     if compiled is None:
         return [text] if text else []
-    ascii_findall = _ascii_findall(pattern_regex(pattern))
-    if ascii_findall is not None:
-        return _split_mostly_ascii(text, ascii_findall, compiled.findall)
-    if compiled.groups:
-        # findall would return the groups' text, not the whole match, for a custom regex with groups
-        pieces = [match.group() for match in compiled.finditer(text)]
-    else:
-        pieces = compiled.findall(text)
+    source = pattern_regex(pattern)
+    if source in _NAMED_SOURCES:
+        # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed.
+        return split_mostly_ascii(text, ascii_findall(source), compiled.findall)
+    pieces = _findall_within_budget(compiled, text)
     if sum(map(len, pieces)) != len(text):
         # A custom regex that skips characters would silently lose text on decode.
         raise ValueError(
-            f"pre-tokenization pattern {pattern_regex(pattern)!r} does not cover the whole text; "
+            f"pre-tokenization pattern {_shown(source)} does not cover the whole text; "
             "add an alternative such as |\\s+|. so that every character is matched"
         )
     return pieces
 
 
-# -- the ASCII fast path ----------------------------------------------------------------------
-
-# A space with printable ASCII on both sides: no named pattern puts a space anywhere but at the
-# start of a pre-token, so a pre-token starts there; and as the text before it ends in a
-# non-space, no lookahead or `$` before the cut depends on what follows it.
-_ASCII_CUT = re.compile(r"(?<=[!-~]) (?=[!-~])")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_LONG_ASCII_AFTER = re.compile(r"[^\x00-\x7f][\x00-\x7f]{256}")  # a non-ASCII character, then 256 ASCII
-_CLASS_OR_ESCAPE = regex.compile(r"\[(?:\\.|[^\]\\])*\]|\\p\{\w+\}|\\[sS]")
-_POSSESSIVE = regex.compile(r"(?<=[+*?}])\+")
+_NAMED_SOURCES = frozenset(PATTERNS.values())
 
 
-@lru_cache(maxsize=8)
-def _ascii_findall(source: str | None) -> Callable[[str], list[str]] | None:
-    """``findall`` of a named pattern's ASCII twin, or None for other patterns."""
-    if source not in PATTERNS.values():
-        return None
-    return re.compile(_ascii_twin(source)).findall
+def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
+    """Every match of a custom pattern, or PatternTimeout once it runs past its budget."""
+    per_chunk = regex_timeout_seconds()
+    budget = per_chunk * max(1.0, len(text) / CHUNK_CHARS)
+    try:
+        if compiled.groups:
+            # findall would return the groups' text, not the whole match, for a regex with groups
+            return [match.group() for match in compiled.finditer(text, timeout=budget)]
+        return compiled.findall(text, timeout=budget)
+    except TimeoutError:
+        raise PatternTimeout(
+            f"pre-tokenization pattern {_shown(compiled.pattern)} took more than {budget:.3g} s on "
+            f"{len(text):,} characters: it backtracks catastrophically (typically a repeated group whose "
+            "alternatives overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive "
+            "quantifiers (++, *+) or atomic groups (?>...); or raise the budget with the environment "
+            f"variable BPE_REGEX_TIMEOUT (now {per_chunk:g} s per {CHUNK_CHARS:,} characters)"
+        ) from None
 
 
-def _ascii_twin(source: str) -> str:
-    r"""The pattern for ``re``, exact on ASCII text: every class and ``\p{..}``/``\s``/``\S`` becomes
-    the explicit set of ASCII characters that ``regex`` itself matches with it (``re``'s own
-    ``\s`` differs: it also matches U+001C..U+001F), and possessive quantifiers become plain
-    ones (nothing follows them inside their alternative, so they never backtrack anyway).
-
-    >>> print(_ascii_twin(r"\p{N}{1,3}+|\s+(?!\S)"))
-    [0-9]{1,3}|[\x09-\x0d\x20]+(?![\x00-\x08\x0e-\x1f\x21-\x7f])
-    """
-    ascii_chars = [chr(code) for code in range(128)]
-
-    def explicit(match: regex.Match) -> str:
-        members = [c for c in ascii_chars if regex.fullmatch(match.group(), c)]
-        return _char_class(members)
-
-    return _POSSESSIVE.sub("", _CLASS_OR_ESCAPE.sub(explicit, source))
-
-
-def _char_class(members: list[str]) -> str:
-    r"""``[...]`` for these characters, with runs as ranges and everything but letters and digits as
-    ``\xNN``, so the class reads the same whatever the characters are."""
-    if not members:
-        return "(?!)"
-
-    def escape(character: str) -> str:
-        return character if character.isalnum() else f"\\x{ord(character):02x}"
-
-    parts, start = [], 0
-    for end in range(1, len(members) + 1):
-        if end == len(members) or ord(members[end]) != ord(members[end - 1]) + 1:
-            run = members[start:end]
-            parts.append(f"{escape(run[0])}-{escape(run[-1])}" if len(run) > 2 else "".join(map(escape, run)))
-            start = end
-    return "[" + "".join(parts) + "]"
-
-
-def _split_mostly_ascii(
-    text: str, ascii_findall: Callable[[str], list[str]], unicode_findall: Callable[[str], list[str]]
-) -> list[str]:
-    """Pre-tokens of text: ASCII stretches by ``re``, the rest (widened to safe cuts) by ``regex``."""
-    if text.isascii():
-        return ascii_findall(text)
-    pieces: list[str] = []
-    start = 0
-    while start < len(text):
-        found = _NON_ASCII.search(text, start)
-        if found is None:
-            pieces += ascii_findall(text[start:])
-            break
-        left = _last_ascii_cut(text, start, found.start())
-        # Short ASCII stretches between non-ASCII characters (French, say) stay in the block:
-        # switching engines for each would cost more than it saves.
-        ascii_stretch = _LONG_ASCII_AFTER.search(text, found.end() - 1)
-        after = _ASCII_CUT.search(text, ascii_stretch.start() + 1) if ascii_stretch else None
-        right = after.start() if after else len(text)
-        if left > start:
-            pieces += ascii_findall(text[start:left])
-        pieces += unicode_findall(text[left:right])
-        start = right
-    return pieces
-
-
-def _last_ascii_cut(text: str, low: int, high: int) -> int:
-    """The last safe cut in text[low:high] (see _ASCII_CUT), or low."""
-    space = text.rfind(" ", low + 1, high)
-    while space > low:
-        if "!" <= text[space - 1] <= "~" and "!" <= text[space + 1] <= "~":
-            return space
-        space = text.rfind(" ", low + 1, space)
-    return low
+def _shown(source: str, limit: int = 120) -> str:
+    """A pattern for an error message: its repr, cut short if it is huge."""
+    return repr(source) if len(source) <= limit else f"{source[:limit]!r}... ({len(source):,} characters)"
 
 
 def safe_chunks(text: str, pattern: str | None, chunk_chars: int = CHUNK_CHARS) -> list[str]:

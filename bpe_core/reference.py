@@ -17,7 +17,6 @@ mismatching file raises :class:`ReferenceDataError`, never a silent fallback.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import importlib.resources
 import importlib.util
@@ -225,16 +224,31 @@ def _encoding(name: str) -> ReferenceSpec:
         raise ValueError(f"unknown reference tokenizer {name!r}; choose one of {', '.join(REFERENCE_FILES)}") from None
 
 
+MAX_UNPACKED_BYTES = 64 << 20
+"""The vocabularies unpack to 1.7 MB (cl100k) and 3.6 MB (o200k); more means a damaged or hostile file."""
+
+
+def _gunzip(data: bytes, path: Path) -> bytes:
+    """Unpack gzip data, stopping (ReferenceDataError) past MAX_UNPACKED_BYTES instead of filling memory."""
+    unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        unpacked = unpacker.decompress(data, MAX_UNPACKED_BYTES + 1)
+    except zlib.error as error:
+        raise ReferenceDataError(f"{path} is not a valid gzip file ({error})") from None
+    if len(unpacked) > MAX_UNPACKED_BYTES:
+        raise ReferenceDataError(f"{path} unpacks to more than {MAX_UNPACKED_BYTES:,} bytes; it is not a vocabulary")
+    if not unpacker.eof:
+        raise ReferenceDataError(f"{path} is not a valid gzip file (it ends early)")
+    return unpacked
+
+
 def _verified_content(path: Path, packaged: PackagedFile) -> bytes:
     try:
         data = path.read_bytes()
     except OSError as error:
         raise ReferenceDataError(f"cannot read {path}: {error.strerror or error}") from None
     if packaged.gzipped:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as error:
-            raise ReferenceDataError(f"{path} is not a valid gzip file ({error})") from None
+        data = _gunzip(data, path)
     actual = hashlib.sha256(data).hexdigest()
     if actual != packaged.sha256:
         what = "uncompressed content" if packaged.gzipped else "content"

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import chain
 
 from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
-from .pretokenize import compile_pattern, pattern_regex, pretokenize, safe_chunks, split_on_special
+from .pretokenize import compile_pattern, pattern_regex, pretokenize, split_on_special
+from .streaming import replace_surrogates, stream_pretokens
+from .token_tables import as_bytes, as_id, as_pair, derive_merges, resolve_special_ids
 
 _CACHE_LIMIT = 1 << 18
 """Pre-tokens remembered per tokenizer; the cache is emptied when it grows past this."""
@@ -40,9 +42,13 @@ class Tokenizer:
         *,
         name: str | None = None,
     ):
-        merges = [(bytes(left), bytes(right)) for left, right in merges]
-        vocab = {int(token_id): bytes(token) for token_id, token in vocab.items()}
-        special_ids = _resolve_special_ids(vocab, special_tokens)
+        if not isinstance(vocab, Mapping):
+            raise TypeError(f"vocab must be a mapping of id -> token bytes, not {type(vocab).__name__}")
+        if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
+            raise TypeError(f"merges must be a list of (bytes, bytes) pairs, not {type(merges).__name__}")
+        merges = [as_pair(merge) for merge in merges]
+        vocab = {as_id(token_id): as_bytes(token, f"vocab[{token_id!r}]") for token_id, token in vocab.items()}
+        special_ids = resolve_special_ids(vocab, special_tokens)
         for token, token_id in special_ids.items():
             vocab[token_id] = token.encode("utf-8")
         special_id_set = set(special_ids.values())
@@ -112,7 +118,7 @@ class Tokenizer:
     def merges(self) -> list[tuple[bytes, bytes]]:
         """The merges in rank order."""
         if self._merges is None:
-            self._merges = _derive_merges(self._merge_rank)
+            self._merges = derive_merges(self._merge_rank)
         return list(self._merges)
 
     @property
@@ -141,10 +147,23 @@ class Tokenizer:
         return self._merge_rank.get(token)
 
     def token_bytes(self, token_id: int) -> bytes:
-        try:
-            return self._vocab[token_id]
-        except (KeyError, TypeError):
-            raise ValueError(f"unknown token id {token_id!r} (this tokenizer has ids 0-{self.n_vocab - 1})") from None
+        """The bytes of one token; an id that is not an integer or not in the vocab is a ValueError.
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, []).token_bytes(2**53)
+        Traceback (most recent call last):
+        ...
+        ValueError: token id 9007199254740992 is not in this tokenizer (its ids run from 0 to 255)
+        """
+        if type(token_id) is not int:
+            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
+                raise ValueError(f"token id {token_id!r} is not an integer ({type(token_id).__name__})")
+            token_id = token_id.__index__()  # numpy integers and the like
+        token = self._vocab.get(token_id)
+        if token is None:
+            raise ValueError(
+                f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})"
+            )
+        return token
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
@@ -179,20 +198,45 @@ class Tokenizer:
     def encode(self, text: str) -> list[int]:
         """Encode text, turning every special token this tokenizer knows into its id.
 
-        Where special tokens overlap, the longest wins.
+        Where special tokens overlap, the longest wins. Surrogates are treated as tiktoken does
+        (see :func:`~bpe_core.streaming.replace_surrogates`).
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, [], ["<s>"]).encode("a<s>\\udb1d")
+        [97, 256, 239, 191, 189]
         """
         ids: list[int] = []
-        for piece, is_special in split_on_special(text, self._special_ids):
+        for piece, is_special in split_on_special(replace_surrogates(_checked_text(text)), self._special_ids):
             if is_special:
                 ids.append(self._special_ids[piece])
             else:
-                ids.extend(self.encode_ordinary(piece))
+                ids.extend(self._encode_pieces(pretokenize(piece, self.pattern)))
         return ids
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode text, treating special tokens as ordinary text."""
+        return self._encode_pieces(pretokenize(replace_surrogates(_checked_text(text)), self.pattern))
+
+    def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
+        """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
+
+        Linear time and bounded memory on any text for the named patterns (see
+        :mod:`bpe_core.streaming` for why it is exact, and for custom patterns). With no
+        pre-tokenization (pattern None) the text between special tokens is one pre-token and is
+        held whole until it ends.
+
+        >>> tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [], ["<s>"])
+        >>> list(tokenizer.encode_iterable(["a<", "s>b"]))
+        [97, 256, 98]
+        """
+        special_ids = self._special_ids
+        for pieces, special in stream_pretokens(texts, self.pattern, special_ids):
+            yield from self._encode_pieces(pieces)
+            if special is not None:
+                yield special_ids[special]
+
+    def _encode_pieces(self, pieces: list[str]) -> list[int]:
+        """The ids of a list of pre-tokens, each distinct one encoded once."""
         cache = self._cache
-        pieces = pretokenize(text, self.pattern)
         new_pieces = set(pieces).difference(cache)
         if len(cache) + len(new_pieces) > _CACHE_LIMIT:
             cache.clear()
@@ -206,47 +250,6 @@ class Tokenizer:
             if len(piece) > _CACHED_PIECE_BYTES:
                 del cache[piece]
         return ids
-
-    def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
-        """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
-
-        Text is held back only up to the last place where it can be cut without changing its
-        pre-tokens (a newline after a letter) and outside any special token, so memory stays
-        bounded. With no pre-tokenization (pattern None) the whole text is one pre-token and
-        must be read in full first.
-        """
-        longest_special = max(map(len, self._special_ids), default=0)
-        pending = ""
-        for text in texts:
-            pending += text
-            cut = self._stream_cut(pending, longest_special)
-            if cut:
-                yield from self.encode(pending[:cut])
-                pending = pending[cut:]
-        if pending:
-            yield from self.encode(pending)
-
-    def _stream_cut(self, text: str, longest_special: int) -> int:
-        """The last offset where text can be cut safely, or 0 when there is none yet."""
-        if self.pattern is None or len(text) < 1024:
-            return 0
-        # Keep a tail long enough to hold a special token that has only partly arrived.
-        searchable = len(text) - longest_special
-        chunks = safe_chunks(text[:searchable], self.pattern, chunk_chars=max(1, searchable // 2))
-        if len(chunks) < 2:
-            return 0
-        cut = searchable - len(chunks[-1])
-        if any(match_start < cut < match_end for match_start, match_end in self._special_spans(text)):
-            return 0
-        return cut
-
-    def _special_spans(self, text: str) -> list[tuple[int, int]]:
-        spans, offset = [], 0
-        for piece, is_special in split_on_special(text, self._special_ids):
-            if is_special:
-                spans.append((offset, offset + len(piece)))
-            offset += len(piece)
-        return spans
 
     def _encode_piece(self, piece: bytes) -> list[int]:
         token_id = self._token_id
@@ -276,7 +279,16 @@ class Tokenizer:
     # -- decoding -----------------------------------------------------------------------------
 
     def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
-        """The bytes of each token."""
+        """The bytes of each token (see :meth:`token_bytes` for the ids refused)."""
+        if isinstance(ids, (str, bytes)):
+            raise TypeError(f"ids must be an iterable of integers, not {type(ids).__name__}")
+        ids = list(ids)
+        vocab = self._vocab
+        if all(type(token_id) is int for token_id in ids):
+            try:
+                return [vocab[token_id] for token_id in ids]  # the common case, at C speed
+            except KeyError:
+                pass  # the slow path below names the bad id
         return [self.token_bytes(token_id) for token_id in ids]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
@@ -305,7 +317,7 @@ class Tokenizer:
         lifetimes: list[int] = []
         merge_rank = self._merge_rank
         lifetimes_of: dict[str, list[int]] = {}  # a text repeats its pre-tokens: compute each once
-        for piece, is_special in split_on_special(text, self._special_ids):
+        for piece, is_special in split_on_special(replace_surrogates(_checked_text(text)), self._special_ids):
             pieces = [piece] if is_special else pretokenize(piece, self.pattern)
             for pretoken in pieces:
                 encoded = pretoken.encode("utf-8")
@@ -322,6 +334,12 @@ class Tokenizer:
         return Segmentation(bytes(data), lifetimes, self.num_merges)
 
 
+def _checked_text(text: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    return text
+
+
 def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
     """Cut piece at the boundaries no merge removed: its tokens with the full vocabulary."""
     parts, start = [], 0
@@ -331,50 +349,3 @@ def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
             start = index + 1
     parts.append(piece[start:])
     return parts
-
-
-def _resolve_special_ids(vocab: dict[int, bytes], special_tokens) -> dict[str, int]:
-    if special_tokens is None:
-        return {}
-    if isinstance(special_tokens, str):
-        raise TypeError("special_tokens must be a list of strings or a dict of string -> id, not one string")
-    if isinstance(special_tokens, Mapping):
-        special_ids = {str(token): int(identifier) for token, identifier in special_tokens.items()}
-    else:
-        by_bytes = {token: identifier for identifier, token in vocab.items()}
-        special_ids, next_id = {}, max(vocab, default=-1) + 1
-        for token in special_tokens:
-            identifier = by_bytes.get(token.encode("utf-8"))
-            if identifier is None or len(token.encode("utf-8")) == 1:
-                identifier, next_id = next_id, next_id + 1
-            special_ids[token] = identifier
-    for token in special_ids:
-        if not token:
-            raise ValueError("a special token cannot be empty")
-    ids = list(special_ids.values())
-    if len(set(ids)) != len(ids):
-        raise ValueError("two special tokens share one id")
-    return special_ids
-
-
-def _derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Recover each token's merge from ranks alone: BPE-encode it with only the lower ranks.
-
-    For a proper BPE vocabulary that leaves exactly two parts, the pair that made it.
-    """
-    merges: list[tuple[bytes, bytes]] = []
-    for token, rank in sorted(merge_rank.items(), key=lambda item: item[1]):
-        parts = [token[i : i + 1] for i in range(len(token))]
-        while len(parts) > 2:
-            best_rank, best_index = None, -1
-            for index in range(len(parts) - 1):
-                candidate = merge_rank.get(parts[index] + parts[index + 1])
-                if candidate is not None and candidate < rank and (best_rank is None or candidate < best_rank):
-                    best_rank, best_index = candidate, index
-            if best_rank is None:
-                break
-            parts[best_index : best_index + 2] = [parts[best_index] + parts[best_index + 1]]
-        if len(parts) != 2:
-            raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
-        merges.append((parts[0], parts[1]))
-    return merges

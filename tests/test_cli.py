@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -25,8 +26,11 @@ SMALL_TEXT = (
 ) * 20
 
 
-def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "ascii"}  # the CLI must not rely on the locale
+def run(
+    *args: str, stdin: bytes | None = None, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    # The CLI must not rely on the locale; a small regex budget makes a runaway pattern fail fast.
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "ascii", "BPE_REGEX_TIMEOUT": "0.2"} | (env or {})
     return subprocess.run(
         [sys.executable, "-m", "bpe_core", *args], input=stdin, capture_output=True, cwd=cwd, env=env, timeout=120
     )
@@ -165,13 +169,33 @@ def test_decode_keeps_characters_split_across_batches_whole(tmp_path):
         (("encode", "small.txt", "--tokenizer", "broken.json"), None, r"broken.json, line 1: invalid JSON"),
         (("encode", "-", "--reference", "gpt2"), b"ok \xff\xfe", "standard input is not UTF-8 text"),
         (("decode", "-", "--reference", "gpt2"), b"15496 11 world", "line 1: 'world' is not a token id"),
-        (("decode", "-", "--reference", "gpt2"), b"15496 99999999", "unknown token id 99999999"),
+        (("decode", "-", "--reference", "gpt2"), b"15496 99999999", "token id 99999999 is not in this tokenizer"),
+        (("decode", "-", "--reference", "gpt2"), b"9007199254740993", r"9007199254740993 .* ids run from 0 to 50256"),
+        (("encode", "small.txt", "--tokenizer", "list-pre.json"), None, r"field pre_tokenizer: .* not a list"),
+        (("encode", "small.txt", "--tokenizer", "empty.zip"), None, r"empty.zip: no tokenizer files in the zip"),
+        (("encode", "small.txt", "--tokenizer", "bad.zip"), None, r"bad.zip: not a valid zip file"),
+        (
+            ("encode", "-", "--tokenizer", "bytes.tiktoken", "--pattern", r"([\w ]|[\w ])+!|[\s\S]"),
+            b"a" * 3000,
+            r"pattern '\(\[\\\\w .* took more than 0.2 s .* BPE_REGEX_TIMEOUT",
+        ),
+        (("encode", "small.txt", "--tokenizer", "bytes.tiktoken", "--pattern", r"\w+|\W"), None, "must be a positive"),
     ],
 )
 def test_errors_are_one_line_with_exit_status_2(tmp_path, args, stdin, message):
     (tmp_path / "small.txt").write_text(SMALL_TEXT, encoding="utf-8")
     (tmp_path / "broken.json").write_text('{"format": "bpe-playground", ', encoding="utf-8")
-    result = run(*args, stdin=stdin, cwd=tmp_path)
+    tokenizer = reference("gpt2").truncated(0)
+    (hf_path,) = formats.save_hf(tokenizer, tmp_path / "hf.json")
+    document = json.loads(hf_path.read_text(encoding="utf-8"))
+    document["pre_tokenizer"] = document["pre_tokenizer"]["pretokenizers"]
+    (tmp_path / "list-pre.json").write_text(json.dumps(document), encoding="utf-8")
+    with zipfile.ZipFile(tmp_path / "empty.zip", "w") as archive:
+        archive.writestr("notes.txt", "no tokenizer here")
+    (tmp_path / "bad.zip").write_bytes(b"PK\x03\x04 and then nothing")
+    formats.save_tiktoken(tokenizer, tmp_path / "bytes.tiktoken")
+    env = {"BPE_REGEX_TIMEOUT": "soon"} if "must be a positive" in message else None
+    result = run(*args, stdin=stdin, cwd=tmp_path, env=env)
     stderr = result.stderr.decode("utf-8")
     assert result.returncode == 2
     assert stderr.count("\n") == 1 and stderr.startswith("python -m bpe_core: error: "), stderr
@@ -185,3 +209,28 @@ def test_training_metadata_is_json_serialisable_and_complete(trained_dir):
     assert {"source", "source_bytes", "merges", "seconds", "unique_pretokens", "stopped_early"} <= set(
         document["training"]
     )
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "utf-32"])
+def test_input_with_a_byte_order_mark_is_decoded(tmp_path, encoding):
+    text = "Hello wörld 学而 👍🏽\r\nline two\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = b"\xfe\xff" + data
+    path = tmp_path / "input.txt"
+    path.write_bytes(data)
+    from_file = run("encode", str(path), "--reference", "gpt2")
+    from_stdin = run("encode", "-", "--reference", "gpt2", stdin=data)
+    assert from_file.returncode == from_stdin.returncode == 0, from_file.stderr
+    assert ids_of(from_file.stdout) == ids_of(from_stdin.stdout) == reference("gpt2").encode(text)
+
+
+def test_a_zipped_gpt2_pair_loads(tmp_path):
+    tokenizer = reference("gpt2")
+    files = formats.save_gpt2(tokenizer.truncated(500), tmp_path / "pair")
+    with zipfile.ZipFile(tmp_path / "tokenizer-gpt2.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in files:
+            archive.write(file, f"folder/{file.name}")
+    result = run("encode", "-", "--tokenizer", str(tmp_path / "tokenizer-gpt2.zip"), stdin=b"hello there")
+    assert result.returncode == 0, result.stderr
+    assert ids_of(result.stdout) == tokenizer.truncated(500).encode("hello there")

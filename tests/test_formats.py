@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import base64
 import importlib.resources
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -493,7 +495,26 @@ def broken_hf(tmp_path: Path, small, edit) -> Path:
         (lambda d: d.__setitem__("pre_tokenizer", None), "field pre_tokenizer"),
         (
             lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].__setitem__("Regex", "(open"),
-            "field pre_tokenizer.pattern",
+            r"field pre_tokenizer.pretokenizers\[0\].pattern",
+        ),
+        # Shapes a hand-edited or foreign file may have: refused, never an AttributeError.
+        (lambda d: d.__setitem__("pre_tokenizer", d["pre_tokenizer"]["pretokenizers"]), "not a list"),
+        (lambda d: d["pre_tokenizer"].__setitem__("pretokenizers", "ByteLevel"), "must be a non-empty list"),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"].__setitem__(0, "Split"), r"pretokenizers\[0\]: must be an"),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", "x"), "a Split .* Regex pattern"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("pattern", {"String": " "}),
+            "a Split .* Regex pattern",
+        ),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"].insert(0, {"type": "Digits", "individual_digits": True}),
+            "only one Split .* not Digits [+] Split [+] ByteLevel",
+        ),
+        (lambda d: d["pre_tokenizer"]["pretokenizers"].pop(), "must be ByteLevel, not Split"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "Whitespace"}), "must be ByteLevel, not Whitespace"),
+        (
+            lambda d: d["pre_tokenizer"]["pretokenizers"][0]["pattern"].__setitem__("Regex", r"\w+|\s+"),
+            r"\\w means something else in Oniguruma",
         ),
     ],
 )
@@ -514,3 +535,55 @@ def test_missing_files_and_unknown_formats(small, tmp_path):
     (tmp_path / "notes.txt").write_text("just some text\n", encoding="utf-8")
     with pytest.raises(FormatError, match="not a tokenizer file"):
         formats.load(tmp_path / "notes.txt")
+
+
+# -- byte order marks and zips ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32"])
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_files_with_a_byte_order_mark_load(small, tmp_path, encoding, fmt):
+    for path in formats.save(small, tmp_path, fmt):
+        path.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
+    loaded = formats.load(tmp_path, fmt) if fmt != "tiktoken" else formats.load(tmp_path, special_tokens={})
+    assert loaded.mergeable_ranks == small.mergeable_ranks
+    assert formats.detect_format(tmp_path)[0] == fmt
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_zip_bomb_is_refused_before_unpacking(monkeypatch):
+    # 64 MB of zeros packs into about 64 KB; the directory's stated size is refused first.
+    bomb = zip_of({"vocab.json": b"\0" * (64 << 20)})
+    assert len(bomb) < 200_000
+    unpacked = []
+    monkeypatch.setattr(zipfile.ZipFile, "open", lambda *args, **kw: unpacked.append(args) or None)
+    with pytest.raises(FormatError, match="unpacks to 67,108,864 bytes, more than the limit of 1,000,000 bytes"):
+        formats.read_zip(bomb, "bomb.zip", limit=1_000_000)
+    assert unpacked == []
+
+
+def test_a_zip_whose_directory_understates_a_size_is_refused():
+    data = bytearray(zip_of({"merges.txt": b"#version: 0.2\n" + b"a b\n" * 1000}))
+    central = data.rindex(b"PK\x01\x02")
+    data[central + 24 : central + 28] = (10).to_bytes(4, "little")  # the stated unpacked size
+    with pytest.raises(FormatError, match="cannot unpack merges.txt|unpacks to more than"):
+        formats.read_zip(bytes(data), "liar.zip")
+
+
+def test_a_zip_with_too_many_members_is_refused():
+    with pytest.raises(FormatError, match="holds 17 files"):
+        formats.read_zip(zip_of({f"f{i}.txt": b"x" for i in range(17)}), "many.zip")
+
+
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_load_reads_a_tokenizer_zipped_in_any_format(small, tmp_path, fmt):
+    paths = formats.save(small, tmp_path / "files", fmt)
+    (tmp_path / "tok.zip").write_bytes(zip_of({path.name: path.read_bytes() for path in paths}))
+    assert formats.load(tmp_path / "tok.zip").mergeable_ranks == small.mergeable_ranks

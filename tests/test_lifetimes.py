@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 from naive_bpe import naive_encode_classic
 
 from bpe_core import PERMANENT, train, train_classic
-from bpe_core.classic import ClassicTokenizer
 
 
 def assert_matches_truncated(tokenizer, text, sizes):
@@ -57,11 +56,6 @@ def test_special_tokens_and_pretoken_edges():
     assert tokenizer.segment("").token_counts() == [0, 0]
 
 
-def classic_truncated(tokenizer: ClassicTokenizer, k: int) -> ClassicTokenizer:
-    base = len(tokenizer.symbols) - tokenizer.num_merges
-    return ClassicTokenizer(tokenizer.symbols[: base + k], tokenizer.merges[:k])
-
-
 @pytest.mark.parametrize("fixture", ["shakespeare", "chinese"])
 def test_classic_lifetimes_equal_truncated_classic_tokenizers(request, fixture):
     text = request.getfixturevalue(fixture)
@@ -72,7 +66,7 @@ def test_classic_lifetimes_equal_truncated_classic_tokenizers(request, fixture):
     for k in sorted({0, 1, 7, 100, tokenizer.num_merges // 2, tokenizer.num_merges}):
         expected = [symbol for word in naive_encode_classic(held_out, tokenizer.merges[:k]) for symbol in word]
         assert segmentation.tokens_at(k) == expected, k
-        assert [s for word in classic_truncated(tokenizer, k).encode_words(held_out) for s in word] == expected
+        assert [s for word in tokenizer.truncated(k).encode_words(held_out) for s in word] == expected
         assert counts[k] == len(expected)
 
 

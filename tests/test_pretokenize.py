@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bpe_core import PatternTimeout, Tokenizer
 from bpe_core.pretokenize import PATTERNS, compile_pattern, pretokenize
 
 # ASCII with its awkward corners (U+001C..U+001F are spaces to `re` but not to `regex`), and
@@ -47,3 +50,56 @@ def test_fast_path_equals_regex_on_real_text(request, fixture):
 
 def test_custom_pattern_is_not_rewritten():
     assert pretokenize("ab12 cd", r"[a-z]+|\d|\s") == ["ab", "1", "2", " ", "cd"]
+
+
+# -- bounded work: a time budget for custom patterns -------------------------------------------
+
+pretokenize_module = importlib.import_module("bpe_core.pretokenize")
+CATASTROPHIC = r"([\w ]|[\w ])+!|[\s\S]"
+
+
+@pytest.mark.parametrize("size", [1_000, 10_000])
+def test_a_catastrophic_pattern_stops_with_a_clear_error(monkeypatch, size):
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.05)
+    with pytest.raises(PatternTimeout, match=r"pattern '\(\[\\\\w .* took more than 0.05 s on .* BPE_REGEX_TIMEOUT"):
+        pretokenize("word " * (size // 5), CATASTROPHIC)
+
+
+def test_the_budget_reaches_encode_segment_and_counting(monkeypatch):
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.05)
+    tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [], pattern=CATASTROPHIC)
+    text = "word " * 400
+    for run in (tokenizer.encode, tokenizer.segment, lambda t: list(tokenizer.encode_iterable([t]))):
+        with pytest.raises(PatternTimeout):
+            run(text)
+    with pytest.raises(PatternTimeout):
+        pretokenize_module.count_pretokens(text, CATASTROPHIC)
+
+
+def test_a_huge_pattern_is_cut_short_in_messages():
+    huge = "(" + "a|" * 5000 + "["
+    with pytest.raises(ValueError, match=r"\.\.\. \(10,002 characters\)") as caught:
+        compile_pattern(huge)
+    assert len(str(caught.value)) < 400
+
+
+def test_the_budget_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("BPE_REGEX_TIMEOUT", "2.5")
+    assert pretokenize_module.regex_timeout_seconds() == 2.5
+    for bad in ("soon", "0", "-1", "inf", "nan"):
+        monkeypatch.setenv("BPE_REGEX_TIMEOUT", bad)
+        with pytest.raises(ValueError, match="BPE_REGEX_TIMEOUT must be a positive number"):
+            pretokenize("text", r"\w+|\W")
+
+
+def test_named_patterns_run_without_a_budget(monkeypatch):
+    # They are linear; a budget would only cost time. A zero budget shows it is not consulted.
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.0)
+    for name in PATTERNS:
+        assert "".join(pretokenize("a b  c\n" * 1000, name)) == "a b  c\n" * 1000
+
+
+def test_empty_matching_patterns_are_still_refused_when_compiled():
+    for pattern in ("a*", "(?:)", r"\b"):
+        with pytest.raises(ValueError, match="matches only empty strings"):
+            compile_pattern(pattern)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from naive_bpe import naive_encode
 
 from bpe_core import Tokenizer, train
 from bpe_core.pretokenize import PATTERNS
+from bpe_core.streaming import STREAM_CHUNK_CHARS
 
 SAMPLE = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs on and on.\n"
@@ -80,9 +83,13 @@ def test_decode_replaces_invalid_utf8(tokenizer):
     assert tokenizer.decode_bytes([first_byte]) == raw[:1]
 
 
-@pytest.mark.parametrize("bad_id", [-1, 10**9, "7"])
+@pytest.mark.parametrize("bad_id", [-1, 10**9, 2**53, 2**64, "7", 1.0, True, None])
 def test_unknown_id_is_a_clear_error(tokenizer, bad_id):
-    with pytest.raises(ValueError, match=f"unknown token id {bad_id!r}"):
+    if type(bad_id) is int:
+        expected = rf"token id {bad_id} is not in this tokenizer \(its ids run from 0 to 397\)"
+    else:
+        expected = f"token id {re.escape(repr(bad_id))} is not an integer"
+    with pytest.raises(ValueError, match=expected):
         tokenizer.decode([bad_id])
 
 
@@ -98,15 +105,17 @@ def test_encode_iterable_equals_encode(tokenizer, parts):
 
 def test_encode_iterable_is_lazy(tokenizer):
     consumed = []
+    line = "Some line of text that ends in a letter\n"
 
     def lines():
         for index in range(100_000):
             consumed.append(index)
-            yield "Some line of text that ends in a letter\n"
+            yield line
 
     stream = tokenizer.encode_iterable(lines())
     next(stream)
-    assert len(consumed) < 200  # ids arrive long before the input ends
+    # ids arrive after about one buffer's worth of text, long before the input ends
+    assert len(consumed) * len(line) <= STREAM_CHUNK_CHARS + len(line)
 
 
 def test_truncated_keeps_ids_and_drops_later_merges(tokenizer):
@@ -135,3 +144,41 @@ def test_bad_constructor_input_is_a_clear_error():
         Tokenizer(byte_vocab, [], pattern="(")
     with pytest.raises(ValueError, match="share one id"):
         Tokenizer(byte_vocab, [], {"<a>": 300, "<b>": 300})
+
+
+# -- lone surrogates, as tiktoken treats them ----------------------------------------------------
+
+SURROGATE_TEXTS = st.lists(
+    st.sampled_from(["a", " b", "\udb1d", "\ud83d", "\ude00", "\ud83d\ude00", "é", "中", "\n", "<|endoftext|>", "'s"]),
+    max_size=20,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def tiktoken_gpt2():
+    tiktoken = pytest.importorskip("tiktoken")
+    from bpe_core.pretokenize import GPT2_PATTERN
+    from bpe_core.reference import reference
+
+    ours = reference("gpt2")
+    theirs = tiktoken.Encoding(
+        "gpt2-offline", pat_str=GPT2_PATTERN, mergeable_ranks=ours.mergeable_ranks, special_tokens=ours.special_tokens
+    )
+    return ours, theirs
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=SURROGATE_TEXTS)
+def test_surrogates_encode_as_tiktoken_encodes_them(tiktoken_gpt2, text):
+    ours, theirs = tiktoken_gpt2
+    assert ours.encode(text) == theirs.encode(text, allowed_special="all")
+    assert ours.encode_ordinary(text) == theirs.encode_ordinary(text)
+    assert list(ours.encode_iterable(list(text))) == ours.encode(text)
+    segmentation = ours.segment(text)
+    assert segmentation.tokens_at(ours.num_merges) == [ours.token_bytes(i) for i in ours.encode(text)]
+
+
+def test_a_lone_surrogate_becomes_the_replacement_character(tiktoken_gpt2):
+    ours, _ = tiktoken_gpt2
+    assert ours.decode(ours.encode("\udb1d")) == "\ufffd"
+    assert ours.decode(ours.encode("x\ud83d\ude00")) == "x\U0001f600"

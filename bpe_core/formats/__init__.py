@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..tokenizer import Tokenizer
-from ._common import FormatError, PathLike, is_id, parse_json, read_text
+from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
+from .archive import ZIP_MAGIC, read_zip
 from .gpt2 import (
     GPT2_MERGES_FILENAME,
     GPT2_MERGES_NAMES,
@@ -46,8 +47,8 @@ from .gpt2 import (
     save_gpt2,
     unicode_to_bytes,
 )
-from .huggingface import HF_FILENAME, load_hf, save_hf
-from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json
+from .huggingface import HF_FILENAME, load_hf, parse_hf, save_hf
+from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json, tokenizer_from_json
 from .oniguruma import from_oniguruma, to_oniguruma
 from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
 
@@ -64,14 +65,17 @@ __all__ = [
     "load_hf",
     "load_json",
     "load_tiktoken",
+    "load_zip",
     "parse_gpt2",
     "parse_tiktoken",
     "read_training_metadata",
+    "read_zip",
     "save",
     "save_gpt2",
     "save_hf",
     "save_json",
     "save_tiktoken",
+    "text_encoding",
     "to_oniguruma",
     "unicode_to_bytes",
 ]
@@ -145,7 +149,9 @@ def detect_format(path: PathLike) -> tuple[FormatName, Path]:
     if path.name in GPT2_VOCAB_NAMES:
         return "gpt2", path
     with open(path, "rb") as file:
-        head = file.read(4096).lstrip()
+        raw_head = file.read(4096)
+    # A byte order mark (UTF-16/32) is read past: the checks below look at the text.
+    head = raw_head.decode(text_encoding(raw_head), errors="ignore").lstrip().encode("utf-8")
     if head.startswith(b"{"):
         # A cheap look at the first 4 KB first; the loader validates properly.
         if b'"format"' in head and JSON_FORMAT_TAG.encode() in head:
@@ -179,7 +185,8 @@ def load(
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
     ``special_tokens`` and ``pattern`` are used only where the format does not store them
-    (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken).
+    (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
+    zipped together, say) is read with :func:`load_zip`.
 
     >>> import tempfile, bpe_core
     >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
@@ -189,6 +196,8 @@ def load(
     True
     """
     path = Path(path)
+    if path.is_file() and path.read_bytes()[:4] == ZIP_MAGIC:
+        return load_zip(path, special_tokens=special_tokens, pattern=pattern, name=name)
     if fmt is None:
         fmt, path = detect_format(path)
     elif fmt not in FORMATS:
@@ -208,3 +217,48 @@ def load(
             path = find_vocab_beside(path)
         return load_gpt2(path, pattern=pattern, name=name)
     return load_tiktoken(path, special_tokens=special_tokens, pattern=pattern, name=name)
+
+
+def load_zip(
+    path: PathLike,
+    *,
+    special_tokens: Mapping[str, int] | None = None,
+    pattern: str | None = "gpt2",
+    name: str | None = None,
+) -> Tokenizer:
+    """Load the tokenizer in a zip: any one format's files, unpacked within limits (see :mod:`.archive`).
+
+    >>> import io, tempfile, zipfile, bpe_core
+    >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
+    >>> paths = save(tokenizer, tempfile.mkdtemp(), "gpt2")
+    >>> zipped = Path(tempfile.mkdtemp()) / "tokenizer-gpt2.zip"
+    >>> with zipfile.ZipFile(zipped, "w") as archive:
+    ...     for file in paths: archive.write(file, file.name)
+    >>> load_zip(zipped).merges == tokenizer.merges
+    True
+    """
+    path = Path(path)
+    files = read_zip(read_bytes(path), path)
+
+    def text(member: str) -> str:
+        return decode_text(files[member], f"{path}:{member}")
+
+    if JSON_FILENAME in files:
+        tokenizer = tokenizer_from_json(parse_json(text(JSON_FILENAME), path), source=f"{path}:{JSON_FILENAME}")
+        tokenizer.name = name if name is not None else tokenizer.name
+        return tokenizer
+    if HF_FILENAME in files:
+        source = f"{path}:{HF_FILENAME}"
+        return parse_hf(parse_json(text(HF_FILENAME), source), source=source, name=name)
+    vocab = next((member for member in GPT2_VOCAB_NAMES if member in files), None)
+    merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
+    if vocab and merges:
+        return parse_gpt2(
+            text(vocab), text(merges), pattern=pattern, name=name,
+            vocab_source=f"{path}:{vocab}", merges_source=f"{path}:{merges}",
+        )  # fmt: skip
+    ranks = sorted(member for member in files if member.endswith(".tiktoken"))
+    if ranks:
+        data, source = text(ranks[0]).encode("utf-8"), f"{path}:{ranks[0]}"
+        return parse_tiktoken(data, special_tokens=special_tokens, pattern=pattern, name=name, source=source)
+    raise FormatError(path, f"no tokenizer files in the zip (it holds {', '.join(sorted(files)) or 'nothing'})")

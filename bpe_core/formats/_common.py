@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 from collections.abc import Callable
@@ -43,14 +44,43 @@ def read_bytes(path: Path) -> bytes:
         raise FileNotFoundError(f"{path}: no such file") from None
 
 
-def read_text(path: Path) -> str:
-    """The file's text; bytes that are not UTF-8 are a FormatError naming the line."""
-    data = read_bytes(path)
+# UTF-32 first: its little-endian mark starts with UTF-16's.
+_BYTE_ORDER_MARKS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def text_encoding(head: bytes) -> str:
+    """The encoding of a text starting with ``head``: UTF-8, or what its byte order mark says.
+
+    >>> text_encoding(b"\\xff\\xfe{\\x00"), text_encoding(b"\\xef\\xbb\\xbf{"), text_encoding(b"{")
+    ('utf-16', 'utf-8-sig', 'utf-8')
+    """
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if head.startswith(mark):
+            return encoding
+    return "utf-8"
+
+
+def decode_text(data: bytes, source: PathLike) -> str:
+    """Bytes as text (UTF-8, or UTF-16/32 with a byte order mark); a bad byte is a FormatError naming the line."""
+    encoding = text_encoding(data[:4])
     try:
-        return data.decode("utf-8")
+        return data.decode(encoding)
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise FormatError(path, f"not valid UTF-8 (byte 0x{data[error.start]:02X})", line=line) from None
+        line = data[: error.start].count(b"\n") + 1 if encoding.startswith("utf-8") else None
+        name = encoding.upper()[:6]
+        message = f"not valid {name} (byte 0x{data[error.start]:02X} at offset {error.start})"
+        raise FormatError(source, message, line=line) from None
+
+
+def read_text(path: Path) -> str:
+    """The file's text (see :func:`decode_text`)."""
+    return decode_text(read_bytes(path), path)
 
 
 def parse_json(text: str, source: PathLike) -> Any:

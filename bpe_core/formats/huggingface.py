@@ -51,8 +51,17 @@ def hf_tokenizer_json(tokenizer: Tokenizer) -> dict[str, Any]:
     pre_tokenizers: list[dict[str, Any]] = []
     regex_source = tokenizer.pattern_regex
     if regex_source is not None:
+        try:
+            oniguruma = to_oniguruma(regex_source)
+        except ValueError as error:
+            raise FormatError(
+                HF_FILENAME,
+                f"the pattern cannot be written for Hugging Face tokenizers, whose regex engine (Oniguruma) "
+                f"reads it differently: {error}",
+                field="pre_tokenizer",
+            ) from None
         pre_tokenizers.append(
-            {"type": "Split", "pattern": {"Regex": to_oniguruma(regex_source)}, "behavior": "Isolated", "invert": False}
+            {"type": "Split", "pattern": {"Regex": oniguruma}, "behavior": "Isolated", "invert": False}
         )
     byte_level = {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
     pre_tokenizers.append(byte_level)
@@ -194,33 +203,48 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
 
 
 def _hf_pattern(pre_tokenizer: Any, source: PathLike) -> str | None:
-    if pre_tokenizer is None:
-        raise FormatError(source, "a ByteLevel pre-tokenizer is required", field="pre_tokenizer")
-    steps = pre_tokenizer.get("pretokenizers") if pre_tokenizer.get("type") == "Sequence" else [pre_tokenizer]
-    if not isinstance(steps, list) or not steps:
-        raise FormatError(source, "expected a list of pre-tokenizers", field="pre_tokenizer")
+    """Our pattern for a pre-tokenizer we can reproduce exactly: [Split(Regex, Isolated)] then ByteLevel."""
+    where = "pre_tokenizer"
+    if not isinstance(pre_tokenizer, dict):
+        raise FormatError(
+            source, f"must be a ByteLevel pre-tokenizer or a Sequence, not {json_type_name(pre_tokenizer)}", field=where
+        )
+    if pre_tokenizer.get("type") == "Sequence":
+        steps = pre_tokenizer.get("pretokenizers")
+        where = "pre_tokenizer.pretokenizers"
+        if not isinstance(steps, list) or not steps:
+            raise FormatError(source, "must be a non-empty list of pre-tokenizers", field=where)
+    else:
+        steps = [pre_tokenizer]
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict) or not isinstance(step.get("type"), str):
+            raise FormatError(source, "must be an object with a string 'type'", field=f"{where}[{index}]")
     *splits, byte_level = steps
-    if not isinstance(byte_level, dict) or byte_level.get("type") != "ByteLevel":
-        raise FormatError(source, "the last pre-tokenizer must be ByteLevel", field="pre_tokenizer")
+    if byte_level["type"] != "ByteLevel":
+        raise FormatError(source, f"the last pre-tokenizer must be ByteLevel, not {byte_level['type']}", field=where)
     if byte_level.get("add_prefix_space"):
-        raise FormatError(source, "add_prefix_space is not supported", field="pre_tokenizer.add_prefix_space")
+        raise FormatError(source, "add_prefix_space is not supported", field=f"{where}.add_prefix_space")
     uses_regex = byte_level.get("use_regex", True)
     if len(splits) > 1 or (splits and uses_regex):
         raise FormatError(
-            source, "expected at most one Split before a ByteLevel without use_regex", field="pre_tokenizer"
+            source,
+            "only one Split before a ByteLevel without use_regex can be reproduced, not "
+            + " + ".join(step["type"] for step in steps),
+            field=where,
         )
     if not splits:
         # ByteLevel's built-in regex is GPT-2's original pattern (tiktoken's r50k is equivalent).
         return "gpt2" if uses_regex else None
-    split = splits[0]
-    regex_source = split.get("pattern", {}).get("Regex") if isinstance(split, dict) else None
-    if split.get("type") != "Split" or not isinstance(regex_source, str):
-        raise FormatError(source, "expected a Split pre-tokenizer with a Regex pattern", field="pre_tokenizer")
+    split, where = splits[0], f"{where}[0]" if where.endswith("pretokenizers") else where
+    pattern_spec = split.get("pattern")
+    regex_source = pattern_spec.get("Regex") if isinstance(pattern_spec, dict) else None
+    if split["type"] != "Split" or not isinstance(regex_source, str):
+        raise FormatError(source, "expected a Split pre-tokenizer with a Regex pattern", field=where)
     if split.get("behavior") != "Isolated" or split.get("invert"):
-        raise FormatError(source, "the Split must have behavior Isolated and invert false", field="pre_tokenizer")
+        raise FormatError(source, "the Split must have behavior Isolated and invert false", field=where)
     try:
         pattern = from_oniguruma(regex_source)
         compile_pattern(pattern)
     except ValueError as error:
-        raise FormatError(source, str(error), field="pre_tokenizer.pattern") from None
+        raise FormatError(source, str(error), field=f"{where}.pattern") from None
     return pattern

@@ -1,73 +1,119 @@
 """Regex dialects: Python's ``regex`` (our patterns) <-> Oniguruma (Hugging Face ``tokenizers``' Split).
 
 Hugging Face runs Oniguruma, so a pattern goes into a ``tokenizer.json`` through :func:`to_oniguruma`
-and comes back out through :func:`from_oniguruma`. The one change the named patterns need is for
-``\\p{N}{1,3}+``, which Oniguruma would read as "one or more runs of 1-3 digits", not as a
-possessive ``{1,3}``.
+and comes back out through :func:`from_oniguruma`. Translated exactly (each checked against
+Oniguruma on every code point or on texts with ZWNJ, ZWJ, ², ½, Arabic, Devanagari, emoji and
+CRLF, in ``tests/test_oniguruma.py``):
+
+=====================  ====================================================================
+Python ``regex``       Oniguruma
+=====================  ====================================================================
+``X{n,m}+``            ``(?>X{n,m})`` (Oniguruma reads ``{n,m}+`` as ``(X{n,m})+``)
+``\\w`` / ``\\W``        ``[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]`` / its negation
+                       (Oniguruma's ``\\w`` leaves out ZWNJ and ZWJ and takes in ², ½ ...)
+``\\b`` / ``\\B``        lookarounds on that ``\\w`` class
+``\\h`` / ``\\H``        the 18 horizontal spaces / their negation (``\\h`` is a hex digit there)
+``$`` ``^`` ``\\Z``      ``(?=\\n?\\z)`` ``\\A`` ``\\z`` outside multiline scopes (Oniguruma's are
+                       per line); kept as they are inside ``(?m)`` or ``(?m:...)``
+``(?s)`` ``(?m)``      ``(?m)`` and nothing (the flags' letters are swapped)
+``(?P<name>``          ``(?<name>``
+``[`` ``&&`` in a set   ``\\[`` ``\\&\\&`` (literals in Python, nesting/intersection there)
+``-`` next to ``\\w``    ``\\-`` (a literal in Python; an error or a range there)
+``\\v`` ``\\a``           ``\\x0B`` ``\\x07``
+=====================  ====================================================================
+
+Refused with a ValueError naming the construct, because no exact translation is known or the
+meaning differs: ``\\N{...}``, back-references, ``\\X \\R \\G \\K \\m \\M`` and other escapes,
+set operations (``--`` ``||`` ``~~``) in a class, ``\\p \\w`` and classes other than plain
+ASCII members under the ``i`` flag (case-insensitive sets differ; ``i`` itself gains U+0130),
+comments, conditionals and branch resets,
+the flags ``x a L u f b e p r w V0 V1``, and flags set in the middle of a pattern.
 """
 
 from __future__ import annotations
 
 from ..pretokenize import PATTERNS
+from .regex_syntax import class_end, counted_quantifier_at, escape_at, inline_flags_at, last_atom_start
+
+_WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"  # Python regex's \w, exactly
+_HORIZONTAL_SPACE = r"\t\x20\x{A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}"  # Python regex's \h
+# Escapes both dialects read alike (letters; any escaped non-letter is a literal in both).
+_SAME_ESCAPES = set("dDsStnrfAp") | {"P"}
+_OUTSIDE_CLASS = {
+    "w": f"[{_WORD}]",
+    "W": f"[^{_WORD}]",
+    "h": f"[{_HORIZONTAL_SPACE}]",
+    "H": f"[^{_HORIZONTAL_SPACE}]",
+    "b": f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))",
+    "B": f"(?:(?<=[{_WORD}])(?=[{_WORD}])|(?<![{_WORD}])(?![{_WORD}]))",
+    "Z": r"\z",
+    "v": r"\x0B",
+    "a": r"\x07",
+}
+_INSIDE_CLASS = {**_OUTSIDE_CLASS, "w": _WORD, "h": _HORIZONTAL_SPACE, "b": r"\x08"}
+_CASELESS_CLASS = (
+    "{} under the i flag is not translated (case-insensitive sets differ between the engines outside plain "
+    "ASCII members); list the cases instead"
+)
+# Under the i flag Python also matches U+0130 for i and U+0131 for I, Oniguruma does not; every
+# other ASCII character matches the same set in both (checked on every cased code point).
+_CASELESS_EXTRA = {"i": r"\x{130}", "I": r"\x{131}"}
+_FLAGS_TO_ONIGURUMA = {"i": "i", "s": "m", "m": ""}  # Python's m only changes ^ and $, handled apart
 
 
 def to_oniguruma(python_regex: str) -> str:
     """Translate a Python ``regex`` pattern into an Oniguruma one that splits text the same way.
 
-    Hugging Face ``tokenizers`` compiles ``Split`` patterns with Oniguruma (Ruby syntax), which
-    differs from Python's ``regex`` in a few places this rewrites:
-
-    * ``X{n,m}+`` is possessive in Python but means ``(X{n,m})+`` in Oniguruma -> ``(?>X{n,m})``;
-    * ``$`` is end-of-text (or before a final newline) in Python but end-of-line in Oniguruma
-      -> ``(?=\\n?\\z)``; ``^`` likewise -> ``\\A``; ``\\Z`` (end of text) -> ``\\z``;
-    * the inline flag ``s`` (dot matches newline) is Oniguruma's ``m``; Python's ``m`` is
-      Oniguruma's default;
-    * ``(?P<name>`` -> ``(?<name>``.
-
-    Constructs with no equivalent (``\\N{...}``, ``(?P=name)``, flags ``a``/``L``/``u``) raise ValueError.
+    See the module docstring for what is rewritten and what is refused (a ValueError).
 
     >>> to_oniguruma(r"\\p{N}{1,3}+|\\s+$")
     '(?>\\\\p{N}{1,3})|\\\\s+(?=\\\\n?\\\\z)'
     """
     out: list[str] = []  # one entry per atom or operator, so a quantifier can wrap the last atom
     i, n = 0, len(python_regex)
-    multiline = "m" in _global_flags(python_regex)
+    multiline = ignorecase = False
+    scopes: list[tuple[bool, bool]] = []  # the flags to restore at each open group's ")"
     while i < n:
         char = python_regex[i]
         if char == "\\":
-            escape = _escape_at(python_regex, i)
+            escape = escape_at(python_regex, i)
+            if ignorecase and escape[1] in "pPwW":
+                raise ValueError(_CASELESS_CLASS.format(escape))
+            out.append(_translate_escape(escape, _OUTSIDE_CLASS))
             i += len(escape)
-            if escape.startswith("\\N{"):
-                raise ValueError(
-                    f"{escape} (a named character) has no Oniguruma equivalent; write the character itself"
-                )
-            if escape == "\\Z":
-                escape = "\\z"
-            elif escape.startswith("\\U") and len(escape) == 10:
-                escape = "\\x{" + escape[2:] + "}"
-            out.append(escape)
         elif char == "[":
-            end = _class_end(python_regex, i, nested=False)
-            out.append(_translate_class(python_regex[i:end]))
+            end = class_end(python_regex, i, nested=False)
+            out.append(_caseless_class(python_regex[i:end]) if ignorecase else _translate_class(python_regex[i:end]))
             i = end
         elif char == "(":
-            head = python_regex[i : i + 4]
-            if head.startswith("(?P="):
-                raise ValueError("back-references (?P=name) have no place in a pre-tokenization pattern")
-            if head.startswith("(?P<"):
-                out.append("(?<")
-                i += 4
-                continue
-            flags = _inline_flags_at(python_regex, i)
+            flags = inline_flags_at(python_regex, i)
             if flags is not None:
-                text, length = flags
-                out.append(text)
+                on, off, kind, length = flags
+                onig_on, onig_off = _onig_flags(on), _onig_flags(off)
+                if kind == ")" and i > 0:
+                    raise ValueError(
+                        f"inline flags {python_regex[i : i + length]} in the middle of the pattern: put them at the "
+                        "start or scope them as (?flags:...)"
+                    )
+                if kind == ":":
+                    scopes.append((multiline, ignorecase))
+                multiline = "m" in on or (multiline and "m" not in off)
+                ignorecase = "i" in on or (ignorecase and "i" not in off)
+                body = onig_on + ("-" + onig_off if onig_off else "")
+                out.append(f"(?{body}{kind}" if body else ("(?:" if kind == ":" else ""))
                 i += length
                 continue
-            out.append("(")
+            opener = _group_opener(python_regex, i)
+            scopes.append((multiline, ignorecase))
+            out.append(opener.replace("(?P<", "(?<"))
+            i += len(opener)
+        elif char == ")":
+            if scopes:
+                multiline, ignorecase = scopes.pop()
+            out.append(")")
             i += 1
         elif char == "{" and out:
-            quantifier = _counted_quantifier_at(python_regex, i)
+            quantifier = counted_quantifier_at(python_regex, i)
             if quantifier is None:
                 out.append("\\{")
                 i += 1
@@ -75,31 +121,127 @@ def to_oniguruma(python_regex: str) -> str:
             i += len(quantifier)
             if i < n and python_regex[i] == "+":
                 # Possessive counted repeat: Oniguruma has the atomic group, not the syntax.
-                atom_start = _last_atom_start(out)
+                atom_start = last_atom_start(out)
                 atom = "".join(out[atom_start:])
                 del out[atom_start:]
                 out.append(f"(?>{atom}{quantifier})")
                 i += 1
             else:
                 out.append(quantifier)
-        elif char == "$" and not multiline:
-            out.append("(?=\\n?\\z)")
-            i += 1
-        elif char == "^" and not multiline:
-            out.append("\\A")
+        elif char in "^$":
+            out.append(char if multiline else {"^": "\\A", "$": "(?=\\n?\\z)"}[char])
             i += 1
         else:
-            out.append(char)
+            out.append(f"[{char}{_CASELESS_EXTRA[char]}]" if ignorecase and char in _CASELESS_EXTRA else char)
             i += 1
     return "".join(out)
+
+
+def _caseless_class(text: str) -> str:
+    """A class under the i flag: only plain ASCII members are translated (see _CASELESS_EXTRA)."""
+    members = text[1:-1]
+    if not members or not all(c.isascii() and (c.isalnum() or c in "_'") for c in members):
+        raise ValueError(_CASELESS_CLASS.format(text))
+    return "[" + members + "".join(_CASELESS_EXTRA.get(c, "") for c in members) + "]"
+
+
+def _onig_flags(python_flags: str) -> str:
+    for flag in python_flags:
+        if flag not in _FLAGS_TO_ONIGURUMA:
+            raise ValueError(f"inline flag {flag!r} has no exact Oniguruma equivalent; only i, s and m are translated")
+    return "".join(_FLAGS_TO_ONIGURUMA[flag] for flag in python_flags)
+
+
+def _group_opener(source: str, i: int) -> str:
+    """The opening of the (non-flag) group at ``i``: ``(``, ``(?:``, ``(?=``, ``(?P<name>``..."""
+    for opener in ("(?:", "(?>", "(?=", "(?!", "(?<=", "(?<!"):
+        if source.startswith(opener, i):
+            return opener
+    if source.startswith(("(?P<", "(?<"), i):
+        end = source.find(">", i)
+        if end > 0:
+            return source[i : end + 1]
+    if source.startswith("(?", i):
+        raise ValueError(
+            f"the group {source[i : i + 4]!r}... (a back-reference, comment, conditional, branch reset or "
+            "recursion) has no exact Oniguruma translation"
+        )
+    return "("
+
+
+def _translate_escape(escape: str, table: dict[str, str]) -> str:
+    letter = escape[1]
+    if letter in table:
+        return table[letter]
+    if letter == "U" and len(escape) == 10:
+        return "\\x{" + escape[2:] + "}"
+    if letter == "x" and len(escape) == 4 and escape[2:] >= "80":
+        return "\\x{" + escape[2:] + "}"  # Oniguruma reads \xHH as a byte, not U+00HH
+    if letter in _SAME_ESCAPES or letter in "xu" or not letter.isalnum():
+        return escape
+    if letter == "N":
+        raise ValueError(f"{escape} (a named character) has no Oniguruma equivalent; write the character itself")
+    raise ValueError(f"the escape {escape} has no exact Oniguruma translation (its meaning differs or is unknown)")
+
+
+def _translate_class(text: str) -> str:
+    """A Python character class, spelled so that Oniguruma reads the same set.
+
+    ``\\W`` and ``\\H`` are negated sets with no property name, and a class nested in a class
+    would not read back into Python, so a class holding them becomes an alternation.
+    """
+    for operator in ("--", "||", "~~"):
+        if operator in text:
+            raise ValueError(
+                f"{operator!r} in the class {text} (a set operation in some regex versions, literals in others) "
+                "is not translated; write the characters out"
+            )
+    negated = text.startswith("[^")
+    i = 2 if negated else 1
+    items: list[tuple[str, bool]] = []  # (Oniguruma text, is a single character)
+    excluded: list[str] = []  # the sets of \W and \H in the class, as Oniguruma class bodies
+    while i < len(text) - 1:
+        if text[i] == "\\":
+            escape = escape_at(text, i)
+            i += len(escape)
+            if escape in ("\\W", "\\H"):
+                excluded.append(_INSIDE_CLASS[escape[1].lower()])
+                continue
+            single = escape[1] in "xuUtnrfvab" or not escape[1].isalnum()
+            items.append((_translate_escape(escape, _INSIDE_CLASS), single))
+        elif text.startswith("[:", i) and text.find(":]", i + 2) > 0:
+            close = text.find(":]", i + 2) + 2
+            items.append((text[i:close], False))
+            i = close
+        else:
+            literal = {"[": "\\[", "&": "\\&", "]": "\\]"}.get(text[i], text[i])  # [ nests, && intersects there
+            items.append((literal, True))
+            i += 1
+    body = []
+    for index, (item, _single) in enumerate(items):
+        if item == "-" and 0 < index < len(items) - 1:
+            # A range only between two single characters; beside \w, \p{..}... Python reads a literal.
+            is_range = items[index - 1][1] and items[index + 1][1] and (index < 2 or items[index - 2][0] != "-")
+            body.append("-" if is_range else "\\-")
+        else:
+            body.append(item)
+    kept = "".join(body)
+    if not excluded:
+        return f"[{'^' if negated else ''}{kept}]"
+    if not negated:  # [X\W] is X or not-\w
+        return "(?:" + "|".join(([f"[{kept}]"] if kept else []) + [f"[^{ex}]" for ex in excluded]) + ")"
+    if len(excluded) > 1:
+        raise ValueError(f"the class {text} (negating both \\W and \\H) is not translated; write it out")
+    # [^X\W] is in \w and not in X
+    return f"(?:(?![{kept}])[{excluded[0]}])" if kept else f"[{excluded[0]}]"
 
 
 def from_oniguruma(oniguruma_regex: str) -> str:
     """The pattern to use in Python for a Split regex read from a ``tokenizer.json``.
 
     A translation of one of our named patterns gives back its name; otherwise the few Oniguruma
-    spellings :func:`to_oniguruma` introduces that Python reads differently are turned back
-    (atomic groups need nothing: they mean the same in both).
+    spellings that Python reads differently are turned back, and escapes whose Oniguruma meaning
+    differs from Python's (``\\w \\W \\b \\B \\h \\H``) are refused with a ValueError.
 
     >>> from_oniguruma(to_oniguruma(PATTERNS["cl100k"]))
     'cl100k'
@@ -107,37 +249,37 @@ def from_oniguruma(oniguruma_regex: str) -> str:
     for pattern_name, regex_source in PATTERNS.items():
         if to_oniguruma(regex_source) == oniguruma_regex:
             return pattern_name
-    return _python_from_oniguruma(oniguruma_regex)
-
-
-def _python_from_oniguruma(source: str) -> str:
     out: list[str] = []
-    i, n = 0, len(source)
+    i, n = 0, len(oniguruma_regex)
     while i < n:
-        char = source[i]
+        char = oniguruma_regex[i]
         if char == "\\":
-            escape = _escape_at(source, i)
+            escape = escape_at(oniguruma_regex, i)
             i += len(escape)
-            if escape == "\\z":
-                escape = "\\Z"
-            out.append(escape)
+            if escape[1] in "wWbBhH":
+                raise ValueError(
+                    f"{escape} means something else in Oniguruma than in Python; write the class out "
+                    "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
+                )
+            out.append("\\Z" if escape == "\\z" else _python_code_point(escape))
         elif char == "[":
-            end = _class_end(source, i, nested=True)
-            out.append(source[i:end])
+            end = class_end(oniguruma_regex, i, nested=True)
+            out.append(_python_class(oniguruma_regex[i:end]))
             i = end
-        elif char == "(" and source.startswith("(?<", i) and not source.startswith(("(?<=", "(?<!"), i):
+        elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
             out.append("(?P<")
             i += 3
-        elif char == "(":
-            flags = _inline_flags_at(source, i, reverse=True)
-            if flags is not None:
-                out.append(flags[0])
-                i += flags[1]
-            else:
-                out.append("(")
-                i += 1
+        elif char == "(" and (flags := inline_flags_at(oniguruma_regex, i)) is not None:
+            on, off, kind, length = flags
+            # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m).
+            table = {"i": "i", "m": "s", "x": "x"}
+            if any(flag not in table for flag in on + off):
+                raise ValueError(f"inline flags {oniguruma_regex[i : i + length]} have no Python equivalent")
+            on, off = "".join(table[f] for f in on), "".join(table[f] for f in off)
+            body = on + ("-" + off if off else "")
+            out.append(f"(?{body}{kind}" if body else ("(?:" if kind == ":" else ""))
+            i += length
         elif char in "^$":
-            # Oniguruma anchors are always per line: Python's multiline mode.
             out.append("(?m:^)" if char == "^" else "(?m:$)")
             i += 1
         else:
@@ -146,148 +288,19 @@ def _python_from_oniguruma(source: str) -> str:
     return "".join(out)
 
 
-def _escape_at(source: str, i: int) -> str:
-    """The whole escape sequence starting at the backslash at ``i``."""
-    if i + 1 >= len(source):
-        raise ValueError("the pattern ends with a lone backslash")
-    letter = source[i + 1]
-    if letter in "pPNx" and source.startswith("{", i + 2):
-        end = source.find("}", i + 2)
-        if end < 0:
-            raise ValueError(f"unterminated \\{letter}{{...}} in the pattern")
-        return source[i : end + 1]
-    if letter == "x":
-        return source[i : i + 4]
-    if letter == "u":
-        return source[i : i + 6]
-    if letter == "U":
-        return source[i : i + 10]
-    return source[i : i + 2]
+def _python_code_point(escape: str) -> str:
+    """``\\x{H..}`` (Oniguruma) as ``\\UHHHHHHHH`` (Python's regex has no braces form)."""
+    return f"\\U{int(escape[3:-1], 16):08X}" if escape.startswith("\\x{") else escape
 
 
-def _class_end(source: str, start: int, *, nested: bool) -> int:
-    """Index just past the character class opening at ``start``.
-
-    Oniguruma nests classes (``[a[bc]]``); Python's ``regex`` (version 0) reads an inner ``[`` as
-    a literal, except in a POSIX class such as ``[:alpha:]``, which both understand.
-    """
-    i = start + 1
-    if i < len(source) and source[i] == "^":
-        i += 1
-    if i < len(source) and source[i] == "]":  # a leading ] is a literal
-        i += 1
-    depth = 1
-    while i < len(source):
-        char = source[i]
-        if char == "\\":
-            i += len(_escape_at(source, i))
-            continue
-        if char == "[" and source.startswith("[:", i):
-            close = source.find(":]", i + 2)
-            if close > 0:
-                i = close + 2
-                continue
-        if char == "[" and nested:
-            depth += 1
-        elif char == "]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ValueError("unterminated character class in the pattern")
-
-
-def _translate_class(text: str) -> str:
-    """A Python character class, spelled so that Oniguruma reads the same set."""
-    out = [text[0]]
-    i = 1
+def _python_class(text: str) -> str:
+    out, i = [], 0
     while i < len(text):
         if text[i] == "\\":
-            escape = _escape_at(text, i)
-            out.append(escape)
+            escape = escape_at(text, i)
+            out.append(_python_code_point(escape))
             i += len(escape)
-        elif text.startswith("[:", i) and text.find(":]", i + 2) > 0:
-            close = text.find(":]", i + 2) + 2
-            out.append(text[i:close])
-            i = close
-        elif text[i] == "[":
-            out.append("\\[")  # a literal in Python, a nested class in Oniguruma
-            i += 1
-        elif text.startswith("&&", i):
-            out.append("&\\&")  # a literal in Python, intersection in Oniguruma
-            i += 2
         else:
             out.append(text[i])
             i += 1
     return "".join(out)
-
-
-def _counted_quantifier_at(source: str, i: int) -> str | None:
-    end = source.find("}", i)
-    if end < 0:
-        return None
-    body = source[i + 1 : end]
-    low, comma, high = body.partition(",")
-    if not low.isdigit() or (high and not high.isdigit()) or (not comma and high):
-        return None
-    quantifier = source[i : end + 1]
-    if end + 1 < len(source) and source[end + 1] == "?":
-        quantifier += "?"
-    return quantifier
-
-
-def _last_atom_start(out: list[str]) -> int:
-    """Index in ``out`` where the last atom begins (a group spans from its "(" to its ")")."""
-    index = len(out) - 1
-    if out[index] != ")":
-        return index
-    depth = 0
-    while index >= 0:
-        item = out[index]
-        if item == ")":
-            depth += 1
-        elif item.startswith("(") and not item.startswith("(?>") or item == "(?<":
-            depth -= 1
-            if depth == 0:
-                return index
-        index -= 1
-    raise ValueError("unbalanced parentheses in the pattern")
-
-
-_PYTHON_FLAGS_TO_ONIGURUMA = {"i": "i", "x": "x", "s": "m", "m": ""}
-_ONIGURUMA_FLAGS_TO_PYTHON = {"i": "i", "x": "x", "m": "s"}
-
-
-def _inline_flags_at(source: str, i: int, *, reverse: bool = False) -> tuple[str, int] | None:
-    """Translate an inline flag group ``(?flags)`` / ``(?flags:`` / ``(?on-off:`` at ``i``."""
-    if not source.startswith("(?", i):
-        return None
-    j = i + 2
-    while j < len(source) and (source[j].isalpha() or source[j] == "-"):
-        j += 1
-    if j == i + 2 or j >= len(source) or source[j] not in ":)":
-        return None
-    table = _ONIGURUMA_FLAGS_TO_PYTHON if reverse else _PYTHON_FLAGS_TO_ONIGURUMA
-    translated = []
-    for flag in source[i + 2 : j]:
-        if flag == "-":
-            translated.append("-")
-        elif flag in table:
-            translated.append(table[flag])
-        else:
-            raise ValueError(f"inline flag {flag!r} has no equivalent in the other regex dialect")
-    flags = "".join(translated).rstrip("-")
-    if not flags.replace("-", ""):
-        # Only flags that need no translation: a plain group or nothing at all.
-        return ("(?:" if source[j] == ":" else "", j - i + 1)
-    return (f"(?{flags}{source[j]}", j - i + 1)
-
-
-def _global_flags(source: str) -> str:
-    """The letters of a leading ``(?flags)`` group, which applies to the whole pattern."""
-    if source.startswith("(?"):
-        end = source.find(")")
-        body = source[2:end] if end > 0 else ""
-        if body.isalpha():
-            return body
-    return ""

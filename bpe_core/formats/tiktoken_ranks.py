@@ -11,7 +11,17 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..tokenizer import Tokenizer
-from ._common import FormatError, PathLike, build_tokenizer, read_bytes, regular_tokens, target_file, write_text
+from ._common import (
+    FormatError,
+    PathLike,
+    build_tokenizer,
+    decode_text,
+    read_bytes,
+    regular_tokens,
+    target_file,
+    text_encoding,
+    write_text,
+)
 
 TIKTOKEN_FILENAME = "tokenizer.tiktoken"
 
@@ -49,7 +59,10 @@ def load_tiktoken(
     [258, 259]
     """
     path = Path(path)
-    return parse_tiktoken(read_bytes(path), special_tokens=special_tokens, pattern=pattern, name=name, source=path)
+    data = read_bytes(path)
+    if text_encoding(data[:4]) != "utf-8":  # a byte order mark: UTF-16/32 text, or UTF-8 with a BOM
+        data = decode_text(data, path).encode("utf-8")
+    return parse_tiktoken(data, special_tokens=special_tokens, pattern=pattern, name=name, source=path)
 
 
 def parse_tiktoken(

@@ -1,0 +1,96 @@
+"""Building a Tokenizer's tables from what callers pass: checked arguments, special-token ids, and
+merges recovered from tiktoken-style ranks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+
+def as_bytes(value: object, what: str) -> bytes:
+    """``value`` as bytes, or a TypeError naming ``what``.
+
+    >>> as_bytes(bytearray(b"ab"), "a token")
+    b'ab'
+    """
+    # Not bytes(value): bytes(5) is five zero bytes, and bytes(2**70) runs out of memory.
+    if not isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"{what} must be bytes, not {type(value).__name__}")
+    return bytes(value)
+
+
+def as_id(value: object) -> int:
+    """``value`` if it is a non-negative int (not a bool, not a float), else a ValueError."""
+    if type(value) is not int or value < 0:
+        raise ValueError(f"token ids must be non-negative integers, not {value!r}")
+    return value
+
+
+def as_pair(merge: object) -> tuple[bytes, bytes]:
+    """A merge as a (bytes, bytes) pair, or a TypeError."""
+    if not isinstance(merge, (tuple, list)) or len(merge) != 2:
+        raise TypeError(f"each merge must be a (bytes, bytes) pair, not {merge!r:.60}")
+    return as_bytes(merge[0], "a merge's left part"), as_bytes(merge[1], "a merge's right part")
+
+
+def resolve_special_ids(
+    vocab: dict[int, bytes], special_tokens: Mapping[str, int] | Iterable[str] | None
+) -> dict[str, int]:
+    """Each special token's id: given in a mapping, or (for a list) the id of a regular token with
+    the same multi-byte text, else the next free id.
+
+    >>> resolve_special_ids({0: b"a", 1: b"<s>"}, ["<s>", "<e>"])
+    {'<s>': 1, '<e>': 2}
+    """
+    if special_tokens is None:
+        return {}
+    if isinstance(special_tokens, str):
+        raise TypeError("special_tokens must be a list of strings or a dict of string -> id, not one string")
+    if isinstance(special_tokens, Mapping):
+        special_ids = {_as_special(token): as_id(identifier) for token, identifier in special_tokens.items()}
+    elif not isinstance(special_tokens, Iterable):
+        expected = "a list of strings or a dict of string -> id"
+        raise TypeError(f"special_tokens must be {expected}, not {special_tokens!r:.50}")
+    else:
+        by_bytes = {token: identifier for identifier, token in vocab.items()}
+        special_ids, next_id = {}, max(vocab, default=-1) + 1
+        for token in map(_as_special, special_tokens):
+            identifier = by_bytes.get(token.encode("utf-8"))
+            if identifier is None or len(token.encode("utf-8")) == 1:
+                identifier, next_id = next_id, next_id + 1
+            special_ids[token] = identifier
+    for token in special_ids:
+        if not token:
+            raise ValueError("a special token cannot be empty")
+    ids = list(special_ids.values())
+    if len(set(ids)) != len(ids):
+        raise ValueError("two special tokens share one id")
+    return special_ids
+
+
+def _as_special(token: object) -> str:
+    if not isinstance(token, str):
+        raise TypeError(f"special tokens must be strings, not {type(token).__name__} {token!r:.40}")
+    return token
+
+
+def derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Recover each token's merge from ranks alone: BPE-encode it with only the lower ranks.
+
+    For a proper BPE vocabulary that leaves exactly two parts, the pair that made it.
+    """
+    merges: list[tuple[bytes, bytes]] = []
+    for token, rank in sorted(merge_rank.items(), key=lambda item: item[1]):
+        parts = [token[i : i + 1] for i in range(len(token))]
+        while len(parts) > 2:
+            best_rank, best_index = None, -1
+            for index in range(len(parts) - 1):
+                candidate = merge_rank.get(parts[index] + parts[index + 1])
+                if candidate is not None and candidate < rank and (best_rank is None or candidate < best_rank):
+                    best_rank, best_index = candidate, index
+            if best_rank is None:
+                break
+            parts[best_index : best_index + 2] = [parts[best_index] + parts[best_index + 1]]
+        if len(parts) != 2:
+            raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
+        merges.append((parts[0], parts[1]))
+    return merges
