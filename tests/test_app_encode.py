@@ -280,3 +280,15 @@ def test_xss_typed_into_the_text_is_only_shown_escaped(option):
         no_exception(at)
         assert_no_raw_tags(htmls(at))
         assert "".join(_steps(at)[-1][1]) == word
+
+
+def test_the_apps_own_gpt2_zip_loads_on_encode():
+    """The GPT-2 zip the Export page offers loads here too, and encodes like the tokenizer it holds."""
+    from ui.export import export_files
+
+    saved = bpe_core.train("the quick brown fox jumps over the lazy dog " * 4, 290).tokenizer
+    ((name, data),) = export_files(saved, "gpt2").items()
+    at = _load(_encode_page(text="the lazy fox, quickly"), [(name, data)])
+    assert not at.error
+    assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(name)
+    assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == saved.encode("the lazy fox, quickly")

@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core import formats
+from bpe_core.formats.archive import read_zip
 from ui.session import Session
 from ui.text import plain
 
@@ -34,9 +35,6 @@ MIME = {
     "hf": "application/json",
     "bpe-playground": "application/json",
 }
-ZIP_MEMBERS = 8
-ZIP_BYTES = 512 << 20
-"""A zip holding more files, or expanding beyond this, is refused before extraction."""
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -60,24 +58,10 @@ class File:
 
 
 def unpack(name: str, data: bytes) -> list[File]:
-    """An uploaded file, or the members of an uploaded zip (the GPT-2 download); ValueError if unusable."""
+    """An uploaded file, or the members of an uploaded zip (the GPT-2 download), within bpe_core's limits."""
     if not name.lower().endswith(".zip"):
         return [File(name, data)]
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zipped:
-            members = [info for info in zipped.infolist() if not info.is_dir()]
-            if len(members) > ZIP_MEMBERS or sum(info.file_size for info in members) > ZIP_BYTES:
-                raise ValueError(f"{name} holds too many or too large files for a tokenizer (refused unopened)")
-            files = []
-            for info in members:
-                with zipped.open(info) as member:
-                    content = member.read(ZIP_BYTES + 1)  # the directory may lie about sizes
-                if len(content) > ZIP_BYTES:
-                    raise ValueError(f"{name} expands beyond {ZIP_BYTES >> 20} MB")
-                files.append(File(Path(info.filename).name, content))
-            return files
-    except zipfile.BadZipFile:
-        raise ValueError(f"{name} is not a valid zip file") from None
+    return [File(member, content) for member, content in read_zip(data, name).items()]
 
 
 def load_files(files: list[File]) -> tuple[Any, str]:
