@@ -95,7 +95,8 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
         uploads = st.session_state.get(files_key) or []
         try:
             files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
-            tokenizer, label = load_files(files)
+            tokenizer, _ = load_files(files)
+            label = " + ".join(upload.name for upload in uploads)  # the files as the user named them
         except ValueError as error:
             s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the tokenizers stay as they were.")
             return
