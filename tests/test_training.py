@@ -140,13 +140,6 @@ def test_progress_exception_cancels_training(shakespeare):
         train(shakespeare[:50_000], 256 + 300, progress=cancel)
 
 
-def test_multiprocess_pretokenization_gives_the_same_merges(docs):
-    text = docs[:300_000]
-    single = train(text, 256 + 100, special_tokens=["<|endoftext|>"], workers=1)
-    double = train(text, 256 + 100, special_tokens=["<|endoftext|>"], workers=2)
-    assert single.merges == double.merges
-
-
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
