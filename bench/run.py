@@ -2,6 +2,7 @@
 
     python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--repeat 5]
     python bench/run.py --quick          # a smoke test: 1 MB, one size, two rounds
+    python bench/run.py --sizes 5000 --baseline ../main   # also time another checkout's bpe_core
 
 Training: ``bpe_core.train(text, size, special_tokens=["<|endoftext|>"], pattern="gpt2")`` against
 Hugging Face ``tokenizers`` trained from the file (``Tokenizer.train([path])``) and from an
@@ -18,6 +19,7 @@ bpe_core / peer. The tables show the median ratio, its range and the number of r
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
@@ -63,7 +65,23 @@ def format_ratio(summary: dict[str, float]) -> str:
     return f"{summary['median']:.2f}× ({summary['min']:.2f}–{summary['max']:.2f})"
 
 
-def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int) -> list[dict]:
+def load_baseline(checkout: Path):
+    """Another checkout's ``bpe_core`` (say, main before a change), importable next to this one.
+
+    It is imported by name through a symlink on ``sys.path``, so that processes it may spawn find it.
+    """
+    package = checkout.resolve() / "bpe_core"
+    if not (package / "__init__.py").exists():
+        sys.exit(f"no bpe_core package in {checkout}")
+    folder = Path(tempfile.mkdtemp(prefix="bpe-bench-baseline-"))
+    (folder / "bpe_core_baseline").symlink_to(package, target_is_directory=True)
+    sys.path.append(str(folder))
+    return importlib.import_module("bpe_core_baseline")
+
+
+def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, baseline=None) -> list[dict]:
+    if baseline is not None:
+        print("\nbaseline: the bpe_core of --baseline, in the same rounds; ratio = baseline / HF train([file])")
     print(
         f"\nTraining, {rounds} interleaved rounds; seconds are medians; ratio = bpe_core / HF, median (range)\n"
         "| vocab | bpe_core | HF train([file]) | HF train_from_iterator | ratio vs file | ratio vs iterator |\n"
@@ -71,14 +89,14 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int) -> li
     )
     rows = []
     for size in sizes:
-        seconds = interleaved(
-            {
-                "bpe_core": lambda size=size: bpe_core.train(text, size, special_tokens=[SPECIAL], pattern="gpt2"),
-                "hf_file": lambda size=size: hf_train_file(corpus, size),
-                "hf_iterator": lambda size=size: hf_train_iterator(documents(text), size),
-            },
-            rounds,
-        )
+        contenders = {
+            "bpe_core": lambda size=size: bpe_core.train(text, size, special_tokens=[SPECIAL], pattern="gpt2"),
+            "hf_file": lambda size=size: hf_train_file(corpus, size),
+            "hf_iterator": lambda size=size: hf_train_iterator(documents(text), size),
+        }
+        if baseline is not None:
+            contenders["baseline"] = lambda size=size: baseline.train(text, size, special_tokens=[SPECIAL])
+        seconds = interleaved(contenders, rounds)
         row = {
             "vocab_size": size,
             "seconds": seconds,
@@ -92,6 +110,9 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int) -> li
             f"| {format_ratio(row['vs_file'])} | {format_ratio(row['vs_iterator'])} |",
             flush=True,
         )
+        if baseline is not None:
+            row["baseline_vs_file"] = ratio_summary(seconds["baseline"], seconds["hf_file"])
+            print(f"|   baseline | {median['baseline']:.2f} s | | | {format_ratio(row['baseline_vs_file'])} | |")
     return rows
 
 
@@ -127,6 +148,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per measurement")
     parser.add_argument("--quick", action="store_true", help="smoke test: the first 1 MB, vocab 1000, 2 rounds")
     parser.add_argument("--skip-encoding", action="store_true")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core.train")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if not args.corpus.exists():
@@ -143,7 +165,8 @@ def main() -> None:
             f"{os.cpu_count()} cores; Python {platform.python_version()}"
         )
         hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
-        results = {"training": bench_training(text, corpus, args.sizes, args.repeat)}
+        baseline = load_baseline(args.baseline) if args.baseline else None
+        results = {"training": bench_training(text, corpus, args.sizes, args.repeat, baseline)}
     if not args.skip_encoding:
         results["encoding"] = bench_encoding(text, args.repeat)
     if args.json:
