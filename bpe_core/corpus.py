@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from .pretokenize import PATTERNS, count_pretokens, split_on_special
-from .training import TrainResult, check_settings, train, train_counts
+from .training import TrainResult, check_settings, train_counts
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
     from .distributed import DaskSettings
@@ -177,6 +177,7 @@ def train_files(
     >>> result.merges[:3]
     [(b'o', b'w'), (b'l', b'ow'), (b's', b't')]
     >>> # Each file is a text of its own, as if a special token stood between them:
+    >>> from bpe_core import train
     >>> result.merges == train("low low lower<|sep|>newest widest", 263, special_tokens=["<|sep|>"]).merges
     True
     """

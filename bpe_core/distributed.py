@@ -47,9 +47,7 @@ def _client(settings: DaskSettings) -> Iterator:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise RuntimeError(
-            'counting on Dask needs the dask extra: pip install "dask[distributed]"'
-        ) from None
+        raise RuntimeError('counting on Dask needs the dask extra: pip install "dask[distributed]"') from None
     if settings.scheduler is not None:
         with Client(settings.scheduler) as client:
             yield client
