@@ -11,6 +11,7 @@ Each file is a text of its own: nothing merges across the end of a file.
 from __future__ import annotations
 
 import codecs
+import errno
 import glob
 import os
 import time
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 import regex
 
 from .pretokenize import PATTERNS, count_pretokens, split_on_special
-from .training import TrainResult, check_settings, train_counts
+from .training import TrainResult, check_settings, count_special_tokens, train_counts
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
     from .distributed import DaskSettings
@@ -60,7 +61,7 @@ def expand_paths(sources: Sources) -> list[Path]:
         elif os.path.isdir(name):
             raise IsADirectoryError(f"{name} is a directory; pass its files, e.g. '{os.path.join(name, '*.txt')}'")
         elif not os.path.isfile(name):
-            raise FileNotFoundError(f"{name}: no such file")
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", name)
         else:
             paths.append(Path(name))
     return paths
@@ -192,16 +193,23 @@ def train_files(
         if progress is not None:
             progress("read", read[0], total_bytes)
 
-    blocks = text_blocks(paths, pattern, specials, block_bytes=block_bytes, on_bytes=on_bytes)
+    special_count = [0]
+
+    def blocks() -> Iterator[str]:
+        for block in text_blocks(paths, pattern, specials, block_bytes=block_bytes, on_bytes=on_bytes):
+            special_count[0] += count_special_tokens(block, specials)
+            yield block
+
     if dask is None:
-        counts = count_blocks(blocks, pattern, specials)
+        counts = count_blocks(blocks(), pattern, specials)
     else:
         from .distributed import count_on_dask
 
-        counts = count_on_dask(blocks, pattern, specials, dask)
+        counts = count_on_dask(blocks(), pattern, specials, dask)
     merge_progress = None if progress is None else (lambda done: progress("merge", done, n_merges))
     result = train_counts(
         counts, vocab_size, special_tokens=specials, pattern=pattern, progress=merge_progress, started=started
     )
     result.settings["sources"] = [str(path) for path in paths]
+    result.special_token_count = special_count[0]
     return result

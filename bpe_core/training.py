@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .merge_engine import Candidate, MergeEngine, PositionEngine
-from .pretokenize import compile_pattern, count_pretokens
+from .pretokenize import compile_pattern, count_pretokens, split_on_special
 from .tokenizer import Tokenizer
 from .word_engine import WordEngine
 
@@ -66,6 +66,10 @@ class TrainResult:
     stopped_early: bool = False
     stop_reason: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
+    pretoken_counts: Mapping[str, int] = field(default_factory=dict, repr=False)
+    """The distinct pre-tokens trained on and how often each occurs."""
+    special_token_count: int = 0
+    """How many special tokens the training text held (they take no part in training)."""
 
     @property
     def vocab(self) -> dict[int, bytes]:
@@ -195,7 +199,7 @@ def train(
         report(done)
 
     pretokens = count_pretokens(text, pattern, specials, on_chunk=on_chunk)
-    return train_counts(
+    result = train_counts(
         pretokens,
         vocab_size,
         special_tokens=specials,
@@ -203,6 +207,13 @@ def train(
         progress=lambda done: report(chunks_total[0] + done),
         started=started,
     )
+    result.special_token_count = count_special_tokens(text, specials)
+    return result
+
+
+def count_special_tokens(text: str, special_tokens: Iterable[str]) -> int:
+    """How many special tokens ``text`` holds, longest match first (as ``split_on_special`` finds them)."""
+    return sum(1 for _, is_special in split_on_special(text, special_tokens) if is_special)
 
 
 def train_counts(
@@ -252,4 +263,5 @@ def train_counts(
         stopped_early=stop_reason is not None,
         stop_reason=stop_reason,
         timings={"pretokenize": counted - started, "index": indexed - counted, "merge": finished - indexed},
+        pretoken_counts=pretokens,
     )

@@ -79,7 +79,7 @@ def test_paths_and_globs(tmp_path):
     assert expand_paths(str(tmp_path / "**" / "*.txt")) == [one, three]
     with pytest.raises(FileNotFoundError, match="no file matches"):
         expand_paths(tmp_path / "*.json")
-    with pytest.raises(FileNotFoundError, match="no such file"):
+    with pytest.raises(FileNotFoundError, match="No such file"):
         expand_paths(tmp_path / "missing.txt")
     with pytest.raises(IsADirectoryError, match="pass its files"):
         expand_paths(tmp_path / "sub")
