@@ -180,6 +180,22 @@ def test_errors_are_one_line_with_exit_status_2(tmp_path, args, stdin, message):
     assert "Traceback" not in stderr
 
 
+def test_train_streams_several_files_and_globs(tmp_path):
+    from bpe_core.corpus import train_files
+
+    (tmp_path / "parts").mkdir()
+    for index in range(3):
+        (tmp_path / "parts" / f"{index}.txt").write_text(SMALL_TEXT[index * 500 :], encoding="utf-8")
+    (tmp_path / "extra.md").write_text(SMALL_TEXT[:700], encoding="utf-8")
+    result = run("train", "parts/*.txt", "extra.md", "--vocab-size", "350", "--out", "tok", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    training = formats.read_training_metadata(tmp_path / "tok")
+    assert training["source"] == ["parts/*.txt", "extra.md"]
+    assert training["sources"] == ["parts/0.txt", "parts/1.txt", "parts/2.txt", "extra.md"]
+    expected = train_files([tmp_path / "parts" / "*.txt", tmp_path / "extra.md"], 350)
+    assert formats.load(tmp_path / "tok").merges == expected.merges
+
+
 def test_training_metadata_is_json_serialisable_and_complete(trained_dir):
     _, out, _ = trained_dir
     document = json.loads((out / "bpe-playground.json").read_text(encoding="utf-8"))
