@@ -7,6 +7,7 @@ figures (done, total, rate, time left).
 
 from __future__ import annotations
 
+import os
 import time
 from typing import TextIO
 
@@ -21,6 +22,15 @@ _STAGES = {
     "train": ("training", " steps", False),
 }
 _LOG_FORMAT = "{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} [{elapsed} elapsed, {remaining} left, {rate_fmt}]"
+
+
+def _screen(stream: TextIO) -> tuple[int, int]:
+    """The terminal's columns and lines. Some pseudo-terminals report 0 x 0, where tqdm draws nothing."""
+    try:
+        size = os.get_terminal_size(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return 100, 24
+    return size.columns or 100, size.lines or 24
 
 
 class TrainingProgress:
@@ -49,8 +59,16 @@ class TrainingProgress:
             self.stage, self.started, self.last_line = stage, time.monotonic(), time.monotonic()
             if self.interactive:
                 label, unit, scale = _STAGES[stage]
+                columns, lines = _screen(self.stream)
                 self.bar = tqdm(
-                    total=total, desc=label, unit=unit, unit_scale=scale, unit_divisor=1024, file=self.stream
+                    total=total,
+                    desc=label,
+                    unit=unit,
+                    unit_scale=scale,
+                    unit_divisor=1024,
+                    file=self.stream,
+                    ncols=columns,
+                    nrows=lines,
                 )
         self.latest = (done, total)
         if self.bar is not None:
