@@ -143,7 +143,7 @@ def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Ite
     specials = list(special_tokens)
     counts: Counter[str] = Counter()
     for block in blocks:
-        counts.update(count_pretokens(block, pattern, specials))
+        count_pretokens(block, pattern, specials, counts=counts)
     return counts
 
 

@@ -64,26 +64,48 @@ def _client(settings: DaskSettings) -> Iterator:
         yield client
 
 
+def _sum_counts(first: Counter[str], second: Counter[str]) -> Counter[str]:
+    first.update(second)
+    return first
+
+
 def count_on_dask(
     blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str], settings: DaskSettings
 ) -> Counter[str]:
-    """Pre-token counts of the blocks, each counted on a worker; equal to ``corpus.count_blocks``."""
+    """Pre-token counts of the blocks, each counted on a worker; equal to ``corpus.count_blocks``.
+
+    Adding one Counter to another is a Python loop over its distinct pre-tokens, too slow for the
+    client to do once per block: the workers add counts up two by two as they arrive, and the
+    client receives only the total.
+    """
     from distributed import as_completed
 
     specials = list(special_tokens)
-    counts: Counter[str] = Counter()
     with _client(settings) as client:
         in_flight = 2 * max(1, len(client.scheduler_info()["workers"]))
         queue = iter(blocks)
-        running = as_completed()
-        for block in queue:
-            running.add(client.submit(count_pretokens, block, pattern, specials, pure=False))
-            if running.count() >= in_flight:
-                break
-        for future in running:
-            counts.update(future.result())
-            future.release()
+
+        counting: set = set()
+
+        def count_next() -> bool:
             block = next(queue, None)
             if block is not None:
-                running.add(client.submit(count_pretokens, block, pattern, specials, pure=False))
-    return counts
+                future = client.submit(count_pretokens, block, pattern, specials, pure=False)
+                counting.add(future)
+                running.add(future)
+            return block is not None
+
+        running = as_completed()
+        while len(counting) < in_flight and count_next():
+            pass
+        waiting = None  # a finished total with nothing yet to add it to
+        for future in running:
+            if future in counting:
+                counting.discard(future)
+                count_next()  # one block counted: read the next, so at most in_flight are in memory
+            if waiting is None:
+                waiting = future
+            else:
+                running.add(client.submit(_sum_counts, waiting, future, pure=False))
+                waiting = None
+        return Counter() if waiting is None else waiting.result()
