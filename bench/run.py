@@ -112,7 +112,7 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
         )
         if baseline is not None:
             row["baseline_vs_file"] = ratio_summary(seconds["baseline"], seconds["hf_file"])
-            print(f"|   baseline | {median['baseline']:.2f} s | | | {format_ratio(row['baseline_vs_file'])} | |")
+            print(f"| {size:,} baseline | {median['baseline']:.2f} s | | | {format_ratio(row['baseline_vs_file'])} | |")
     return rows
 
 
