@@ -10,8 +10,10 @@ Ids: 0-255 are the bytes themselves, 256 + r is the merge of rank r, special tok
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .merge_engine import Candidate, MergeEngine, PositionEngine
@@ -216,6 +218,24 @@ def count_special_tokens(text: str, special_tokens: Iterable[str]) -> int:
     return sum(1 for _, is_special in split_on_special(text, special_tokens) if is_special)
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while an engine is built and run.
+
+    An engine allocates hundreds of thousands of lists, sets and tuples that all live until
+    training ends and form no cycles: the collector can free none of them, yet traverses them
+    again and again (measured on docs10m: 0.24 s of 3.7 s, two full collections 0.12 s of it).
+    The engine must be freed before the collector resumes, or its first run pays it all back.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def train_counts(
     pretokens: Mapping[str, int],
     vocab_size: int,
@@ -241,13 +261,16 @@ def train_counts(
     byte_symbols = [bytes([byte]) for byte in range(256)]
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
     # long sequence, which only the positional layout merges in time proportional to its size.
-    engine = PositionEngine(words, byte_symbols) if pattern is None else WordEngine(words, byte_symbols)
-    indexed = time.perf_counter()
-    trace, stop_reason = run_merges(engine, n_merges, progress or (lambda done: None))
+    with _collector_paused():
+        engine = PositionEngine(words, byte_symbols) if pattern is None else WordEngine(words, byte_symbols)
+        indexed = time.perf_counter()
+        trace, stop_reason = run_merges(engine, n_merges, progress or (lambda done: None))
+        symbol_bytes = engine.symbol_bytes
+        del engine  # freed now, by reference counting, so the collector never sees its objects
     if stop_reason is not None and progress is not None:
         progress(n_merges)
 
-    vocab = dict(enumerate(engine.symbol_bytes))
+    vocab = dict(enumerate(symbol_bytes))
     merges = [(record.left, record.right) for record in trace]
     special_ids = {token: len(vocab) + offset for offset, token in enumerate(specials)}
     vocab.update({identifier: token.encode("utf-8") for token, identifier in special_ids.items()})
