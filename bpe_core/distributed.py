@@ -65,6 +65,9 @@ def _client(settings: DaskSettings) -> Iterator:
 
 
 def _sum_counts(first: Counter[str], second: Counter[str]) -> Counter[str]:
+    """Add the smaller count table into the larger one (the cost is the smaller one's size)."""
+    if len(first) < len(second):
+        first, second = second, first
     first.update(second)
     return first
 
@@ -107,5 +110,9 @@ def count_on_dask(
                 waiting = future
             else:
                 running.add(client.submit(_sum_counts, waiting, future, pure=False))
+                # The sum's task keeps these futures referenced; released here, each block and
+                # partial count is dropped as soon as the sum has run, not when counting ends.
+                waiting.release()
+                future.release()
                 waiting = None
         return Counter() if waiting is None else waiting.result()
