@@ -6,7 +6,8 @@ counts its blocks alone and the sums are exactly the counts of one machine. The 
 need all the counts, then run here as usual.
 
 The client reads the files and sends each block to a worker; at most ``2 x workers`` blocks
-are in flight, so memory stays bounded here too. With no scheduler address a ``LocalCluster``
+are in flight, so memory stays bounded here too, and each worker adds its blocks' counts into
+a running total of its own, which the client collects at the end. With no scheduler address a ``LocalCluster``
 is started, and stopped afterwards. Its worker processes are spawned, which re-imports the
 calling script: a script that uses Dask must guard its entry point with
 ``if __name__ == "__main__":`` (the command line does).
@@ -18,6 +19,8 @@ calling script: a script that uses Dask must guard its entry point with
 
 from __future__ import annotations
 
+import threading
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -64,12 +67,26 @@ def _client(settings: DaskSettings) -> Iterator:
         yield client
 
 
-def _sum_counts(first: Counter[str], second: Counter[str]) -> Counter[str]:
-    """Add the smaller count table into the larger one (the cost is the smaller one's size)."""
-    if len(first) < len(second):
-        first, second = second, first
-    first.update(second)
-    return first
+# Each worker adds the blocks it counts into its own total, kept here (in the worker's process)
+# under (run, worker address) until the client collects it: adding pre-token lists into one
+# Counter runs in C, while adding Counters together is a Python loop over their entries.
+_TOTALS: dict[tuple[str, str], tuple[Counter[str], list[int]]] = {}
+_TOTALS_LOCK = threading.Lock()  # a worker may run several tasks at once, on threads
+
+
+def _count_into_worker_total(run: str, block: str, pattern: str | None, specials: list[str]) -> None:
+    from distributed import get_worker
+
+    with _TOTALS_LOCK:
+        counts, blocks_counted = _TOTALS.setdefault((run, get_worker().address), (Counter(), [0]))
+        count_pretokens(block, pattern, specials, counts=counts)
+        blocks_counted[0] += 1
+
+
+def _collect_worker_total(run: str, dask_worker) -> tuple[Counter[str], int]:
+    with _TOTALS_LOCK:
+        counts, blocks_counted = _TOTALS.pop((run, dask_worker.address), (Counter(), [0]))
+    return counts, blocks_counted[0]
 
 
 def count_on_dask(
@@ -77,42 +94,33 @@ def count_on_dask(
 ) -> Counter[str]:
     """Pre-token counts of the blocks, each counted on a worker; equal to ``corpus.count_blocks``.
 
-    Adding one Counter to another is a Python loop over its distinct pre-tokens, too slow for the
-    client to do once per block: the workers add counts up two by two as they arrive, and the
-    client receives only the total.
+    Each worker keeps a running total of the blocks it counted; at the end the client collects
+    the totals (one per worker) and adds them. A worker lost on the way takes its total with
+    it: the blocks in the totals are checked against the blocks sent, and a shortfall is an error.
     """
-    from distributed import as_completed
+    from distributed import wait
 
     specials = list(special_tokens)
+    run = uuid.uuid4().hex
+    sent = 0
     with _client(settings) as client:
         in_flight = 2 * max(1, len(client.scheduler_info()["workers"]))
-        queue = iter(blocks)
-
-        counting: set = set()
-
-        def count_next() -> bool:
-            block = next(queue, None)
-            if block is not None:
-                future = client.submit(count_pretokens, block, pattern, specials, pure=False)
-                counting.add(future)
-                running.add(future)
-            return block is not None
-
-        running = as_completed()
-        while len(counting) < in_flight and count_next():
-            pass
-        waiting = None  # a finished total with nothing yet to add it to
+        running: list = []
+        for block in blocks:
+            running.append(client.submit(_count_into_worker_total, run, block, pattern, specials, pure=False))
+            sent += 1
+            if len(running) >= in_flight:
+                finished, unfinished = wait(running, return_when="FIRST_COMPLETED")
+                for future in finished:
+                    future.result()  # raises a task's error, if it failed
+                running = list(unfinished)  # finished futures are dropped, and with them their blocks
         for future in running:
-            if future in counting:
-                counting.discard(future)
-                count_next()  # one block counted: read the next, so at most in_flight are in memory
-            if waiting is None:
-                waiting = future
-            else:
-                running.add(client.submit(_sum_counts, waiting, future, pure=False))
-                # The sum's task keeps these futures referenced; released here, each block and
-                # partial count is dropped as soon as the sum has run, not when counting ends.
-                waiting.release()
-                future.release()
-                waiting = None
-        return Counter() if waiting is None else waiting.result()
+            future.result()
+        totals = list(client.run(_collect_worker_total, run).values())
+    if sum(blocks_counted for _, blocks_counted in totals) != sent:
+        raise RuntimeError(f"a Dask worker was lost while counting: {sent} blocks sent, fewer came back")
+    tables = sorted((counts for counts, _ in totals), key=len, reverse=True)
+    total = tables[0] if tables else Counter()
+    for counts in tables[1:]:
+        total.update(counts)
+    return total
