@@ -102,8 +102,8 @@ def main() -> None:
     size = sum(path.stat().st_size for path in paths)
     print(f"corpus: {len(paths)} files, {size / 1e6:.0f} MB in {CORPUS_DIR}; vocab {args.vocab_size}")
     print(
-        "\n| configuration | total | counting | merges | peak RSS client | peak RSS workers | merges sha1 |\n"
-        "|---|---:|---:|---:|---:|---:|---|"
+        "\n| configuration | total | counting | merges | peak RSS client | peak RSS workers | distinct pre-tokens "
+        "| merges sha1 |\n|---|---:|---:|---:|---:|---:|---:|---|"
     )
     for _ in range(args.rounds):
         for mode in args.modes:
@@ -113,7 +113,8 @@ def main() -> None:
             workers = ", ".join(f"{rss:.0f}" for rss in row["workers_rss_mb"]) or "-"
             print(
                 f"| {mode} | {row['seconds']:.1f} s | {row['count_seconds']:.1f} s | {row['merge_seconds']:.1f} s "
-                f"| {row['client_rss_mb']:.0f} MB | {workers} MB | {row['merges_sha1']} |",
+                f"| {row['client_rss_mb']:.0f} MB | {workers} MB | {row['unique_pretokens']:,} "
+                f"| {row['merges_sha1']} |",
                 flush=True,
             )
 
