@@ -1,126 +1,176 @@
-"""Benchmark bpe_core against its peers, measured in the same run on the same text.
+"""Benchmark bpe_core against its peers, interleaved in the same run on the same text.
 
-    python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--repeat 2]
+    python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--repeat 5]
+    python bench/run.py --quick          # a smoke test: 1 MB, one size, two rounds
+    python bench/run.py --sizes 5000 --baseline ../main   # also time another checkout's bpe_core
 
-Training: bpe_core.train vs Hugging Face `tokenizers` BpeTrainer (ByteLevel pre-tokenizer, same
-vocab size, same special token). Encoding: bpe_core reference tokenizers vs tiktoken for gpt2
-and cl100k_base, single-threaded, each from a freshly built tokenizer (empty caches). Both sides
-load the same vocabulary files, found offline in installed packages. Reports the best of
---repeat runs and the ratio bpe_core / peer (below 1.0: bpe_core is faster).
+Training: ``bpe_core.train(text, size, special_tokens=["<|endoftext|>"], pattern="gpt2")`` against
+Hugging Face ``tokenizers`` trained from the file (``Tokenizer.train([path])``) and from an
+iterator over the documents (``train_from_iterator``), set up alike (see bench/peers.py).
+Encoding: bpe_core's reference tokenizers (freshly built, so their caches start empty) against
+``tiktoken.get_encoding(name).encode_ordinary``, single-threaded, and whether the ids are equal.
+
+The machine is shared, so single timings are noise: each round runs every contender once, one
+after the other (ours, HF file, HF iterator, ours, ...), and each round gives one ratio
+bpe_core / peer. The tables show the median ratio, its range and the number of rounds; below
+1.0 bpe_core is faster. The Markdown tables can be pasted into the README as they are.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import platform
+import statistics
 import sys
+import tempfile
 import time
-from functools import partial
+from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from peers import SPECIAL, documents, hf_train_file, hf_train_iterator, tiktoken_encoding  # noqa: E402
 
 import bpe_core  # noqa: E402
-from bpe_core.pretokenize import PATTERNS  # noqa: E402
-from bpe_core.reference import build_reference, reference_files  # noqa: E402
+from bpe_core.reference import build_reference  # noqa: E402
 
-SPECIAL = "<|endoftext|>"
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 
 
-def best_of(repeat: int, run) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - started)
-    return min(times)
+def timed(run: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
 
 
-def hf_train(text: str, vocab_size: int) -> None:
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+def interleaved(contenders: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Seconds of each contender in each round; every round runs them all, in order."""
+    seconds: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, run in contenders.items():
+            seconds[name].append(timed(run))
+    return seconds
 
-    tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=[SPECIAL],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
+
+def ratio_summary(ours: list[float], peer: list[float]) -> dict[str, float]:
+    ratios = [a / b for a, b in zip(ours, peer)]
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios), "pairs": len(ratios)}
+
+
+def format_ratio(summary: dict[str, float]) -> str:
+    return f"{summary['median']:.2f}× ({summary['min']:.2f}–{summary['max']:.2f})"
+
+
+def load_baseline(checkout: Path):
+    """Another checkout's ``bpe_core`` (say, main before a change), importable next to this one.
+
+    It is imported by name through a symlink on ``sys.path``, so that processes it may spawn find it.
+    """
+    package = checkout.resolve() / "bpe_core"
+    if not (package / "__init__.py").exists():
+        sys.exit(f"no bpe_core package in {checkout}")
+    folder = Path(tempfile.mkdtemp(prefix="bpe-bench-baseline-"))
+    (folder / "bpe_core_baseline").symlink_to(package, target_is_directory=True)
+    sys.path.append(str(folder))
+    return importlib.import_module("bpe_core_baseline")
+
+
+def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, baseline=None) -> list[dict]:
+    if baseline is not None:
+        print("\nbaseline: the bpe_core of --baseline, in the same rounds; ratio = baseline / HF train([file])")
+    print(
+        f"\nTraining, {rounds} interleaved rounds; seconds are medians; ratio = bpe_core / HF, median (range)\n"
+        "| vocab | bpe_core | HF train([file]) | HF train_from_iterator | ratio vs file | ratio vs iterator |\n"
+        "|---:|---:|---:|---:|---:|---:|"
     )
-    tokenizer.train_from_iterator([text], trainer)
+    rows = []
+    for size in sizes:
+        contenders = {
+            "bpe_core": lambda size=size: bpe_core.train(text, size, special_tokens=[SPECIAL], pattern="gpt2"),
+            "hf_file": lambda size=size: hf_train_file(corpus, size),
+            "hf_iterator": lambda size=size: hf_train_iterator(documents(text), size),
+        }
+        if baseline is not None:
+            contenders["baseline"] = lambda size=size: baseline.train(text, size, special_tokens=[SPECIAL])
+        seconds = interleaved(contenders, rounds)
+        row = {
+            "vocab_size": size,
+            "seconds": seconds,
+            "vs_file": ratio_summary(seconds["bpe_core"], seconds["hf_file"]),
+            "vs_iterator": ratio_summary(seconds["bpe_core"], seconds["hf_iterator"]),
+        }
+        rows.append(row)
+        median = {name: statistics.median(values) for name, values in seconds.items()}
+        print(
+            f"| {size:,} | {median['bpe_core']:.2f} s | {median['hf_file']:.2f} s | {median['hf_iterator']:.2f} s "
+            f"| {format_ratio(row['vs_file'])} | {format_ratio(row['vs_iterator'])} |",
+            flush=True,
+        )
+        if baseline is not None:
+            row["baseline_vs_file"] = ratio_summary(seconds["baseline"], seconds["hf_file"])
+            print(f"| {size:,} baseline | {median['baseline']:.2f} s | | | {format_ratio(row['baseline_vs_file'])} | |")
+    return rows
 
 
-def tiktoken_encoding(name: str):
-    """tiktoken's own loaders on the same local files bpe_core uses (tiktoken cannot download here)."""
-    import gzip
-    import tempfile
-
-    import tiktoken
-    from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
-    from tiktoken_ext.openai_public import r50k_pat_str
-
-    files = reference_files(name)
-    specials = build_reference(name).special_tokens
-    if name == "gpt2":
-        ranks = data_gym_to_mergeable_bpe_ranks(str(files["vocab.bpe"]), str(files["encoder.json"]))
-        pattern = r50k_pat_str
-    else:
-        (packed,) = files.values()
-        with tempfile.TemporaryDirectory() as folder:
-            plain = Path(folder) / f"{name}.tiktoken"
-            plain.write_bytes(gzip.decompress(packed.read_bytes()))
-            ranks = load_tiktoken_bpe(str(plain))
-        pattern = PATTERNS[name.removesuffix("_base")]
-    return tiktoken.Encoding(name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=specials)
+def bench_encoding(text: str, rounds: int) -> list[dict]:
+    print(
+        f"\nEncoding, single-threaded, {rounds} interleaved rounds; ratio = bpe_core / tiktoken, median (range)\n"
+        "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
+    )
+    rows = []
+    for name in ("gpt2", "cl100k_base"):
+        encoding = tiktoken_encoding(name)
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(rounds):
+            tokenizer = build_reference(name)  # fresh, outside the timing: its cache starts empty
+            ours.append(timed(lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)))
+            theirs.append(timed(lambda encoding=encoding: encoding.encode_ordinary(text)))
+        equal = build_reference(name).encode_ordinary(text) == encoding.encode_ordinary(text)
+        summary = ratio_summary(ours, theirs)
+        rows.append({"tokenizer": name, "bpe_core": ours, "tiktoken": theirs, "ratio": summary, "ids_equal": equal})
+        print(
+            f"| {name} | {statistics.median(ours):.2f} s | {statistics.median(theirs):.2f} s "
+            f"| {format_ratio(summary)} | {equal} |",
+            flush=True,
+        )
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000])
-    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per measurement")
+    parser.add_argument("--quick", action="store_true", help="smoke test: the first 1 MB, vocab 1000, 2 rounds")
+    parser.add_argument("--skip-encoding", action="store_true")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core.train")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if not args.corpus.exists():
         sys.exit(f"corpus {args.corpus} not found (pass --corpus FILE)")
     text = args.corpus.read_text(encoding="utf-8")
-    print(f"corpus: {args.corpus.name}, {len(text.encode()) / 1e6:.1f} MB; {os.cpu_count()} cores; "
-          f"Python {platform.python_version()}; best of {args.repeat}")
-    hf_train(text[:200_000], 1000)  # warm up Rust's thread pool and allocator once, outside the timings
-    results: dict = {"training": [], "encoding": []}
-
-    print("\nTraining (seconds)\n| vocab | bpe_core | HF tokenizers | ratio |\n|---:|---:|---:|---:|")
-    for size in args.sizes:
-        ours = best_of(args.repeat, partial(bpe_core.train, text, size, special_tokens=[SPECIAL]))
-        peer = best_of(args.repeat, partial(hf_train, text, size))
-        results["training"].append({"vocab_size": size, "bpe_core": ours, "hf_tokenizers": peer})
-        print(f"| {size:,} | {ours:.2f} | {peer:.2f} | {ours / peer:.2f}× |", flush=True)
-
-    print(
-        "\nEncoding, single-threaded, fresh caches (seconds)\n"
-        "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
-    )
-    for name in ("gpt2", "cl100k_base"):
-        encoding = tiktoken_encoding(name)
-        # A freshly built tokenizer per run, built outside the timing: its cache starts empty.
-        ours = min(_timed_fresh(name, text) for _ in range(args.repeat))
-        peer = best_of(args.repeat, partial(encoding.encode_ordinary, text))
-        equal = build_reference(name).encode_ordinary(text) == encoding.encode_ordinary(text)
-        results["encoding"].append({"tokenizer": name, "bpe_core": ours, "tiktoken": peer, "ids_equal": equal})
-        print(f"| {name} | {ours:.2f} | {peer:.2f} | {ours / peer:.2f}× | {equal} |", flush=True)
+    corpus = args.corpus
+    with tempfile.TemporaryDirectory() as folder:
+        if args.quick:
+            text, args.sizes, args.repeat = text[:1_000_000], [1000], 2
+            corpus = Path(folder) / "quick.txt"
+            corpus.write_text(text, encoding="utf-8")
+        print(
+            f"corpus: {args.corpus.name}{' (first 1 MB)' if args.quick else ''}, {len(text.encode()) / 1e6:.1f} MB; "
+            f"{os.cpu_count()} cores; Python {platform.python_version()}"
+        )
+        hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
+        baseline = load_baseline(args.baseline) if args.baseline else None
+        results = {"training": bench_training(text, corpus, args.sizes, args.repeat, baseline)}
+    if not args.skip_encoding:
+        results["encoding"] = bench_encoding(text, args.repeat)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
-
-
-def _timed_fresh(name: str, text: str) -> float:
-    tokenizer = build_reference(name)
-    started = time.perf_counter()
-    tokenizer.encode_ordinary(text)
-    return time.perf_counter() - started
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 """
 
 from .classic import ClassicResult, ClassicTokenizer, train_classic
+from .corpus import train_files
 from .formats import FormatError, load, save
 from .lifetimes import PERMANENT, Segmentation
 from .merge_engine import Candidate
@@ -35,4 +36,5 @@ __all__ = [
     "save",
     "train",
     "train_classic",
+    "train_files",
 ]

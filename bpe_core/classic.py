@@ -2,7 +2,7 @@
 
 The text is split on whitespace; each word becomes its characters followed by ``</w>``, so
 ``low`` at the end of a word and ``low`` inside ``lower`` become different symbols. Training is
-the same merge loop as the byte-level trainer (``MergeEngine``), on Unicode characters instead
+the same merge loop as the byte-level trainer (``WordEngine``), on Unicode characters instead
 of bytes. The vocabulary is the characters seen in training, ``</w>``, and the merges.
 
 A character never seen in training cannot be merged with anything: it stays a symbol of its own,
@@ -17,8 +17,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .lifetimes import PERMANENT, Segmentation, merge_lifetimes
-from .merge_engine import MergeEngine
 from .training import MergeRecord, ProgressCallback, _Reporter, run_merges
+from .word_engine import WordEngine
 
 END_OF_WORD = "</w>"
 UNKNOWN = "<unk>"
@@ -209,7 +209,7 @@ def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | No
             f"so the vocabulary starts at {len(base)} symbols (characters + {END_OF_WORD})"
         )
     symbol_id = {symbol: identifier for identifier, symbol in enumerate(base)}
-    engine = MergeEngine(
+    engine = WordEngine(
         (([symbol_id[c] for c in word] + [symbol_id[END_OF_WORD]], count) for word, count in words.items()),
         [symbol.encode("utf-8") for symbol in base],
     )

@@ -1,9 +1,11 @@
 """Command line: ``python -m bpe_core train | encode | decode``.
 
-Train a tokenizer and save it::
+Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
+grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
 
     python -m bpe_core train corpus.txt --vocab-size 4096 --out my_tok --special "<|endoftext|>"
     python -m bpe_core train corpus.txt --vocab-size 4096 --out my_tok --format all
+    python -m bpe_core train 'data/*.txt' more.txt --vocab-size 32000 --out my_tok --dask-workers 4
 
 Encode a file (or stdin) to ids, space-separated, streaming, so a huge file never has all its
 ids in memory; decode them back::
@@ -21,14 +23,17 @@ import argparse
 import codecs
 import io
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from . import formats
-from .pretokenize import PATTERNS, count_pretokens, split_on_special
+from .pretokenize import PATTERNS
 from .tokenizer import Tokenizer
+
+if TYPE_CHECKING:
+    from .cli_progress import TrainingProgress
+    from .training import TrainResult
 
 PROG = "python -m bpe_core"
 EXIT_USAGE = 2
@@ -50,8 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Byte-level BPE: train, encode, decode.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    train = commands.add_parser("train", help="train a tokenizer on a text file and save it")
-    train.add_argument("file", help="UTF-8 training text ('-' for stdin)")
+    train = commands.add_parser("train", help="train a tokenizer on text files and save it")
+    train.add_argument(
+        "files", nargs="+", metavar="FILE", help="UTF-8 training text: paths or glob patterns, or '-' for stdin"
+    )
     train.add_argument("--vocab-size", type=int, required=True, help="256 bytes + merges + special tokens")
     train.add_argument("--out", required=True, help="directory to write the tokenizer files into")
     train.add_argument("--special", nargs="+", action="extend", default=[], metavar="TOKEN", help="special tokens")
@@ -68,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="file format(s) to write; repeatable (default bpe-playground)",
     )
     train.add_argument("--quiet", action="store_true", help="no progress bar")
+    dask = train.add_mutually_exclusive_group()
+    dask.add_argument("--dask-scheduler", metavar="ADDRESS", help="count pre-tokens on this Dask cluster (tcp://...)")
+    dask.add_argument(
+        "--dask-workers", type=int, metavar="N", help="count pre-tokens on a local Dask cluster of N workers"
+    )
 
     for name, help_text in (("encode", "text -> token ids"), ("decode", "token ids -> text")):
         command = commands.add_parser(name, help=help_text)
@@ -132,27 +144,27 @@ def _describe(error: BaseException) -> str:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from .training import train
+    from .cli_progress import TrainingProgress  # training's modules load only when training
 
-    text = _read_all(args.file)
     pattern = _pattern_arg(args.pattern)
     fmts = _formats_arg(args.format)
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out}: exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)  # before training, so a bad --out fails fast
-    bar = None if args.quiet else ProgressBar(sys.stderr)
+    progress = None if args.quiet else TrainingProgress(sys.stderr)
     try:
-        result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=bar)
+        result, n_bytes = _run_training(args, pattern, progress)
     finally:
-        if bar is not None:
-            bar.close()
+        if progress is not None:
+            progress.close()
     tokenizer = result.tokenizer
-    n_bytes = len(text.encode("utf-8"))
-    n_tokens = _count_tokens(tokenizer, text)
+    n_tokens = result.special_token_count + sum(
+        len(tokenizer.encode_ordinary(pretoken)) * count for pretoken, count in result.pretoken_counts.items()
+    )
     training = {
         **result.settings,
-        "source": str(args.file),
+        "source": args.files[0] if len(args.files) == 1 else args.files,
         "source_bytes": n_bytes,
         "merges": tokenizer.num_merges,
         "seconds": round(result.seconds, 3),
@@ -176,48 +188,30 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count_tokens(tokenizer: Tokenizer, text: str) -> int:
-    """How many tokens ``tokenizer.encode(text)`` gives, encoding each distinct pre-token once."""
-    specials = tokenizer.special_tokens
-    n_special = sum(1 for _, is_special in split_on_special(text, specials) if is_special)
-    counts = count_pretokens(text, tokenizer.pattern, specials)
-    return n_special + sum(len(tokenizer.encode_ordinary(pretoken)) * count for pretoken, count in counts.items())
+def _run_training(
+    args: argparse.Namespace, pattern: str | None, progress: TrainingProgress | None
+) -> tuple[TrainResult, int]:
+    """Train from stdin (read whole) or from files (streamed); returns the result and the bytes read."""
+    from .corpus import expand_paths, train_files
+    from .training import train
 
+    if args.files == ["-"]:
+        text = _read_all("-")
+        on_step = None if progress is None else (lambda done, total: progress("train", done, total))
+        result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=on_step)
+        return result, len(text.encode("utf-8"))
+    if "-" in args.files:
+        raise CliError("'-' (stdin) cannot be mixed with files")
+    dask = None
+    if args.dask_workers is not None or args.dask_scheduler is not None:
+        from .distributed import DaskSettings
 
-class ProgressBar:
-    """A one-line text progress bar, redrawn with ``\\r``; usable as train's progress callback."""
-
-    WIDTH = 30
-
-    def __init__(self, stream: TextIO, label: str = "training"):
-        self.stream, self.label = stream, label
-        self.started = time.monotonic()
-        self.last_drawn = -1.0
-        self.drawn = False
-        self.latest: tuple[int, int] | None = None
-
-    def __call__(self, done: int, total: int) -> None:
-        self.latest = (done, total)
-        now = time.monotonic()
-        if done < total and now - self.last_drawn < 0.1:
-            return  # redrawing faster than the eye reads only costs time
-        self._draw(done, total, now)
-
-    def _draw(self, done: int, total: int, now: float) -> None:
-        self.last_drawn = now
-        fraction = done / total if total else 1.0
-        filled = int(self.WIDTH * fraction)
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {fraction:6.1%} {now - self.started:6.1f} s")
-        self.stream.flush()
-        self.drawn = True
-
-    def close(self) -> None:
-        if self.latest is not None:
-            self._draw(*self.latest, time.monotonic())  # the last state may have been skipped
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
+        dask = DaskSettings(scheduler=args.dask_scheduler, workers=args.dask_workers or 2)
+    paths = expand_paths(args.files)
+    result = train_files(
+        paths, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=progress, dask=dask
+    )
+    return result, sum(path.stat().st_size for path in paths)
 
 
 # -- encode / decode -------------------------------------------------------------------------------

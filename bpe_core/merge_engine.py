@@ -1,9 +1,17 @@
 """The merge loop shared by every trainer: pair counts kept up to date, one merge at a time.
 
-The corpus is a set of symbol sequences, each with a weight (a pre-token and how often it occurs,
-or the whole text once). All sequences live in one doubly linked list of positions, so a merge
-touches only the positions where its pair occurs, not whole words, and a text with no
-pre-tokenization (one sequence of millions of symbols) costs the same per occurrence as a word.
+The corpus is a set of symbol sequences, each with a weight (a distinct pre-token and how often
+it occurs, or the whole text once). ``MergeEngine`` holds what every layout shares: the pair
+counts, the best-pair queue and the tie rule. Two layouts fill it in, one per shape of corpus:
+
+- ``WordEngine`` (``word_engine.py``) keeps each distinct pre-token as a short list and, per pair,
+  the pre-tokens it occurs in: a merge rewrites only those. The layout for pre-tokenized text.
+- ``PositionEngine`` (here) keeps every position in one doubly linked list, so a merge touches only
+  the positions where its pair occurs, and a text with no pre-tokenization (one sequence of
+  millions of symbols) costs the same per occurrence as a word.
+
+Pairs are keyed by one int, ``left << PAIR_SHIFT | right``: it hashes faster than a tuple, and the
+merge loops run once per occurrence merged, hundreds of thousands of times on a 10 MB corpus.
 
 The best pair comes from a lazy max-heap. A pair's heap entry may be stale; it is only ever too
 high (counts that go up are pushed again, counts that go down are not), so when the top entry
@@ -16,6 +24,10 @@ import heapq
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+PAIR_SHIFT = 32
+"""A pair (left, right) is the int ``left << PAIR_SHIFT | right``; symbol ids stay below 2**32."""
+_RIGHT = (1 << PAIR_SHIFT) - 1
 
 
 @dataclass(frozen=True)
@@ -32,12 +44,15 @@ def _descending_key(symbol: bytes) -> tuple[int, ...]:
 
     Each byte is inverted and a terminator above every inverted byte is appended, so a string
     sorts before its own prefixes, as the greater string must.
+
+    >>> sorted([b"a", b"ab", b"b"], key=_descending_key)
+    [b'b', b'ab', b'a']
     """
     return tuple(255 - byte for byte in symbol) + (256,)
 
 
 class MergeEngine:
-    """Weighted symbol sequences with incremental pair counts.
+    """Pair counts of weighted symbol sequences and the queue of the best pair; subclasses merge.
 
     ``symbols`` gives the bytes of each symbol id (used only to break ties); new symbols are
     appended by ``merge``. Pair counts count every adjacent occurrence, overlapping ones included
@@ -45,9 +60,74 @@ class MergeEngine:
     the conventions of the reference implementations.
     """
 
-    def __init__(self, sequences: Iterable[tuple[Sequence[int], int]], symbols: Sequence[bytes]):
+    def __init__(self, symbols: Sequence[bytes]):
         self.symbol_bytes: list[bytes] = list(symbols)
         self._sort_key = [_descending_key(symbol) for symbol in self.symbol_bytes]
+        self._counts: defaultdict[int, int] = defaultdict(int)
+        self._heap: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []
+
+    def _start_queue(self) -> None:
+        """Build the heap once the subclass has counted every pair."""
+        key = self._sort_key
+        counts = self._counts
+        self._heap = [(-count, key[pair >> PAIR_SHIFT], key[pair & _RIGHT], pair) for pair, count in counts.items()]
+        heapq.heapify(self._heap)
+
+    def _push(self, pairs: Iterable[int]) -> None:
+        """Queue these pairs at their live counts (a pair may have lost its occurrences again)."""
+        counts, sort_key, heap = self._counts, self._sort_key, self._heap
+        for pair in pairs:
+            count = counts.get(pair)
+            if count:
+                heapq.heappush(heap, (-count, sort_key[pair >> PAIR_SHIFT], sort_key[pair & _RIGHT], pair))
+
+    def _pop_live(self) -> tuple[int, int, int] | None:
+        """Pop the best live pair as (count, left, right), or None when no pair is left."""
+        heap, counts = self._heap, self._counts
+        while heap:
+            negative_count, _, _, pair = heapq.heappop(heap)
+            live = counts.get(pair, 0)
+            if live == -negative_count:
+                return live, pair >> PAIR_SHIFT, pair & _RIGHT
+            if live > 0:
+                self._push((pair,))
+        return None
+
+    def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
+        """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
+
+        Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes).
+        The queue is left as it was.
+        """
+        winner = self._pop_live()
+        if winner is None:
+            return None
+        others: list[tuple[int, int, int]] = []
+        while len(others) < runners_up:
+            other = self._pop_live()
+            if other is None:
+                break
+            if (other[1], other[2]) != (winner[1], winner[2]) and other not in others:
+                others.append(other)
+        self._push((a << PAIR_SHIFT) | b for _, a, b in [winner, *others])
+        return winner, others
+
+    def _new_symbol(self, a: int, b: int) -> int:
+        new = len(self.symbol_bytes)
+        self.symbol_bytes.append(self.symbol_bytes[a] + self.symbol_bytes[b])
+        self._sort_key.append(_descending_key(self.symbol_bytes[new]))
+        return new
+
+    def merge(self, a: int, b: int) -> tuple[int, int]:
+        """Replace every (a, b) with a new symbol; return (new id, weighted occurrences replaced)."""
+        raise NotImplementedError
+
+
+class PositionEngine(MergeEngine):
+    """Every position of every sequence in one doubly linked list: for text with no pre-tokenization."""
+
+    def __init__(self, sequences: Iterable[tuple[Sequence[int], int]], symbols: Sequence[bytes]):
+        super().__init__(symbols)
         token: list[int] = []
         weight: list[int] = []
         previous: list[int] = []
@@ -64,73 +144,26 @@ class MergeEngine:
             following[start + length - 1] = -1
         self._token, self._weight, self._previous, self._next = token, weight, previous, following
 
-        positions: defaultdict[tuple[int, int], set[int]] = defaultdict(set)
-        counts: defaultdict[tuple[int, int], int] = defaultdict(int)
+        positions: defaultdict[int, set[int]] = defaultdict(set)
+        counts = self._counts
         for position, next_position in enumerate(following):
             if next_position != -1:
-                pair = (token[position], token[next_position])
+                pair = (token[position] << PAIR_SHIFT) | token[next_position]
                 positions[pair].add(position)
                 counts[pair] += weight[position]
         self._positions = positions
-        self._counts = counts
-        sort_key = self._sort_key
-        self._heap = [(-count, sort_key[a], sort_key[b], a, b) for (a, b), count in counts.items()]
-        heapq.heapify(self._heap)
-
-    @property
-    def symbol_count(self) -> int:
-        return len(self.symbol_bytes)
-
-    def count(self, pair: tuple[int, int]) -> int:
-        return self._counts.get(pair, 0)
-
-    def _pop_live(self) -> tuple[int, int, int] | None:
-        """Pop the best live pair as (count, left, right), or None when no pair is left."""
-        heap, counts = self._heap, self._counts
-        while heap:
-            negative_count, _, _, a, b = heapq.heappop(heap)
-            live = counts.get((a, b), 0)
-            if live == -negative_count:
-                return live, a, b
-            if live > 0:
-                sort_key = self._sort_key
-                heapq.heappush(heap, (-live, sort_key[a], sort_key[b], a, b))
-        return None
-
-    def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
-        """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
-
-        Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes).
-        The heap is left as it was.
-        """
-        winner = self._pop_live()
-        if winner is None:
-            return None
-        others: list[tuple[int, int, int]] = []
-        while len(others) < runners_up:
-            other = self._pop_live()
-            if other is None:
-                break
-            if (other[1], other[2]) != (winner[1], winner[2]) and other not in others:
-                others.append(other)
-        sort_key = self._sort_key
-        for count, a, b in [winner, *others]:
-            heapq.heappush(self._heap, (-count, sort_key[a], sort_key[b], a, b))
-        return winner, others
+        self._start_queue()
 
     def merge(self, a: int, b: int) -> tuple[int, int]:
-        """Replace every (a, b) with a new symbol; return (new id, weighted occurrences replaced)."""
-        new = len(self.symbol_bytes)
-        self.symbol_bytes.append(self.symbol_bytes[a] + self.symbol_bytes[b])
-        sort_key = self._sort_key
-        sort_key.append(_descending_key(self.symbol_bytes[new]))
+        new = self._new_symbol(a, b)
         token, weight, previous, following = self._token, self._weight, self._previous, self._next
-        positions, counts, heap = self._positions, self._counts, self._heap
-        increased: set[tuple[int, int]] = set()
+        positions, counts = self._positions, self._counts
+        merged = (a << PAIR_SHIFT) | b
+        increased: set[int] = set()
         replaced = 0
         # The pair bookkeeping is written out inline: this loop runs once per occurrence merged,
         # millions of times on big texts, and function calls would double its cost.
-        for position in sorted(positions.pop((a, b), ())):
+        for position in sorted(positions.pop(merged, ())):
             right = following[position]
             # An earlier replacement in this loop may have consumed this occurrence (as in aaa).
             if token[position] != a or right == -1 or token[right] != b:
@@ -139,28 +172,22 @@ class MergeEngine:
             before = previous[position]
             after = following[right]
             if before != -1:
-                old_pair = (token[before], a)
-                if old_pair != (a, b):  # the merged pair's own occurrences are consumed by this loop
-                    left_over = counts[old_pair] - amount
-                    if left_over:
-                        counts[old_pair] = left_over
-                        positions[old_pair].discard(before)
-                    else:
-                        del counts[old_pair], positions[old_pair]
-                new_pair = (old_pair[0], new)
+                left_symbol = token[before] << PAIR_SHIFT
+                old_pair = left_symbol | a
+                if old_pair != merged:  # the merged pair's own occurrences are consumed by this loop
+                    counts[old_pair] -= amount
+                    positions[old_pair].discard(before)
+                new_pair = left_symbol | new
                 positions[new_pair].add(before)
                 counts[new_pair] += amount
                 increased.add(new_pair)
             if after != -1:
-                old_pair = (b, token[after])
-                if old_pair != (a, b):
-                    left_over = counts[old_pair] - amount
-                    if left_over:
-                        counts[old_pair] = left_over
-                        positions[old_pair].discard(right)
-                    else:
-                        del counts[old_pair], positions[old_pair]
-                new_pair = (new, old_pair[1])
+                right_symbol = token[after]
+                old_pair = (b << PAIR_SHIFT) | right_symbol
+                if old_pair != merged:
+                    counts[old_pair] -= amount
+                    positions[old_pair].discard(right)
+                new_pair = (new << PAIR_SHIFT) | right_symbol
                 positions[new_pair].add(position)
                 counts[new_pair] += amount
                 increased.add(new_pair)
@@ -170,9 +197,6 @@ class MergeEngine:
             if after != -1:
                 previous[after] = position
             replaced += amount
-        counts.pop((a, b), None)
-        for pair in increased:
-            count = counts.get(pair)
-            if count:  # a pair made in this round can lose its occurrences again within it
-                heapq.heappush(heap, (-count, sort_key[pair[0]], sort_key[pair[1]], pair[0], pair[1]))
+        counts.pop(merged, None)
+        self._push(increased)
         return new, replaced

@@ -66,7 +66,8 @@ def test_train_writes_every_format_and_a_summary(trained_dir):
     assert result.returncode == 0, result.stderr
     assert result.stdout == b""  # stdout stays free for data; everything human goes to stderr
     stderr = result.stderr.decode("utf-8")
-    assert "\rtraining [" in stderr and "100.0%" in stderr
+    # stderr is a pipe, not a terminal: plain progress lines, no bar redrawn with \r
+    assert "\r" not in stderr and re.search(r"^reading: 100% .*\n^merging: 100% 143/143 \[", stderr, re.MULTILINE)
     for label in ("merges made:", "training time:", "unique", "bytes per token", "files written:"):
         assert label in stderr
     assert sorted(path.name for path in out.iterdir()) == [
@@ -201,6 +202,22 @@ def test_errors_are_one_line_with_exit_status_2(tmp_path, args, stdin, message):
     assert stderr.count("\n") == 1 and stderr.startswith("python -m bpe_core: error: "), stderr
     assert re.search(message, stderr), stderr
     assert "Traceback" not in stderr
+
+
+def test_train_streams_several_files_and_globs(tmp_path):
+    from bpe_core.corpus import train_files
+
+    (tmp_path / "parts").mkdir()
+    for index in range(3):
+        (tmp_path / "parts" / f"{index}.txt").write_text(SMALL_TEXT[index * 500 :], encoding="utf-8")
+    (tmp_path / "extra.md").write_text(SMALL_TEXT[:700], encoding="utf-8")
+    result = run("train", "parts/*.txt", "extra.md", "--vocab-size", "350", "--out", "tok", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    training = formats.read_training_metadata(tmp_path / "tok")
+    assert training["source"] == ["parts/*.txt", "extra.md"]
+    assert training["sources"] == ["parts/0.txt", "parts/1.txt", "parts/2.txt", "extra.md"]
+    expected = train_files([tmp_path / "parts" / "*.txt", tmp_path / "extra.md"], 350)
+    assert formats.load(tmp_path / "tok").merges == expected.merges
 
 
 def test_training_metadata_is_json_serialisable_and_complete(trained_dir):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -140,11 +146,31 @@ def test_progress_exception_cancels_training(shakespeare):
         train(shakespeare[:50_000], 256 + 300, progress=cancel)
 
 
-def test_multiprocess_pretokenization_gives_the_same_merges(docs):
-    text = docs[:300_000]
-    single = train(text, 256 + 100, special_tokens=["<|endoftext|>"], workers=1)
-    double = train(text, 256 + 100, special_tokens=["<|endoftext|>"], workers=2)
-    assert single.merges == double.merges
+def test_an_unguarded_script_trains_on_megabytes(tmp_path):
+    """A script with no ``if __name__ == "__main__":`` guard must not re-run itself in spawned
+    processes: over 4 MB, training used to start a process pool that re-imported the script."""
+    script = tmp_path / "train_unguarded.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import random
+            import bpe_core
+
+            random.seed(1)
+            words = ["".join(random.choice("abcdefghij") for _ in range(random.randint(1, 8))) for _ in range(3000)]
+            text = "\\n".join(" ".join(random.choices(words, k=12)) for _ in range(75_000))
+            assert len(text) > 4_500_000
+            result = bpe_core.train(text, 300, special_tokens=["<|endoftext|>"])
+            print(result.tokenizer.n_vocab)
+            """
+        )
+    )
+    root = Path(__file__).resolve().parents[1]
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=environment, cwd=tmp_path
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (0, "", "300\n")
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,215 @@
+"""Training corpora in files: many files or a glob, streamed in blocks that count like the whole.
+
+Counting pre-tokens needs only the counts, never the whole text, so a corpus of any size is read
+in blocks of about ``BLOCK_BYTES`` and each block is counted and dropped: memory holds one block
+and the table of distinct pre-tokens, whatever the size of the corpus. A block ends only where no
+special token and no pre-token can cross (see ``text_blocks``), so the counts of the blocks add
+up to exactly the counts of the whole text, on one machine or on many (``bpe_core.distributed``).
+Each file is a text of its own: nothing merges across the end of a file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import glob
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import regex
+
+from .pretokenize import PATTERNS, count_pretokens, split_on_special
+from .training import TrainResult, check_settings, count_special_tokens, train_counts
+
+if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
+    from .distributed import DaskSettings
+
+BLOCK_BYTES = 1 << 22
+"""Bytes read from a file at a time; a block is about this size (more when no cut is found)."""
+
+Sources = str | os.PathLike | Iterable[str | os.PathLike]
+"""One path or glob pattern, or several."""
+
+# The cut of pretokenize.safe_chunks, searched backwards: the last letter followed by a newline.
+# Every named pattern ends a pre-token there.
+_LAST_SAFE_CUT = regex.compile(r"(?r)(?<=\p{L})(?=\n)")
+
+
+def expand_paths(sources: Sources) -> list[Path]:
+    """The files that paths and glob patterns (``*``, ``?``, ``[...]``, ``**``) name, in order given.
+
+    Each pattern's matches are sorted, so the order (and so the counts' insertion order) is the
+    same on every run. A pattern that matches nothing, or a path that is not a file, is an error.
+
+    >>> expand_paths([__file__]) == [Path(__file__)]
+    True
+    """
+    if isinstance(sources, (str, os.PathLike)):
+        sources = [sources]
+    paths: list[Path] = []
+    for source in sources:
+        name = os.fspath(source)
+        if glob.has_magic(name):
+            matches = sorted(glob.glob(name, recursive=True))
+            if not matches:
+                raise FileNotFoundError(f"no file matches {name!r}")
+            paths.extend(Path(match) for match in matches if os.path.isfile(match))
+        elif os.path.isdir(name):
+            raise IsADirectoryError(f"{name} is a directory; pass its files, e.g. '{os.path.join(name, '*.txt')}'")
+        elif not os.path.isfile(name):
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", name)
+        else:
+            paths.append(Path(name))
+    return paths
+
+
+def last_safe_cut(text: str, pattern: str | None, special_tokens: Iterable[str] = ()) -> int:
+    """The last offset where ``text`` may be cut so that both sides count like the whole, or 0.
+
+    A cut may go after a special token, or, for the named patterns, between a letter and a
+    newline. The last ``len(longest special token)`` characters are never cut: a special token
+    there may be only partly read, and so may change which special tokens the text holds before.
+
+    >>> last_safe_cut("one\\ntwo\\nthr", "gpt2")
+    7
+    >>> last_safe_cut("one<|e|>two three", None, ["<|e|>"])
+    8
+    """
+    specials = list(special_tokens)
+    limit = len(text) - max(map(len, specials), default=0)
+    spans = []
+    offset = 0
+    for piece, is_special in split_on_special(text, specials):
+        if is_special:
+            spans.append((offset, offset + len(piece)))
+        offset += len(piece)
+    cut = max((end for _, end in spans if end <= limit), default=0)
+    if pattern in PATTERNS:
+        for match in _LAST_SAFE_CUT.finditer(text, cut + 1, max(cut, limit)):
+            if not any(start < match.start() < end for start, end in spans):
+                return match.start()
+    return cut
+
+
+def text_blocks(
+    paths: Iterable[Path],
+    pattern: str | None,
+    special_tokens: Iterable[str] = (),
+    *,
+    block_bytes: int = BLOCK_BYTES,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Iterator[str]:
+    """The files' text in blocks whose pre-token counts add up to those of each file as a whole.
+
+    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file that is not UTF-8 raises
+    ``ValueError`` naming it and the byte offset.
+    """
+    specials = list(special_tokens)
+    for path in paths:
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        pending = ""
+        read = 0
+        with open(path, "rb") as source:
+            while True:
+                raw = source.read(block_bytes)
+                try:
+                    text = decoder.decode(raw, final=not raw)
+                except UnicodeDecodeError as error:
+                    raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {read + error.start})") from None
+                read += len(raw)
+                if on_bytes is not None and raw:
+                    on_bytes(len(raw))
+                pending += text
+                if not raw:
+                    break
+                cut = last_safe_cut(pending, pattern, specials)
+                if cut:
+                    yield pending[:cut]
+                    pending = pending[cut:]
+        if pending:
+            yield pending
+
+
+def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str] = ()) -> Counter[str]:
+    """Pre-token counts of blocks of text, in this process, one block at a time.
+
+    >>> count_blocks(["low low", " lower"], "gpt2") == Counter({"low": 1, " low": 1, " lower": 1})
+    True
+    """
+    specials = list(special_tokens)
+    counts: Counter[str] = Counter()
+    for block in blocks:
+        count_pretokens(block, pattern, specials, counts=counts)
+    return counts
+
+
+StageProgress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: stage ``"read"`` counts bytes, stage ``"merge"`` counts merges."""
+
+
+def train_files(
+    sources: Sources,
+    vocab_size: int,
+    *,
+    special_tokens: Iterable[str] = (),
+    pattern: str | None = "gpt2",
+    progress: StageProgress | None = None,
+    dask: DaskSettings | None = None,
+    block_bytes: int = BLOCK_BYTES,
+) -> TrainResult:
+    """Train a byte-level BPE tokenizer on files too big to hold in memory, or on many of them.
+
+    ``sources`` is a path, a glob pattern, or several. The files are streamed in blocks (see
+    ``text_blocks``) and their pre-tokens counted block by block, in this process or, with
+    ``dask=DaskSettings(...)``, on a Dask cluster; the counts, and so the merges, are exactly
+    those ``train`` finds on the files' text, one file after another, each its own text.
+    The other arguments are ``train``'s; ``progress(stage, done, total)`` reports bytes read,
+    then merges made.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_text("low low lower")
+    >>> _ = (folder / "b.txt").write_text("newest widest")
+    >>> result = train_files(folder / "*.txt", 262)
+    >>> result.merges[:3]
+    [(b'o', b'w'), (b'l', b'ow'), (b's', b't')]
+    >>> # Each file is a text of its own, as if a special token stood between them:
+    >>> from bpe_core import train
+    >>> result.merges == train("low low lower<|sep|>newest widest", 263, special_tokens=["<|sep|>"]).merges
+    True
+    """
+    started = time.perf_counter()
+    specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
+    paths = expand_paths(sources)
+    total_bytes = sum(path.stat().st_size for path in paths)
+    read = [0]
+
+    def on_bytes(count: int) -> None:
+        read[0] += count
+        if progress is not None:
+            progress("read", read[0], total_bytes)
+
+    special_count = [0]
+
+    def blocks() -> Iterator[str]:
+        for block in text_blocks(paths, pattern, specials, block_bytes=block_bytes, on_bytes=on_bytes):
+            special_count[0] += count_special_tokens(block, specials)
+            yield block
+
+    if dask is None:
+        counts = count_blocks(blocks(), pattern, specials)
+    else:
+        from .distributed import count_on_dask
+
+        counts = count_on_dask(blocks(), pattern, specials, dask)
+    merge_progress = None if progress is None else (lambda done: progress("merge", done, n_merges))
+    result = train_counts(
+        counts, vocab_size, special_tokens=specials, pattern=pattern, progress=merge_progress, started=started
+    )
+    result.settings["sources"] = [str(path) for path in paths]
+    result.special_token_count = special_count[0]
+    return result
