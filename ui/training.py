@@ -12,7 +12,9 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -185,9 +187,27 @@ def store(s: Session, trained: Trained) -> None:
 # -- running ----------------------------------------------------------------------------------------
 
 
-def _cancelled(s: Session) -> None:
-    # A click on Cancel reruns the script: the job's poll loop is interrupted and ui.jobs kills it.
-    s.notice("warning", "Training cancelled. The previous tokenizer and settings are kept.")
+def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *, key: str, cancelled: str) -> Any:
+    """``fn(*args)`` as a killable job (ui.jobs), with a progress bar titled ``label`` and a Cancel button.
+
+    A click on Cancel reruns the script: the job's poll loop is interrupted and ui.jobs kills it;
+    ``cancelled`` is shown once on the next run. JobFailed propagates.
+    """
+    holder = st.empty()
+    with holder.container():
+        bar = st.progress(0.0, text=f"{plain(label)}…")
+        st.button("Cancel", key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
+    started = time.perf_counter()
+
+    def on_progress(done: int, total: int) -> None:
+        fraction = min(1.0, done / total) if total else 1.0
+        seconds = time.perf_counter() - started
+        bar.progress(fraction, text=f"{plain(label)}… {done:,} / {total:,} steps ({seconds:.1f} s)")
+
+    try:
+        return jobs.run_with_progress(fn, args, on_progress)
+    finally:
+        holder.empty()
 
 
 def run(s: Session, request: Request, text: str, *, key: str = "train") -> Trained | None:
@@ -196,28 +216,18 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
     if found is not None:
         store(s, found)
         return found
-    holder = st.empty()
-    with holder.container():
-        bar = st.progress(0.0, text=f"Training {plain(request.label)}…")
-        st.button("Cancel", key=f"{key}_cancel", on_click=_cancelled, args=(s,))
-    started = time.perf_counter()
-
-    def on_progress(done: int, total: int) -> None:
-        fraction = min(1.0, done / total) if total else 1.0
-        bar.progress(fraction, text=f"Training… {done:,} / {total:,} steps ({time.perf_counter() - started:.1f} s)")
-
     lock = _in_flight.setdefault(request.key, threading.Lock())
     try:
         with lock:  # a room opening one link: the first session trains, the others wait for its result
-            found = cached(s, request)
-            trained = found or jobs.run_with_progress(train_job, (text, request), on_progress)
+            trained = cached(s, request) or with_progress(
+                s, train_job, (text, request), f"Training {request.label}", key=key,
+                cancelled="Training cancelled. The previous tokenizer and settings are kept.",
+            )  # fmt: skip
     except jobs.JobFailed as failure:
-        holder.empty()
         st.error(f"Training stopped: {plain(failure, limit=600)}. The previous tokenizer is kept.")
         return None
     finally:
         _in_flight.pop(request.key, None)
-    holder.empty()
     store(s, trained)
     return trained
 
