@@ -155,17 +155,20 @@ def render(s: Session, subject: Subject) -> None:
     lines = [found for text in measured if (found := line(subject, text)) is not None]
     if not lines:
         return
-    slot = st.empty()  # drawn now with what is known, again once the reference tokenizers have counted
+    slot = st.empty()  # drawn now with what is known, again after each reference tokenizer has counted
     marks = [size for size in s.sizes if 200 <= size <= 250_000]
     points = reference_rows(s.refs, measured, known_only=True)
     slot.altair_chart(chart(lines, points, marks), width="stretch")
     caption(subject, lines, training is None)
-    if len(points) < len(s.refs) * len(measured):
-        count_all = lambda: reference_rows(s.refs, measured, known_only=False)  # noqa: E731
-        points = attempt("count with the reference tokenizers", count_all)
-        if points is not None:
-            slot.altair_chart(chart(lines, points, marks), width="stretch")
-    summary_table(subject, lines, points or [])
+    status = st.empty()
+    for name in [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]:
+        status.caption(f"Counting the tokens of {enc.REFERENCE_LABELS[name]}…")
+        if attempt(f"count with {name}", lambda name=name: reference_rows([name], measured, known_only=False)) is None:
+            break
+        points = reference_rows(s.refs, measured, known_only=True)
+        slot.altair_chart(chart(lines, points, marks), width="stretch")
+    status.empty()
+    summary_table(subject, lines, points)
 
 
 def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool) -> None:
