@@ -12,6 +12,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from bpe_core.pretokenize import pattern_regex
 from ui import encoding as enc
 from ui import jobs, training
 from ui.compare import texts
@@ -70,6 +71,9 @@ def render(s: Session, subject: Subject) -> None:
     st.markdown(f"The same corpus ({texts.describe(corpus)}{start}, {human_bytes(len(text.encode()))} used) and "
                 f"vocab size **{vocab:,}**, trained three ways: byte-level BPE with pre-tokenization, without it "
                 "(merges may cross words), and classic character-level BPE with `</w>` (Sennrich et al.).")
+    if subject.trained.request.kind == "byte" and subject.trained.request.pattern is not None:
+        st.caption("The pre-tokenization pattern of the first variant:")
+        st.code(pattern_regex(subject.trained.request.pattern), language=None)
     st.text_area("Sample text (Chinese shows the byte vs character difference)", key=Session.algo_text.key,
                  height=100, persist_state="session")
     if any(known(("variant", request.key)) is None for _, request in wanted):
@@ -101,7 +105,7 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> 
         return
     st.table(pd.DataFrame(rows), hide_index=True)
     st.caption("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic BPE "
-               "drops whitespace (a word ends in </w>) and maps characters never seen in training to <unk>; "
+               "drops whitespace (a word ends in `</w>`) and maps characters never seen in training to `<unk>`; "
                "byte-level BPE keeps every byte, so a Chinese character it has not merged shows as ⟨byte⟩ pieces.")
     byte_level = [view for view, classic in views if not classic]
     diffs = iter(neighbour_diffs(byte_level))

@@ -42,15 +42,16 @@ class Line:
 
 
 def line(subject: Subject, text: Text) -> Line | None:
-    """The tokenizer's curve on ``text`` (computed once per tokenizer and text digest)."""
+    """The tokenizer's curve on ``text`` (computed once per tokenizer and text digest, whatever its label)."""
 
-    def compute() -> Line:
+    def compute() -> tuple[list[tuple[int, float]], int, float]:
         started = time.perf_counter()
         curve = voc.bytes_per_token_curve(subject.tokenizer, text.text)
         seconds = time.perf_counter() - started
-        return Line(text, voc.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds)
+        return voc.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds
 
-    return attempt(f"measure {plain(text.label)}", lambda: remembered(("curve", subject.key, text.digest), compute))
+    found = attempt(f"measure {plain(text.label)}", lambda: remembered(("curve", subject.key, text.digest), compute))
+    return None if found is None else Line(text, *found)
 
 
 def reference_rows(names: Sequence[str], measured: Sequence[Text], *, known_only: bool) -> list[dict]:
@@ -129,6 +130,10 @@ def held_out_inputs(s: Session) -> None:
         st.text_area("Held-out text to paste", key=Session.heldout_box.key, height=120, on_change=texts.store_paste,
                      args=(s,), placeholder="Paste text the tokenizer was not trained on, then click outside the box.")
     elif s.heldout == UPLOAD:
+        if s.state.get(Session.heldout_file.key) is None:
+            # Session.initialize gave the field its default, and Streamlit refuses to draw a file uploader
+            # whose key was set through session state: drop the placeholder (no file is lost).
+            s.state.pop(Session.heldout_file.key, None)
         st.file_uploader("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)",
                          key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
                          on_change=texts.store_upload, args=(s,))

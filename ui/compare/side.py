@@ -85,6 +85,8 @@ def render(s: Session, subject: Subject) -> None:
     segment = lambda: remembered(("segment", subject.key, digest), lambda: tokenizer.segment(text))  # noqa: E731
     segmentation = attempt("cut the text with this tokenizer", segment)
     if segmentation is None:
+        st.caption("Its pre-tokenization pattern:")
+        st.code(tokenizer.pattern_regex or "(none)", language=None)
         return
     views = [trained_view(tokenizer, segmentation, size, n_bytes) for size in sizes]
     for name in s.refs:

@@ -7,7 +7,7 @@ never hashed again on a rerun.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import cache
 
 from ui import encoding as enc
@@ -44,14 +44,15 @@ HELDOUT_LABELS = {
 class Text:
     """A text as measured: its start when it is longer than MEASURE_LIMIT."""
 
-    label: str  # what it is, for captions and legends (plain text: escape before Markdown)
+    label: str  # its role and name, for captions and legends (plain text: escape before Markdown)
     text: str
     digest: str
     truncated: bool = False
-    n_bytes: int = field(init=False)
+    n_bytes: int = -1  # counted when not given (``dataclasses.replace`` passes it on)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n_bytes", len(self.text.encode("utf-8", errors="surrogatepass")))
+        if self.n_bytes < 0:
+            object.__setattr__(self, "n_bytes", len(self.text.encode("utf-8", errors="surrogatepass")))
 
 
 def make_text(label: str, text: str, digest: str = "") -> Text:
@@ -64,10 +65,15 @@ def make_text(label: str, text: str, digest: str = "") -> Text:
 
 @cache
 def sample_text(choice: str) -> Text:
-    """A built-in held-out choice or sample, read and hashed once per process."""
+    """A built-in held-out choice or sample (labelled by its name), read and hashed once per process."""
     if choice == HELDOUT_REST:
-        return make_text("held-out: Python reference after the excerpt", reference_rest())
-    return make_text(f"sample: {SLUGS[choice].name}", load_sample(choice))
+        return make_text("Python reference after the excerpt", reference_rest())
+    return make_text(SLUGS[choice].name, load_sample(choice))
+
+
+def as_role(text: Text, role: str) -> Text:
+    """``text`` labelled with what it is on the page (``training text: …``, ``held-out: …``)."""
+    return replace(text, label=f"{role}: {text.label}")
 
 
 def training_text(s: Session, trained: Trained) -> Text | None:
@@ -75,7 +81,7 @@ def training_text(s: Session, trained: Trained) -> Text | None:
     text if it still has the digest the training had), else None."""
     request = trained.request
     if request.corpus in SLUGS:
-        return sample_text(request.corpus)
+        return as_role(sample_text(request.corpus), "training text")
     found = trained.extras.get("compare.training_text")
     if found is None:
         own = s.upload if request.corpus == UPLOAD else None
@@ -95,7 +101,7 @@ def heldout(s: Session) -> Text | None:
         if own is None:
             return None
         return make_text(f"held-out: {own.name}", own.text, own.digest)
-    return sample_text(s.heldout)
+    return as_role(sample_text(s.heldout), "held-out")
 
 
 def heldout_missing_message(s: Session) -> str:
