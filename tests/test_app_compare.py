@@ -307,3 +307,11 @@ def test_a_loaded_tokenizer_named_like_markup_is_shown_literally():
         at = compare(loaded=loaded, compared=loaded_choice(PAYLOADS[0]), view=view, refs=list(REFERENCES[:1]))
         assert_literal(at)
         assert at.selectbox(key=Session.compared.key).value == loaded_choice(PAYLOADS[0])
+
+
+def test_a_custom_pattern_from_a_link_is_shown_verbatim():
+    regex = r"<img src=x onerror=alert\(1\)>|!\[x\]\(http://127\.0\.0\.1:9/x\.png\)|\s+|[^\s]+"
+    at = compare({**CAT, "pattern": "custom", "regex": regex, "view": "algos"})
+    assert field(at, "trained").request.pattern == regex
+    assert [code.value for code in at.code if code.value == regex]
+    assert_literal(at)
