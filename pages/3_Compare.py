@@ -29,7 +29,8 @@ elif s.compared not in choices:
     s.compared = next(iter(choices))
 
 top_left, top_right = st.columns([2, 3], vertical_alignment="bottom")
-top_left.selectbox("Tokenizer", list(choices), format_func=choices.get, key=Session.compared.key)
+top_left.selectbox("Tokenizer", list(choices), format_func=choices.get, key=Session.compared.key,
+                 persist_state="session")
 top_right.radio("View", VIEWS, format_func=common.VIEW_LABELS.get, key=Session.view.key, horizontal=True,
                 persist_state="session")
 subject = common.subject(s)

@@ -27,6 +27,9 @@ from ui.text import plain
 
 POINTS = 400
 """Points per line sent to the browser (the chart needs no more; 100,000 sizes would cost seconds)."""
+FLUSH_SECONDS = 0.1
+"""A pause after the first chart: counting with the references holds the GIL for seconds, and the server
+thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
 LINE = "this tokenizer (every size)"
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
 
@@ -165,8 +168,11 @@ def render(s: Session, subject: Subject) -> None:
     points = reference_rows(s.refs, measured, known_only=True)
     slot.altair_chart(chart(lines, points, marks), width="stretch")
     caption(subject, lines, training is None)
+    pending = [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]
+    if pending:
+        time.sleep(FLUSH_SECONDS)
     status = st.empty()
-    for name in [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]:
+    for name in pending:
         status.caption(f"Counting the tokens of {enc.REFERENCE_LABELS[name]}…")
         if attempt(f"count with {name}", lambda name=name: reference_rows([name], measured, known_only=False)) is None:
             break
