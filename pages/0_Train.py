@@ -13,6 +13,7 @@ from ui.text import human_bytes, plain
 s = frame.page("train")
 
 BIG_PASTE = 50_000  # characters; a bigger paste is moved out of the box (widget values travel on every rerun)
+OWN_TEXT = {PASTE: "Paste text", UPLOAD: "Upload a text file"}
 KIND_LABELS = {"byte": "Byte-level (GPT-2 style)", "classic": "Classic (Sennrich: characters + </w>)"}
 PATTERN_LABELS = {
     "gpt2": "gpt2 (GPT-2 regex)",
@@ -53,8 +54,8 @@ st.markdown("Train a **byte-pair encoding** tokenizer on your own text, then wat
 left, right = st.columns([3, 2], gap="large")
 with left:
     st.subheader("1 · Corpus")
-    st.selectbox("Corpus", CORPUS_CHOICES, format_func=lambda c: sample_name(c).capitalize() if c in (PASTE, UPLOAD)
-                 else sample_name(c), key=Session.corpus.key, on_change=_on_corpus_change, persist_state="session")
+    st.selectbox("Corpus", CORPUS_CHOICES, format_func=lambda c: OWN_TEXT.get(c) or sample_name(c),
+                 key=Session.corpus.key, on_change=_on_corpus_change, persist_state="session")
     if s.corpus in SLUGS:
         st.caption(plain(SLUGS[s.corpus].description))
     elif s.corpus == PASTE:
@@ -69,8 +70,9 @@ with left:
         if s.upload is not None:
             st.caption(f"Using {plain(s.upload.name)}: {len(s.upload.text):,} characters.")
             if s.upload.replaced_bytes:
-                st.warning(f"{plain(s.upload.name)} has {s.upload.replaced_bytes:,} invalid byte(s), replaced by "
-                           "� (U+FFFD).", icon=":material/warning:")
+                n = s.upload.replaced_bytes
+                st.warning(f"{plain(s.upload.name)} is not valid text: {n:,} byte{'s were' if n != 1 else ' was'} "
+                           "replaced by � (U+FFFD).", icon=":material/warning:")
 
 with right:
     st.subheader("2 · Settings")
@@ -88,6 +90,15 @@ with right:
                   persist_state="session")
     if classic:
         st.caption("Classic BPE splits on whitespace and marks word ends with </w>.")
+    try:
+        text = training.corpus_text(s)
+        bounds = training.limits_for(s, text, training.corpus_digest(s, text))
+    except training.SettingsError:
+        pass  # said when Train is clicked
+    else:
+        more = "" if bounds.exact else " (the upper end is only bounded by the corpus size)"
+        st.caption(f"This corpus allows vocab sizes {bounds.allowed}: at most "
+                   f"{bounds.maximum - bounds.minimum:,} merges{more}.")
 
 trained_before = s.trained
 if st.button("Train ▶", type="primary", key="train_button"):
@@ -95,6 +106,8 @@ if st.button("Train ▶", type="primary", key="train_button"):
         request, text = training.request_for(s)
     except training.SettingsError as error:
         st.error(str(error))
+        if error.pattern is not None:
+            st.code(error.pattern, language=None)
     else:
         training.run(s, request, text)
 elif s.link_request:
@@ -106,8 +119,8 @@ def _result(trained) -> None:
     c1, c2, c3, c4 = st.columns(4)
     c1.metric("Merges made", f"{trained.num_merges:,}")
     c2.metric("Training time", f"{trained.result.seconds:.2f} s")
-    c3.metric("Bytes per token", f"{stats['bpt_before']:.2f} → {stats['bpt_after']:.2f}",
-              help="Before training every byte (classic: every character and </w>) is a token.")
+    c3.metric("Bytes per token", f"{stats['bpt_after']:.2f}", delta=f"from {stats['bpt_before']:.2f}",
+              delta_color="off", help="Before training every byte (classic: every character and </w>) is a token.")
     c4.metric("Corpus", human_bytes(trained.corpus_bytes), help=f"{trained.corpus_bytes:,} bytes, "
               f"{trained.corpus_chars:,} characters")
     notes = [f"Tokenizer: {plain(trained.label)}."]

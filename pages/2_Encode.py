@@ -31,10 +31,7 @@ with top_right:
     if s.trained is None:
         st.caption("Train a tokenizer on the Train page to compare it here.")
     with st.expander("Load a tokenizer from files", icon=":material/upload_file:"):
-        loaded = export.import_box(s, "encode_import")
-        if loaded is not None:
-            s.tokenizer = enc.loaded_choice(loaded)
-            st.rerun()
+        export.import_box(s, "encode_import", on_loaded=lambda label: setattr(s, "tokenizer", enc.loaded_choice(label)))
 
 try:
     tokenizer = enc.tokenizer_for(s, s.tokenizer)

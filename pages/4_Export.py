@@ -51,7 +51,7 @@ else:
 
 st.subheader("Import")
 st.markdown("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages.")
-loaded = export.import_box(s, "export_import")
+export.import_box(s, "export_import", on_loaded=lambda label: setattr(s, "exported", enc.loaded_choice(label)))
 if s.loaded:
     st.caption("Loaded in this session: " + ", ".join(
         f"{plain(name)} ({len(tok.vocab):,} tokens)" for name, tok in s.loaded.items()))

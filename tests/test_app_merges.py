@@ -153,7 +153,7 @@ def test_round_zero_is_raw_bytes():
 
 def test_classic_rounds_match_the_first_k_merges():
     """Classic BPE: the window at round k is the words encoded with the first k merges, </w> escaped."""
-    at = _merges_page(SENNRICH, kind="classic")
+    at = _merges_page(SENNRICH, kind="classic", vocab=30)
     trained = at.session_state["trained"]
     tokenizer = trained.tokenizer
     for k in (0, 1, trained.num_merges // 2, trained.num_merges):

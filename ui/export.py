@@ -10,6 +10,7 @@ import io
 import re
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,25 +99,36 @@ def load_files(files: list[File]) -> tuple[Any, str]:
     return tokenizer, " + ".join(file.name for file in files)
 
 
-def import_box(s: Session, key: str) -> str | None:
-    """Upload one set of tokenizer files and load them; returns the label loaded in this run, if any."""
+def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:
+    """Upload one set of tokenizer files and load them (the messages say which set was loaded).
+
+    Loading runs in the button's callback, before the page draws its widgets, so ``on_loaded(label)``
+    may select the new tokenizer in a widget of the page.
+    """
+    files_key = f"{key}_files"
+
+    def load() -> None:
+        uploads = st.session_state.get(files_key) or []
+        try:
+            files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
+            tokenizer, label = load_files(files)
+        except ValueError as error:
+            s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the tokenizers stay as they were.")
+            return
+        except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
+            s.notice("error", f"Could not load a tokenizer: {plain(type(error).__name__)}: {plain(error)}. "
+                     "Nothing was changed.")
+            return
+        s.loaded[label] = tokenizer
+        if on_loaded is not None:
+            on_loaded(label)
+        s.notice("success", f"Loaded {plain(label)}: {len(tokenizer.vocab):,} tokens. It is now selectable on "
+                 "Encode and Compare.")
+
     uploads = st.file_uploader(
         "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, "
         "vocab.json + merges.txt together, or the GPT-2 zip",
         accept_multiple_files=True,
-        key=f"{key}_files",
+        key=files_key,
     )
-    if not st.button("Load tokenizer", key=f"{key}_load", disabled=not uploads):
-        return None
-    try:
-        files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
-        tokenizer, label = load_files(files)
-    except ValueError as error:
-        st.error(f"{plain(error, limit=600)} Nothing was changed: the current tokenizers stay as they were.")
-        return None
-    except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
-        st.error(f"Could not load a tokenizer: {plain(type(error).__name__)}: {plain(error)}. Nothing was changed.")
-        return None
-    s.loaded[label] = tokenizer
-    st.success(f"Loaded {plain(label)}: {len(tokenizer.vocab):,} tokens. It is now selectable on Encode and Compare.")
-    return label
+    st.button("Load tokenizer", key=f"{key}_load", disabled=not uploads, on_click=load)

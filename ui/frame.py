@@ -17,7 +17,8 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from ui import session, store
+from ui import jobs, session, store
+from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.session import Session
 from ui.text import human_bytes, plain
@@ -37,6 +38,12 @@ TRANSIENT = (
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"
+STYLE = (
+    "<style>"
+    + token_ui.TOKEN_CSS
+    + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
+    "</style>"
+)
 COOKIE = "bpe_browser"
 PAGE_TOOLS_KEY = "bpe.page_tools"
 _page_tools = st.components.v2.component(
@@ -48,6 +55,7 @@ _page_tools = st.components.v2.component(
 def run_app() -> None:
     """The whole app: navigation over the pages, with the session opened before the page runs."""
     st.set_page_config(page_title="BPE Playground", page_icon="🔤", layout="wide")
+    _start_services()
     pages = [
         st.Page(str(ROOT / script), title=title, url_path=path or None, icon=icon, default=not path)
         for _, script, title, path, icon in PAGES
@@ -56,6 +64,8 @@ def run_app() -> None:
     s = session.current()
     _open(s)
     link_slot = st.sidebar.container()
+    with link_slot:
+        st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
     try:
         navigation.run()
     except PageDone:
@@ -74,6 +84,15 @@ def run_app() -> None:
                 on_browser_change=lambda: None,
             )
         s.scroll_to = ""
+
+
+@st.cache_resource(show_spinner=False)
+def _start_services() -> bool:
+    """Once per server: the job runner's spare process, and the timer that hands ended sessions'
+    memory back to the system (Streamlit has no session-end hook)."""
+    jobs.default_runner()
+    jobs.release_memory_every(30)
+    return True
 
 
 def scroll_into_view(element_id: str) -> None:

@@ -45,15 +45,8 @@ def plain(text: object, limit: int = 300) -> str:
     value = str(text)
     if len(value) > limit:
         value = value[:limit] + "…"
-    out = []
-    for character in value:
-        if character in _PUNCTUATION:
-            out.append("\\" + character)
-        elif character in "\r\n":
-            out.append(" ")
-        else:
-            out.append(visible_char(character))
-    return "".join(out)
+    shown = "".join(" " if character in "\r\n" else visible_char(character) for character in value)
+    return "".join("\\" + character if character in _PUNCTUATION else character for character in shown)
 
 
 def human_bytes(n: int) -> str:

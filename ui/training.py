@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +35,14 @@ EXACT_LIMIT_CHARS = 2_000_000
 
 
 class SettingsError(ValueError):
-    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed."""
+    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed.
+
+    ``pattern`` is the regex at fault, if any, for the page to show verbatim.
+    """
+
+    def __init__(self, message: str, pattern: str | None = None):
+        super().__init__(message)
+        self.pattern = pattern
 
 
 # -- what to train ----------------------------------------------------------------------------------
@@ -73,7 +79,9 @@ def pattern_for(s: Session) -> str | None:
     try:
         compile_pattern(s.regex)
     except ValueError as error:
-        raise SettingsError(f"The custom pre-tokenization pattern cannot be used: {plain(error)}") from None
+        raise SettingsError(
+            f"The custom pre-tokenization pattern cannot be used: {plain(error, limit=400)}", pattern=s.regex
+        ) from None
     return s.regex
 
 
@@ -109,13 +117,44 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
     return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
 
 
+_limits_cache: OrderedDict[tuple, Limits] = OrderedDict()
+
+
+def limits_for(s: Session, text: str, digest: str) -> Limits:
+    """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun)."""
+    classic = s.kind == "classic"
+    pattern = None if classic else pattern_for(s)
+    specials = () if classic else special_tokens(s)
+    key = (digest, s.kind, pattern, specials)
+    with _shared_lock:
+        found = _limits_cache.get(key)
+    if found is None:
+        try:
+            found = limits(text, s.kind, pattern, specials)
+        except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
+            raise SettingsError(
+                f"The pre-tokenization pattern cannot be used on this corpus: {plain(error, limit=400)}",
+                pattern=pattern,
+            ) from None
+        with _shared_lock:
+            _limits_cache[key] = found
+            while len(_limits_cache) > 64:
+                _limits_cache.popitem(last=False)
+    return found
+
+
+def corpus_digest(s: Session, text: str) -> str:
+    return s.upload.digest if s.corpus == UPLOAD and s.upload is not None else text_digest(text)
+
+
 def request_for(s: Session) -> tuple[Request, str]:
     """The request the settings describe and its text; SettingsError (what and what is allowed) if none."""
     text = corpus_text(s)
     classic = s.kind == "classic"
-    pattern = None if classic else pattern_for(s)
-    specials = () if classic else special_tokens(s)
-    bounds = limits(text, s.kind, pattern, specials)
+    if classic and not text.split():
+        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left to train.")
+    digest = corpus_digest(s, text)
+    bounds = limits_for(s, text, digest)
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
             why = "256 byte tokens + special tokens" if not classic else "the characters of the corpus + </w>"
@@ -128,12 +167,12 @@ def request_for(s: Session) -> tuple[Request, str]:
     request = Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
-        text_digest=s.upload.digest if s.corpus == UPLOAD else text_digest(text),
+        text_digest=digest,
         kind=s.kind,
         vocab_size=s.vocab,
         pattern_choice="classic" if classic else s.pattern,
-        pattern=pattern,
-        special_tokens=specials,
+        pattern=None if classic else pattern_for(s),
+        special_tokens=() if classic else special_tokens(s),
     )
     return request, text
 
@@ -149,7 +188,6 @@ def estimate_seconds(request: Request, n_bytes: int) -> float:
 
 _shared: OrderedDict[str, Trained] = OrderedDict()
 _shared_lock = threading.Lock()
-_in_flight: dict[str, threading.Lock] = {}
 
 
 def cached(s: Session, request: Request) -> Trained | None:
@@ -187,22 +225,30 @@ def store(s: Session, trained: Trained) -> None:
 # -- running ----------------------------------------------------------------------------------------
 
 
+STOPPED = (jobs.JobStopped, ValueError, TypeError)
+"""What a job can end in besides its result: a limit, Cancel, a crash; bad settings from the library."""
+
+
 def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *, key: str, cancelled: str) -> Any:
     """``fn(*args)`` as a killable job (ui.jobs), with a progress bar titled ``label`` and a Cancel button.
 
-    A click on Cancel reruns the script: the job's poll loop is interrupted and ui.jobs kills it;
-    ``cancelled`` is shown once on the next run. JobFailed propagates.
+    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and ui.jobs
+    kills the job; ``cancelled`` is shown once on the next run. Closing the tab ends the session the
+    same way. The exceptions in :data:`STOPPED` propagate.
     """
     holder = st.empty()
     with holder.container():
         bar = st.progress(0.0, text=f"{plain(label)}…")
         st.button("Cancel", key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
-    started = time.perf_counter()
 
-    def on_progress(done: int, total: int) -> None:
-        fraction = min(1.0, done / total) if total else 1.0
-        seconds = time.perf_counter() - started
-        bar.progress(fraction, text=f"{plain(label)}… {done:,} / {total:,} steps ({seconds:.1f} s)")
+    def on_progress(status: jobs.JobStatus) -> None:
+        # Called every poll, even without news: this call is where Streamlit stops the script.
+        if status.state == jobs.QUEUED:
+            text = f"{plain(label)}: waiting for a free worker (number {status.position or 1} in line)…"
+        else:
+            steps = f"{status.done:,} / {status.total:,} steps, " if status.total else ""
+            text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
+        bar.progress(min(1.0, status.fraction), text=text)
 
     try:
         return jobs.run_with_progress(fn, args, on_progress)
@@ -210,24 +256,42 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
         holder.empty()
 
 
+_in_flight: dict[str, threading.Event] = {}
+
+
+def _wait_for_other_session(request: Request) -> None:
+    """A room opening one link: the first session trains, the others wait here (interruptibly)."""
+    event = _in_flight.get(request.key)
+    if event is None:
+        return
+    bar = st.progress(0.0, text=f"Another session is training {plain(request.label)}: waiting for it…")
+    waited = 0.0
+    while not event.wait(0.25):
+        waited += 0.25
+        bar.progress(min(0.99, waited / 60), text=f"Another session is training {plain(request.label)}: "
+                     f"waiting for it… {waited:.0f} s")
+    bar.empty()
+
+
 def run(s: Session, request: Request, text: str, *, key: str = "train") -> Trained | None:
     """Train ``request`` (or take it from a cache), store it, and return it; None after a shown error."""
+    _wait_for_other_session(request)
     found = cached(s, request)
     if found is not None:
         store(s, found)
         return found
-    lock = _in_flight.setdefault(request.key, threading.Lock())
+    event = _in_flight.setdefault(request.key, threading.Event())
     try:
-        with lock:  # a room opening one link: the first session trains, the others wait for its result
-            trained = cached(s, request) or with_progress(
-                s, train_job, (text, request), f"Training {request.label}", key=key,
-                cancelled="Training cancelled. The previous tokenizer and settings are kept.",
-            )  # fmt: skip
-    except jobs.JobFailed as failure:
+        trained = with_progress(
+            s, train_job, (text, request), f"Training {request.label}", key=key,
+            cancelled="Training cancelled. The previous tokenizer and settings are kept.",
+        )  # fmt: skip
+    except STOPPED as failure:
         st.error(f"Training stopped: {plain(failure, limit=600)}. The previous tokenizer is kept.")
         return None
     finally:
         _in_flight.pop(request.key, None)
+        event.set()
     store(s, trained)
     return trained
 

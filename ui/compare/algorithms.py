@@ -14,7 +14,7 @@ import streamlit as st
 
 from bpe_core.pretokenize import pattern_regex
 from ui import encoding as enc
-from ui import jobs, training
+from ui import training
 from ui.compare import texts
 from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remembered, summary
 from ui.session import Session
@@ -53,7 +53,7 @@ def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
                 s, train_job, (text, request), f"Training {index}/{len(wanted)}: {name}", key=f"algos_{index}",
                 cancelled="Comparing algorithms cancelled: click the button to train the rest.",
             )  # fmt: skip
-        except jobs.JobFailed as failure:
+        except training.STOPPED as failure:
             result = str(failure)
         remembered(("variant", request.key), lambda result=result: result)
 

@@ -27,10 +27,9 @@ VIEW_LABELS = {"curve": "Curve", "side": "Side by side", "vocab": "Vocabulary", 
 MAX_VIEW_TOKENS = 600
 """Tokens drawn per view; the rest are counted."""
 
-CSS = (
+CSS = (  # the token spans' own styles come with the frame
     "<style>"
-    + tok_ui.TOKEN_CSS
-    + ".tokens .tok.diff{outline:2px solid #c2255c;outline-offset:0;text-decoration:underline 2px #c2255c;"
+    ".tokens .tok.diff{outline:2px solid #c2255c;outline-offset:0;text-decoration:underline 2px #c2255c;"
     "text-underline-offset:3px}"
     ".cmp-view-head{font-weight:600;margin:.2rem 0 .1rem 0}"
     ".cmp-view-sub{color:#495057;font-size:.9rem;margin-bottom:.2rem}"
