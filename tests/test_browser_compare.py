@@ -1,5 +1,5 @@
 """The Compare page in real Chromium: links open each view; a held-out upload is measured and its
-name shown as text; an Export link trains its tokenizer and downloads it.
+name shown as text; the Export page downloads the same session's tokenizer.
 
 Needs playwright (PyPI) and Debian's chromium (/usr/bin/chromium); skipped when either is missing.
 Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
@@ -108,14 +108,16 @@ def test_algorithms_train_on_a_click(server, browser, shots):
     page.context.close()
 
 
-def test_an_export_link_trains_and_downloads(server, browser, shots):
-    page, watch = open_page(browser, f"{server}/Export?corpus=toy-the-cat-in-the-hat&vocab=300&format=hf")
-    expect(page.get_by_role("heading", name="Export and import")).to_be_visible(timeout=60_000)
-    button = page.get_by_role("button", name="Download Hugging Face")
-    expect(button).to_be_visible(timeout=60_000)
+def test_the_compared_tokenizer_is_one_click_from_export(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=side")
+    expect(page.locator(".cmp-view").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_role("link", name="Export").first.click()
+    expect(page.get_by_role("heading", name="Export and import")).to_be_visible(timeout=30_000)
+    page.get_by_text("Hugging Face").first.click()
     wait_idle(page)
     with page.expect_download() as download_info:
-        button.click()
+        page.get_by_role("button", name="Download Hugging Face").click()
     assert download_info.value.suggested_filename == "tokenizer.json"
     page.screenshot(path=str(shots / "export.png"))
     assert not watch.problems, watch.problems
