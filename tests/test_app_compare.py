@@ -1,27 +1,46 @@
-"""AppTest (headless) tests of the Compare and Export pages: every view, share links, export/import."""
+"""AppTest (headless) tests of the Compare page: every view, links (trained on a fresh session,
+reproducing the view), bad link values, and user or file text shown literally."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, chart_rows, htmls, no_exception, vega_specs
+from apptest_helpers import (
+    APP,
+    TIMEOUT,
+    assert_no_raw_markdown_tags,
+    assert_no_raw_tags,
+    chart_rows,
+    htmls,
+    markdown_texts,
+    no_exception,
+    vega_specs,
+)
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import vocabulary as voc
+from ui.compare import side
+from ui.corpora import CAT_IN_THE_HAT, MIXED_EN_ZH
+from ui.encoding import loaded_choice
+from ui.session import FIELDS, REFERENCES, Session
+from ui.text import plain
 
 COMPARE = "pages/3_Compare.py"
-EXPORT = "pages/4_Export.py"
+CAT = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}
+"""A tiny sample: its link trains in milliseconds."""
+PAYLOADS = ("![x](http://127.0.0.1:9/x.png)", "[t](http://x)", "<img src=x onerror=alert(1)>")
+# In Markdown, an image or link needs "](" and "![" unescaped; ui.text.plain escapes both.
+RAW_MARKDOWN_LINK = re.compile(r"(?<!\\)\]\(|(?<!\\)!\[")
 
-# A small sample keeps these tests fast; the share link trains it.
-CAT_LINK = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300", "pattern": "gpt2"}
 
-
-def _compare(params: dict | None = None, **state) -> AppTest:
+def compare(params: dict | None = None, **fields) -> AppTest:
+    """A new session opened on the Compare page (with a link's ``params``, session ``fields`` set first)."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    for key, value in state.items():
-        at.session_state[key] = value
+    for name, value in fields.items():
+        at.session_state[FIELDS[name].key] = value
     if params:
         at.query_params.update(params)
     at.switch_page(COMPARE)
@@ -30,276 +49,269 @@ def _compare(params: dict | None = None, **state) -> AppTest:
     return at
 
 
-# -- share links ---------------------------------------------------------------------------------
+def field(at: AppTest, name: str):
+    return at.session_state[FIELDS[name].key]
 
 
-def test_share_link_trains_and_restores_settings():
-    params = {**CAT_LINK, "sizes": "270,290,300", "refs": "gpt2", "view": "side", "round": "5"}
-    at = _compare(params)
-    trained = at.session_state["trained"]
-    assert trained.corpus_label.startswith("Toy: the cat in the hat")
-    assert trained.settings["vocab_size"] == 300 and trained.settings["pattern"] == "gpt2"
-    assert at.session_state["merge_round"] == 5
-    assert at.radio(key="cmp_view").value == "side"
-    assert at.text_input(key="cmp_sizes_text").value == "270, 290, 300"
-    assert at.multiselect(key="cmp_refs").value == ["gpt2"]
-    # the page writes its settings back into the URL
-    written = dict(at.query_params)
-    for key in ("corpus", "vocab", "pattern", "sizes", "view", "refs", "round"):
-        assert key in written, key
-    assert written["sizes"] in ("270,290,300", ["270,290,300"])
-    # the Train page sees the same settings (same session keys)
-    assert at.session_state["corpus_source"] == trained.corpus_label
-    assert at.session_state["vocab_size"] == 300
+def link(at: AppTest) -> dict:
+    """The page's link as the frame wrote it into the address bar (without the reload id)."""
+    return {key: value for key, value in at.query_params.items() if key != "ws"}
 
 
-def test_share_link_prefills_the_train_page():
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update({"corpus": "toy-aaabdaaabac", "vocab": "259", "pattern": "none"})
-    at.run()
+def views_html(at: AppTest) -> list[str]:
+    return [body for body in htmls(at) if 'class="cmp-view"' in body]
+
+
+def assert_literal(at: AppTest) -> None:
+    """No payload became Markdown (image, link, tag) or HTML anywhere on the page."""
+    texts_ = markdown_texts(at)
+    assert_no_raw_markdown_tags(texts_)
+    assert not [text for text in texts_ if RAW_MARKDOWN_LINK.search(text)]
+    assert_no_raw_tags(htmls(at))
+
+
+# -- links -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("view", ["curve", "side", "vocab", "algos"])
+def test_a_link_trains_its_tokenizer_and_opens_its_view(view):
+    at = compare({**CAT, "view": view, "refs": "gpt2"})
+    trained = field(at, "trained")
+    assert trained.request.corpus == "toy-the-cat-in-the-hat" and trained.request.vocab_size == 300
+    assert at.radio(key=Session.view.key).value == view
+    assert field(at, "compared") == "trained"
+    written = link(at)
+    assert written["view"] == view and written["refs"] == "gpt2" and written["corpus"] == CAT["corpus"]
+
+
+def test_a_link_with_special_tokens_trains_exactly_those():
+    at = compare({**CAT, "specials": "<|endoftext|> <sep>", "view": "side"})
+    tokenizer = field(at, "trained").tokenizer
+    expected = bpe_core.train(CAT_IN_THE_HAT, 300, special_tokens=["<|endoftext|>", "<sep>"], pattern="gpt2")
+    assert tokenizer.merges == expected.tokenizer.merges
+    assert tokenizer.special_tokens == expected.tokenizer.special_tokens
+    assert link(at)["specials"] == "<|endoftext|> <sep>"
+
+
+def test_the_written_link_reproduces_the_view_on_a_fresh_session():
+    at = compare({**CAT, "view": "curve", "refs": "o200k_base"})
+    at.selectbox(key=Session.heldout.key).set_value("mixed-english-chinese").run()
+    at.radio(key=Session.view.key).set_value("side").run()
+    at.text_input(key=Session.sizes_text.key).input("260, 280").run()
+    at.radio(key=Session.view.key).set_value("vocab").run()
+    at.number_input(key=Session.token.key).set_value(270).run()
     no_exception(at)
-    assert at.selectbox(key="corpus_source").value == "Toy: aaabdaaabac"
-    assert at.number_input(key="vocab_size").value == 259
-    assert at.selectbox(key="pattern_choice").value == "none"
-    assert at.session_state["trained"] is None  # the Train page only pre-fills; training is the user's click
+    written = link(at)
+    assert (written["sizes"], written["token"], written["heldout"]) == ("260,280", "270", "mixed-english-chinese")
+    again = compare(written)
+    for name in ("view", "sizes", "refs", "heldout", "token", "vocab", "specials"):
+        assert field(again, name) == field(at, name), name
+    assert field(again, "trained").request.key == field(at, "trained").request.key
 
 
-def test_share_link_sets_the_merges_round():
-    at = _compare(CAT_LINK)
-    n = at.session_state["trained"].num_merges
-    at.query_params.clear()
-    at.query_params.update({"round": "7"})
-    at.switch_page("pages/1_Merges.py")
-    at.run()
-    no_exception(at)
-    assert n > 7 and at.session_state["merge_round"] == 7
-    assert at.slider(key="round_slider").value == 7
+BAD_VALUES = ("²", "٣", "1e999", "-1", "9" * 5000, "nope", ["300", "400"], "x" * 100_000)
 
 
-def test_share_link_custom_regex_roundtrip():
-    regex = r"\p{L}+|\s+|[^\s\p{L}]+"
-    at = _compare({**CAT_LINK, "pattern": "custom", "regex": regex, "view": "side", "refs": ""})
-    trained = at.session_state["trained"]
-    assert trained.settings["pattern"] == regex
-    written = dict(at.query_params)
-    assert written["pattern"] in ("custom", ["custom"]) and written["regex"] in (regex, [regex])
+@pytest.mark.parametrize("value", BAD_VALUES, ids=["superscript", "arabic", "1e999", "-1", "5000-digits", "unknown",
+                                                   "twice", "100KB"])  # fmt: skip
+@pytest.mark.parametrize("parameter", ["view", "sizes", "refs", "heldout", "token"])
+def test_bad_link_values_are_named_and_replaced_by_defaults(parameter, value):
+    at = compare({**CAT, "refs": "", parameter: value} if parameter != "refs" else {**CAT, parameter: value})
+    assert any(f"“{parameter}”" in warning.value for warning in at.warning), [w.value for w in at.warning]
+    assert field(at, parameter) == FIELDS[parameter].initial()
+    assert field(at, "trained") is not None  # the rest of the link still works
 
 
-def test_share_link_with_bad_values_is_ignored_safely():
-    at = _compare({"corpus": "no-such-sample", "vocab": "-3", "pattern": "<script>", "view": "bogus"})
-    # nothing usable in the link: the page asks to train instead of crashing
-    assert at.session_state["trained"] is None
+def test_unknown_link_parameters_are_named():
+    at = compare({**CAT, "bogus": "1", "refs": ""})
+    assert any("“bogus”" in warning.value for warning in at.warning)
+
+
+def test_a_token_id_beyond_the_vocabulary_gives_a_message():
+    at = compare({**CAT, "view": "vocab", "token": "299999"})
+    assert any("299,999" in warning.value and "not in this tokenizer" in warning.value for warning in at.warning)
+    assert field(at, "token") < len(field(at, "trained").tokenizer.vocab)
+    at = compare({**CAT, "view": "vocab", "token": str(2**53)})
+    assert any("“token”" in warning.value for warning in at.warning)
+
+
+def test_without_a_tokenizer_the_page_offers_to_train_or_load():
+    at = compare()
     assert any("No tokenizer trained yet" in info.value for info in at.info)
+    assert at.button(key="quick_train")
 
 
-def test_no_tokenizer_offers_quick_train():
-    at = _compare()
-    assert any("No tokenizer trained yet" in info.value for info in at.info)
+# -- the curve ----------------------------------------------------------------------------------------
 
 
-# -- the views -----------------------------------------------------------------------------------
-
-
-def test_curve_view_is_exact_and_has_reference_points():
-    at = _compare({**CAT_LINK, "view": "curve", "refs": "gpt2", "heldout": "mixed-english-chinese"})
-    specs = vega_specs(at)
-    assert specs, "the curve chart is drawn"
+def test_curve_is_exact_with_reference_points():
+    at = compare({**CAT, "view": "curve", "refs": "gpt2", "heldout": "mixed-english-chinese"})
+    tokenizer = field(at, "trained").tokenizer
     rows = chart_rows(at)
-    trained = at.session_state["trained"]
-    from ui.corpora import MIXED_EN_ZH, load_sample
-
-    curve_rows = [r for r in rows if r.get("tokenizer") == "trained (every size)"]
-    heldout = [r for r in curve_rows if r["text"].startswith("held-out")]
-    expected = dict(voc.bytes_per_token_curve(trained.tokenizer, MIXED_EN_ZH))
-    assert heldout and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in heldout)
-    training = [r for r in curve_rows if r["text"].startswith("training")]
-    expected_training = dict(voc.bytes_per_token_curve(trained.tokenizer, load_sample(trained.corpus_label)))
-    assert training and all(abs(r["bytes per token"] - expected_training[r["vocab size"]]) < 1e-3 for r in training)
-    # the curve spans the whole range, and GPT-2 is a point at 50,257 on both texts
-    sizes = sorted({r["vocab size"] for r in curve_rows})
-    assert sizes[0] == voc.vocab_size_of(trained.tokenizer, 0) == 257
-    assert sizes[-1] == voc.vocab_size_of(trained.tokenizer)  # the tiny sample stops early, below 300
-    gpt2 = [r for r in rows if r.get("tokenizer") == "GPT-2"]
-    assert len(gpt2) == 2 and {r["vocab size"] for r in gpt2} == {50257}
-    assert "tooltip" in json.dumps(specs[0])
-    assert specs[0]["layer"][1]["encoding"]["x"]["scale"]["type"] == "log"
+    for label, text in (("held-out", MIXED_EN_ZH), ("training text", CAT_IN_THE_HAT)):
+        expected = dict(voc.bytes_per_token_curve(tokenizer, text))
+        line = [r for r in rows if r["tokenizer"].startswith("this tokenizer") and r["text"].startswith(label)]
+        assert line and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in line)
+        assert line[0]["vocab size"] == voc.vocab_size_of(tokenizer, 0)
+        assert line[-1]["vocab size"] == voc.vocab_size_of(tokenizer)
+    gpt2 = [r for r in rows if r["tokenizer"].startswith("GPT-2")]
+    assert {r["vocab size"] for r in gpt2} == {50257} and len(gpt2) == 2
+    spec = json.dumps(vega_specs(at)[0])
+    assert '"type": "log"' in spec and "tooltip" in spec
+    table = at.table[0].value
+    assert len(table) == 4  # two texts with this tokenizer, and with GPT-2
 
 
-def test_curve_view_with_pasted_heldout_text():
-    at = _compare({**CAT_LINK, "view": "curve", "refs": ""})
-    at.selectbox(key="cmp_heldout").set_value("paste").run()
-    at.text_area(key="cmp_heldout_paste").input("the hat and the cat, pasted and held out").run()
-    no_exception(at)
+def test_curve_sends_at_most_400_points_a_line():
+    at = compare({"corpus": "python-reference-all", "vocab": "2000", "view": "curve", "refs": ""})
     rows = chart_rows(at)
-    assert any(r["text"] == "held-out: pasted text" for r in rows)
-    # pasted text never goes into the link
-    assert "heldout" not in dict(at.query_params)
+    for text in {r["text"] for r in rows}:
+        assert 100 < len([r for r in rows if r["text"] == text]) <= 401
 
 
-def test_side_by_side_view_escapes_and_marks_changes():
-    at = _compare({**CAT_LINK, "view": "side", "sizes": "257,280,300", "refs": "gpt2"})
-    at.text_area(key="cmp_side_text").input('the cat <script>alert("x")</script> & the hat').run()
+def test_pasted_heldout_text_is_measured_and_never_linked():
+    at = compare({**CAT, "view": "curve", "refs": ""})
+    at.selectbox(key=Session.heldout.key).set_value("paste").run()
+    at.text_area(key=Session.heldout_box.key).input("the hat and the cat, pasted and held out").run()
     no_exception(at)
-    views = [h for h in htmls(at) if 'class="cmp-view"' in h]
+    assert any(r["text"] == "held-out: pasted text" for r in chart_rows(at))
+    assert "heldout" not in link(at)
+
+
+def test_uploaded_heldout_text_is_measured():
+    at = compare({**CAT, "view": "curve", "refs": ""})
+    at.selectbox(key=Session.heldout.key).set_value("upload").run()
+    at.file_uploader(key=Session.heldout_file.key).upload("held.txt", MIXED_EN_ZH.encode(), "text/plain").run()
+    no_exception(at)
+    line = [r for r in chart_rows(at) if r["text"] == "held-out: held.txt"]
+    expected = dict(voc.bytes_per_token_curve(field(at, "trained").tokenizer, MIXED_EN_ZH))
+    assert line and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in line)
+
+
+@pytest.mark.parametrize("choice", ["paste", "upload"])
+def test_a_link_asking_for_own_heldout_text_says_so(choice):
+    at = compare({**CAT, "view": "curve", "refs": "", "heldout": choice})
+    assert any("never travels in links" in info.value and "Nothing else" in info.value for info in at.info)
+    assert {r["text"] for r in chart_rows(at)} == {"training text: Toy: the cat in the hat"}  # no sample stands in
+
+
+# -- side by side --------------------------------------------------------------------------------------
+
+
+def test_side_by_side_escapes_text_and_outlines_changes():
+    text = 'the cat <script>alert("x")</script> & the hat'
+    at = compare({**CAT, "view": "side", "sizes": "257,280,300", "refs": "gpt2"}, side_text=text)
+    views = views_html(at)
     assert len(views) == 4
     joined = "".join(views)
-    assert "<script" not in joined and "</script" not in joined
-    assert "&lt;" in joined and "&gt;" in joined and "&amp;" in joined and "&quot;" in joined
-    assert 'class="tok ' in joined and "data-token-id=" in joined
-    assert "tok c0 diff" in joined or " diff" in joined
-    # the first view is at 257 (bytes only): every token is a single byte
-    trained = at.session_state["trained"]
-    tokens, _ = voc.tokens_at_size(trained.tokenizer, 'the cat <script>alert("x")</script> & the hat', 257)
+    assert_no_raw_tags(views)
+    assert "&lt;" in joined and "&amp;" in joined and "data-token-id=" in joined and "tok c0" in joined
+    assert ' diff"' in joined
+    tokens, _ = voc.tokens_at_size(field(at, "trained").tokenizer, text, 257)
     assert f"{len(tokens):,} tokens" in views[0]
 
 
-def test_side_by_side_clamps_and_limits_sizes():
-    at = _compare({**CAT_LINK, "view": "side", "refs": ""})
-    at.text_input(key="cmp_sizes_text").input("1, 270, 280, 285, 99999").run()
+def test_side_by_side_sizes_box():
+    at = compare({**CAT, "view": "side", "refs": ""})
+    assert field(at, "sizes") == side.default_sizes(field(at, "trained").tokenizer)
+    at.text_input(key=Session.sizes_text.key).input("1, 280, 99999").run()
     no_exception(at)
-    assert any("At most 4 sizes" in w.value for w in at.warning)
-    views = [h for h in htmls(at) if 'class="cmp-view"' in h]
-    assert len(views) == 4
+    assert any("moved to the nearest end" in caption.value for caption in at.caption)
+    assert len(views_html(at)) == 3
+    at.text_input(key=Session.sizes_text.key).input("1, 2, 3, 4, 5").run()
+    no_exception(at)
+    assert any("were not used" in warning.value for warning in at.warning)
+    assert field(at, "sizes") == [1, 280, 99999]
 
 
-def test_vocabulary_view_table_search_tree_histogram_never_emitted():
-    at = _compare({**CAT_LINK, "view": "vocab"})
-    trained = at.session_state["trained"]
-    tokenizer = trained.tokenizer
+def test_a_loaded_tokenizer_whose_pattern_misses_the_text_gets_a_message():
+    pattern = r"<img src=x onerror=alert\(1\)>|[a-z]+"  # no alternative for spaces: it cannot cover text
+    tokenizer = bpe_core.Tokenizer({i: bytes([i]) for i in range(256)}, [], pattern=pattern)
+    at = compare(loaded={PAYLOADS[2]: tokenizer}, compared=loaded_choice(PAYLOADS[2]), view="side", refs=[])
+    assert any("does not cover" in warning.value for warning in at.warning)
+    assert [code.value for code in at.code if code.value == pattern]  # the pattern, verbatim
+    assert_literal(at)
+
+
+# -- vocabulary -----------------------------------------------------------------------------------------
+
+
+def test_vocabulary_table_search_tree_histogram_never_emitted():
+    at = compare({**CAT, "view": "vocab"})
+    trained = field(at, "trained")
     frame = at.dataframe[0].value
-    assert len(frame) == len(tokenizer.vocab)
-    assert {"id", "token", "bytes", "length", "merge round", "count when merged", "used in corpus"} <= set(
-        frame.columns
-    )
-    first_learned = frame[frame["merge round"] == 0].iloc[0]
-    assert first_learned["count when merged"] == trained.trace[0].count
-    at.text_input(key="cmp_vocab_search").input("cat").run()
+    assert len(frame) == len(trained.tokenizer.vocab)
+    assert frame[frame["merge round"] == 0].iloc[0]["count when merged"] == trained.trace[0].count
+    for query in ("cat", "²", "9" * 40):
+        at.text_input(key=Session.vocab_search.key).input(query).run()
+        no_exception(at)
+    at.text_input(key=Session.vocab_search.key).input("cat").run()
+    shown = at.dataframe[0].value
+    assert 0 < len(shown) < len(frame) and shown["token"].str.contains("cat").all()
+    token_id = trained.tokenizer.encode(" cat")[0]
+    at.number_input(key=Session.token.key).set_value(token_id).run()
     no_exception(at)
-    filtered = at.dataframe[0].value
-    assert 0 < len(filtered) < len(frame) and filtered["token"].str.contains("cat").all()
-    # merge tree of a chosen token
-    token_id = tokenizer.encode(" cat")[0]
-    at.number_input(key="cmp_tree_token").set_value(token_id).run()
-    no_exception(at)
-    trees = [h for h in htmls(at) if 'class="mtree"' in h]
-    assert trees and f'data-token-id="{token_id}"' in trees[0]
-    assert trees[0].count('class="node leaf"') == len(b" cat")
-    assert dict(at.query_params).get("token") in (str(token_id), [str(token_id)])
-    # histogram chart and never-emitted list
+    (tree,) = [body for body in htmls(at) if 'class="mtree"' in body]
+    assert f'data-token-id="{token_id}"' in tree and tree.count('class="node leaf"') == len(b" cat")
+    assert link(at)["token"] == str(token_id)
     assert any("length (bytes)" in json.dumps(spec) for spec in vega_specs(at))
     assert any("learned tokens never appear" in caption.value for caption in at.caption)
 
 
-def test_algorithms_view_trains_three_variants():
-    at = _compare({**CAT_LINK, "view": "algos"})
-    at.button(key="cmp_algos_run").click().run()
+# -- algorithms -----------------------------------------------------------------------------------------
+
+
+def test_algorithms_train_only_on_a_click():
+    at = compare({"corpus": "mixed-english-chinese", "vocab": "400", "specials": "<|endoftext|>", "view": "algos"})
+    assert not at.table and at.button(key="algos_run")
+    at.button(key="algos_run").click().run()
     no_exception(at)
-    table = at.dataframe[0].value
-    assert list(table["algorithm"]) == [
-        "byte-level, pattern gpt2",
-        "byte-level, no pre-tokenization",
-        "classic char-level </w>",
-    ]
-    assert (table["corpus tokens"] > 0).all()
-    views = [h for h in htmls(at) if 'class="cmp-view' in h]
-    assert len(views) == 3
-    assert "&lt;/w&gt;" in views[2]  # classic symbols keep their end-of-word mark, escaped
-    assert "⟨" in views[0]  # Chinese split into bytes by the byte-level tokenizer trained on English
+    names = ["byte-level, pattern gpt2", "byte-level, no pre-tokenization", "classic char-level </w>"]
+    assert list(at.table[0].value["algorithm"]) == [plain(name) for name in names]
+    views = views_html(at)
+    assert len(views) == 3 and "&lt;/w&gt;" in views[2] and "⟨" in views[0]
+    assert [code.value for code in at.code if "\\p{L}" in code.value]  # the byte-level pattern, verbatim
 
 
-def test_classic_tokenizer_gets_a_clear_message():
-    text = "the cat in the hat sat on the mat " * 20
-    result = bpe_core.train_classic(text, 40)
-    from ui.state import Trained
-
-    trained = Trained(
-        kind="classic",
-        result=result,
-        settings={"kind": "classic", "vocab_size": 40},
-        corpus_label="x",
-        corpus_chars=len(text),
-        corpus_bytes=len(text),
-        digest="d",
-        window_text=text,
-    )
-    trained.label = "classic test"
-    at = _compare(trained=trained)
+def test_a_classic_tokenizer_gets_a_message_and_the_algorithms_view():
+    at = compare({**CAT, "kind": "classic", "vocab": "60", "view": "curve"})
+    assert field(at, "trained").is_classic
     assert any("classic" in info.value for info in at.info)
-
-
-# -- export and import ---------------------------------------------------------------------------
-
-
-def _export_page(params=CAT_LINK) -> AppTest:
-    at = _compare(params)
-    at.switch_page(EXPORT)
-    at.run()
+    at.radio(key=Session.view.key).set_value("algos").run()
     no_exception(at)
-    return at
+    assert at.button(key="algos_run")
 
 
-def test_export_offers_every_format():
-    at = _export_page()
-    buttons = at.get("download_button")
-    assert len(buttons) == 4
+# -- user and file text stays text --------------------------------------------------------------------
 
 
-def test_import_roundtrip_and_use_on_compare(tmp_path):
-    at = _export_page()
-    trained = at.session_state["trained"]
-    from ui.compare import export_files
-
-    ((name, data),) = export_files(trained.tokenizer, "hf").items()
-    at.file_uploader(key="import_files").upload(name, data, "application/json")
-    at.run()
-    at.button(key="import_button").click().run()
+@pytest.mark.parametrize("payload", PAYLOADS)
+def test_file_names_and_texts_are_shown_literally(payload):
+    at = compare({**CAT, "view": "curve", "refs": "gpt2"})
+    at.selectbox(key=Session.heldout.key).set_value("upload").run()
+    name = f"{payload}.txt"
+    at.file_uploader(key=Session.heldout_file.key).upload(name, f"{payload} held out".encode(), "text/plain").run()
     no_exception(at)
-    assert any("Loaded" in s.value for s in at.success)
-    loaded = at.session_state["loaded_tokenizers"]["tokenizer.json"]
-    sample = "the cat in the hat, 你好"
-    assert loaded.encode(sample) == trained.tokenizer.encode(sample)
-    # the loaded tokenizer is selected on Compare, whose views work with it
-    at.switch_page(COMPARE)
-    at.run()
+    assert any(r["text"] == f"held-out: {name}" for r in chart_rows(at))
+    assert_literal(at)
+    at.radio(key=Session.view.key).set_value("side").run()
+    at.text_area(key=Session.side_text.key).input(payload).run()
     no_exception(at)
-    assert at.selectbox(key="cmp_tokenizer").value == "file:tokenizer.json"
-    at.radio(key="cmp_view").set_value("side").run()
-    no_exception(at)
-    assert [h for h in htmls(at) if 'class="cmp-view"' in h]
+    assert_literal(at)
 
 
-def test_import_gpt2_zip():
-    at = _export_page()
-    trained = at.session_state["trained"]
-    from ui.compare import export_files
-
-    ((name, data),) = export_files(trained.tokenizer, "gpt2").items()
-    at.file_uploader(key="import_files").upload(name, data, "application/zip")
-    at.run()
-    at.button(key="import_button").click().run()
-    no_exception(at)
-    loaded = at.session_state["loaded_tokenizers"]["vocab.json + merges.txt"]
-    assert loaded.encode("the cat sat") == trained.tokenizer.encode("the cat sat")
+def test_a_loaded_tokenizer_named_like_markup_is_shown_literally():
+    trained = bpe_core.train(CAT_IN_THE_HAT, 280).tokenizer
+    loaded = {payload: trained for payload in PAYLOADS}
+    for view in ("curve", "side", "vocab", "algos"):
+        at = compare(loaded=loaded, compared=loaded_choice(PAYLOADS[0]), view=view, refs=list(REFERENCES[:1]))
+        assert_literal(at)
+        assert at.selectbox(key=Session.compared.key).value == loaded_choice(PAYLOADS[0])
 
 
-@pytest.mark.parametrize(
-    "name,data",
-    [
-        ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": {"a": "zero"}}}'),
-        ("broken.json", b"{not json"),
-        ("tokenizer.tiktoken", b"!!!! notanumber\n"),
-        ("bad.zip", b"PK\x03\x04 not really a zip"),
-    ],
-)
-def test_malformed_upload_keeps_current_tokenizer(name, data):
-    at = _export_page()
-    trained_before = at.session_state["trained"]
-    loaded_before = dict(at.session_state["loaded_tokenizers"])
-    at.file_uploader(key="import_files").upload(name, data)
-    at.run()
-    at.button(key="import_button").click().run()
-    no_exception(at)
-    assert at.error, "a clear error is shown"
-    assert "Nothing was changed" in at.error[0].value
-    assert at.session_state["trained"] is trained_before
-    assert dict(at.session_state["loaded_tokenizers"]) == loaded_before
+def test_a_custom_pattern_from_a_link_is_shown_verbatim():
+    regex = r"<img src=x onerror=alert\(1\)>|!\[x\]\(http://127\.0\.0\.1:9/x\.png\)|\s+|[^\s]+"
+    at = compare({**CAT, "pattern": "custom", "regex": regex, "view": "algos"})
+    assert field(at, "trained").request.pattern == regex
+    assert [code.value for code in at.code if code.value == regex]
+    assert_literal(at)

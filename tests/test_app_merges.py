@@ -26,8 +26,7 @@ from apptest_helpers import (
 )
 
 from bpe_core import ClassicTokenizer
-from ui.corpora import DEFAULT_SAMPLE
-from ui.state import PASTE
+from ui.corpora import DEFAULT_SAMPLE, PASTE
 
 
 def _merges_page(sample: str, **widgets):

@@ -1,4 +1,5 @@
-"""The Compare page in real Chromium: a share link opens the curve and the side-by-side view.
+"""The Compare page in real Chromium: links open each view; a held-out upload is measured and its
+name shown as text; the Export page downloads the same session's tokenizer.
 
 Needs playwright (PyPI) and Debian's chromium (/usr/bin/chromium); skipped when either is missing.
 Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
@@ -17,100 +18,107 @@ from playwright.sync_api import expect  # noqa: E402
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
 
+EXCERPT = "corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
+CHART = '[data-testid="stVegaLiteChart"]'
 
-def test_share_link_opens_curve(server, browser, shots):
-    link = (
-        f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
-        "&sizes=300,450,600&refs=gpt2,cl100k_base,o200k_base&heldout=reference-rest&view=curve"
-    )
-    page, watch = open_page(browser, link)
+
+def test_link_opens_the_curve(server, browser, shots):
+    link = f"{server}/Compare?{EXCERPT}&sizes=300,450,600&refs=gpt2,cl100k_base,o200k_base&heldout=reference-rest"
+    page, watch = open_page(browser, link + "&view=curve")
     expect(page.get_by_role("heading", name="Compare vocab sizes")).to_be_visible(timeout=60_000)
-    chart = page.locator('[data-testid="stVegaLiteChart"]').first
-    expect(chart).to_be_visible(timeout=90_000)
+    chart = page.locator(CHART).first
+    expect(chart.locator("canvas, svg").first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    expect(chart.locator("canvas, svg").first).to_be_visible(timeout=30_000)
-    # the chart is drawn: a canvas with real size
     box = chart.bounding_box()
     assert box and box["width"] > 400 and box["height"] > 300
-    # the link's settings are on screen (training text + held-out + references in the table)
-    expect(page.get_by_text("Python reference after the excerpt").first).to_be_visible()
-    expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
-    # the URL still carries the settings (written back by the page)
-    assert "vocab=600" in page.url and "view=curve" in page.url
+    table = page.locator('[data-testid="stTable"]').first
+    expect(table).to_contain_text("o200k_base")  # the reference points are in
+    expect(table).to_contain_text("Python reference after the excerpt")
+    assert "vocab=600" in page.url and "view=curve" in page.url and "sizes=300" in page.url
     page.screenshot(path=str(shots / "compare_curve.png"))
     assert not watch.problems, watch.problems
     page.context.close()
 
 
-def test_share_link_opens_side_by_side(server, browser, shots):
-    link = (
-        f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2"
-        "&sizes=300,450,600&refs=gpt2,o200k_base&view=side"
-    )
-    page, watch = open_page(browser, link)
+def test_link_opens_side_by_side(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Compare?{EXCERPT}&sizes=300,450,600&refs=gpt2,o200k_base&view=side")
     views = page.locator(".cmp-view")
-    expect(views.nth(4)).to_be_visible(timeout=90_000)
+    expect(views.nth(4)).to_be_visible(timeout=60_000)
     wait_idle(page)
     assert views.count() == 5
     heads = [views.nth(i).locator(".cmp-view-head").inner_text() for i in range(5)]
     assert heads[:3] == ["vocab 300", "vocab 450", "vocab 600"]
     assert heads[3].startswith("GPT-2") and heads[4].startswith("o200k_base")
-    # tokens are drawn with ids, and changed boundaries are outlined
     expect(views.nth(0).locator(".tok[data-token-id]").first).to_be_visible()
     assert page.locator(".cmp-view .tok.diff").count() > 0
-    # the sizes box holds the link's sizes
     expect(page.locator('input[aria-label^="Vocab sizes to compare"]')).to_have_value("300, 450, 600")
     page.screenshot(path=str(shots / "compare_side.png"))
     assert not watch.problems, watch.problems
     page.context.close()
 
 
-def test_vocabulary_view_and_tree(server, browser, shots):
-    link = f"{server}/Compare?corpus=python-reference-excerpt&vocab=600&pattern=gpt2&view=vocab"
-    page, watch = open_page(browser, link)
-    expect(page.locator(".mtree .node").first).to_be_visible(timeout=90_000)
+def test_link_opens_the_vocabulary_with_its_token(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Compare?{EXCERPT}&view=vocab&token=300")
+    expect(page.locator(".mtree .node").first).to_be_visible(timeout=60_000)
     wait_idle(page)
+    expect(page.locator('.mtree .node[data-token-id="300"]').first).to_be_visible()
     assert page.locator(".mtree .node.leaf").count() >= 2
     expect(page.get_by_text("Learned but never emitted")).to_be_visible()
     expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible(timeout=30_000)
-    expect(page.locator('[data-testid="stVegaLiteChart"]').first).to_be_visible(timeout=30_000)
-    page.wait_for_timeout(500)
+    expect(page.locator(CHART).first).to_be_visible(timeout=30_000)
     page.screenshot(path=str(shots / "compare_vocab.png"))
     assert not watch.problems, watch.problems
     page.context.close()
 
 
-def test_export_page_offers_every_format(server, browser, shots):
-    # train through a share link, then open the Export page in the same session via the sidebar link
-    page, watch = open_page(browser, f"{server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=side")
-    expect(page.locator(".cmp-view").first).to_be_visible(timeout=90_000)
+def test_uploaded_heldout_text_is_measured_and_its_name_stays_text(server, browser, shots, tmp_path):
+    name = "![x](http:__127.0.0.1:9_x.png)<img src=x onerror=alert(1)>.txt"
+    upload = tmp_path / name
+    upload.write_text("The cat sat on the mat. 猫坐在垫子上。\n" * 200, encoding="utf-8")
+    page, watch = open_page(browser, f"{server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=curve&refs=gpt2")
+    expect(page.locator(CHART).first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    page.get_by_role("link", name="Export").first.click()
-    expect(page.get_by_role("heading", name="Export and import")).to_be_visible(timeout=30_000)
-    for label in ("GPT-2 (zip)", "tiktoken ranks", "Hugging Face", "Project JSON"):
-        expect(page.get_by_role("button", name=label).first).to_be_visible(timeout=30_000)
-    with page.expect_download() as download_info:
-        page.get_by_role("button", name="Hugging Face").first.click()
-    download = download_info.value
-    assert download.suggested_filename == "tokenizer.json"
-    page.screenshot(path=str(shots / "export.png"))
+    page.get_by_role("combobox", name="Held-out text").click()
+    page.get_by_role("option", name="Upload").first.click()
+    wait_idle(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').last.set_input_files(str(upload))
+    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text=name)
+    expect(caption.first).to_be_visible(timeout=30_000)
+    wait_idle(page)
+    assert page.locator('img[src="x"], img[src*="127.0.0.1:9"]').count() == 0
+    assert "heldout" not in page.url  # uploaded text never goes into the link
+    page.screenshot(path=str(shots / "compare_upload.png"))
     assert not watch.problems, watch.problems
     page.context.close()
 
 
-def test_algorithms_view(server, browser, shots):
-    link = f"{server}/Compare?corpus=mixed-english-chinese&vocab=400&pattern=gpt2&view=algos"
-    page, watch = open_page(browser, link)
+def test_algorithms_train_on_a_click(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Compare?corpus=mixed-english-chinese&vocab=400&view=algos")
     button = page.get_by_role("button", name="Train the variants and compare")
-    expect(button).to_be_visible(timeout=90_000)
+    expect(button).to_be_visible(timeout=60_000)
     wait_idle(page)
     button.click()
     views = page.locator(".cmp-view")
-    expect(views.nth(2)).to_be_visible(timeout=90_000)
+    expect(views.nth(2)).to_be_visible(timeout=60_000)
     wait_idle(page)
     assert "classic" in views.nth(2).locator(".cmp-view-head").inner_text()
-    expect(page.locator('[data-testid="stDataFrame"]').first).to_be_visible()
-    page.wait_for_timeout(300)
+    expect(page.locator('[data-testid="stTable"]').first).to_contain_text("no pre")
     page.screenshot(path=str(shots / "compare_algos.png"))
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+def test_the_compared_tokenizer_is_one_click_from_export(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Compare?corpus=toy-the-cat-in-the-hat&vocab=300&view=side")
+    expect(page.locator(".cmp-view").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    page.get_by_role("link", name="Export").first.click()
+    expect(page.get_by_role("heading", name="Export and import")).to_be_visible(timeout=30_000)
+    page.get_by_text("Hugging Face").first.click()
+    wait_idle(page)
+    with page.expect_download() as download_info:
+        page.get_by_role("button", name="Download Hugging Face").click()
+    assert download_info.value.suggested_filename == "tokenizer.json"
+    page.screenshot(path=str(shots / "export.png"))
     assert not watch.problems, watch.problems
     page.context.close()

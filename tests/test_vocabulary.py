@@ -163,8 +163,8 @@ def test_usage_never_emitted_histogram_rows(shakespeare):
 
 
 def _export_bytes(tokenizer, fmt: str) -> dict[str, bytes]:
-    """What the Export page offers for download, via ui.compare (file name -> bytes)."""
-    from ui.compare import export_files
+    """What the Export page offers for download, via ui.export (file name -> bytes)."""
+    from ui.export import export_files
 
     return export_files(tokenizer, fmt)
 

@@ -188,6 +188,21 @@ class Session:
     )
     token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
     compared: Field[str] = Field("")  # the Compare page's own tokenizer choice (TRAINED or a loaded file)
+    sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
+    heldout_box: Field[str] = Field("")  # the held-out paste box (emptied once a big paste is stored)
+    heldout_file: Field[Any] = Field(None)  # the held-out file uploader (Streamlit's UploadedFile)
+    side_text: Field[str] = Field(
+        "Tokenizers split text into tokens. The tokenizer learned merges from its training text.\n"
+        "def tokenize(text): return [t for t in text.split()]\n"
+        "字节对编码从字节开始，反复合并出现次数最多的相邻字节对。"
+    )
+    vocab_search: Field[str] = Field("")
+    vocab_sort: Field[str] = Field("merge round")
+    vocab_descending: Field[bool] = Field(False)
+    algo_text: Field[str] = Field(
+        "Byte-pair encoding merges frequent pairs.\n字节对编码从字节开始，反复合并出现次数最多的相邻字节对。\n"
+        "一个汉字在 UTF-8 中占三个字节。"
+    )
     # Export
     format: Field[str] = Field("gpt2", url="format", parse=one_of(FORMATS))
     exported: Field[str] = Field(TRAINED)  # which tokenizer the Export page downloads

@@ -1,0 +1,94 @@
+"""AppTest (headless) tests of the Export page: every format offered, files loaded back (and then
+usable on Compare), malformed files refused without changing anything."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import APP, TIMEOUT, markdown_texts, no_exception
+from streamlit.testing.v1 import AppTest
+from test_app_compare import CAT, RAW_MARKDOWN_LINK, field, views_html
+
+from ui.encoding import loaded_choice
+from ui.export import LABELS, export_files
+from ui.session import FORMATS, Session
+from ui.text import plain
+
+EXPORT = "pages/4_Export.py"
+COMPARE = "pages/3_Compare.py"
+SAMPLE = "the cat in the hat, 你好 <|endoftext|>"
+
+
+def export_page(params: dict | None = None) -> AppTest:
+    """A new session opened on the Export page by a link that trains the cat sample."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(params or {**CAT, "specials": "<|endoftext|>"})
+    at.switch_page(EXPORT)
+    at.run()
+    no_exception(at)
+    return at
+
+
+def load(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key="export_import_files").upload(name, data)
+    at.run()
+    at.button(key="export_import_load").click().run()
+    no_exception(at)
+    return at
+
+
+def test_every_format_is_offered_for_the_linked_tokenizer():
+    at = export_page({**CAT, "format": "hf"})
+    assert field(at, "trained").request.vocab_size == 300
+    assert at.radio(key=Session.format.key).value == "hf"
+    for fmt in FORMATS:
+        at.radio(key=Session.format.key).set_value(fmt).run()
+        no_exception(at)
+        (button,) = at.get("download_button")
+        assert LABELS[fmt] in button.proto.label
+        (name,) = export_files(field(at, "trained").tokenizer, fmt)
+        assert any(plain(name) in caption.value for caption in at.caption), name
+        assert at.query_params["format"] == fmt
+
+
+@pytest.mark.parametrize("fmt", ["hf", "bpe-playground", "gpt2"])
+def test_an_exported_file_loads_back_and_is_used_on_compare(fmt):
+    at = export_page()
+    trained = field(at, "trained").tokenizer
+    ((name, data),) = export_files(trained, fmt).items()
+    load(at, name, data)
+    assert any("Loaded" in success.value for success in at.success)
+    ((label, loaded),) = field(at, "loaded").items()
+    assert loaded.encode(SAMPLE) == trained.encode(SAMPLE)
+    at.switch_page(COMPARE)
+    at.run()
+    at.selectbox(key=Session.compared.key).set_value(loaded_choice(label)).run()
+    at.radio(key=Session.view.key).set_value("side").run()
+    no_exception(at)
+    assert views_html(at)
+
+
+@pytest.mark.parametrize(
+    "name,data",
+    [
+        ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": {"a": "zero"}}}'),
+        ("broken.json", b"{not json"),
+        ("tokenizer.tiktoken", b"!!!! notanumber\n"),
+        ("bad.zip", b"PK\x03\x04 not really a zip"),
+        ("![x](http://127.0.0.1:9/x.png)[t](http://x)<img src=x onerror=alert(1)>.json", b"{"),
+    ],
+)
+def test_a_malformed_file_changes_nothing(name, data):
+    at = export_page()
+    trained = field(at, "trained")
+    load(at, name, data)
+    assert at.error and "Nothing was changed" in at.error[0].value
+    assert field(at, "trained") is trained and field(at, "loaded") == {}
+    assert not [text for text in markdown_texts(at) if RAW_MARKDOWN_LINK.search(text) or "<img" in text]
+
+
+def test_without_a_tokenizer_the_page_says_so():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.switch_page(EXPORT)
+    at.run()
+    no_exception(at)
+    assert any("Nothing to export yet" in info.value for info in at.info)

@@ -1,0 +1,196 @@
+"""What every Compare view shares: the tokenizer compared, a result cache keyed on digests, and the
+token views (a text's tokens with the boundaries that differ from a neighbour's outlined).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from bpe_core import vocabulary as voc
+from ui import encoding as enc
+from ui import tokens as tok_ui
+from ui.session import REFERENCES, TRAINED, Session
+from ui.trained import Trained
+
+T = TypeVar("T")
+
+VIEW_LABELS = {"curve": "Curve", "side": "Side by side", "vocab": "Vocabulary", "algos": "Algorithms"}
+MAX_VIEW_TOKENS = 600
+"""Tokens drawn per view; the rest are counted."""
+
+CSS = (  # the token spans' own styles come with the frame
+    "<style>"
+    ".tokens .tok.diff{outline:2px solid #c2255c;outline-offset:0;text-decoration:underline 2px #c2255c;"
+    "text-underline-offset:3px}"
+    ".cmp-view-head{font-weight:600;margin:.2rem 0 .1rem 0}"
+    ".cmp-view-sub{color:#495057;font-size:.9rem;margin-bottom:.2rem}"
+    ".cmp-view .tokens{font-size:1.05rem;line-height:1.9rem}"
+    ".mtree{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.95rem;color:#111;overflow-x:auto;"
+    "padding-bottom:4px}"
+    ".mtree .node{display:inline-flex;flex-direction:column;align-items:center;border:1px solid #adb5bd;"
+    "border-radius:6px;padding:2px 2px;margin:1px;background:#f8f9fa;vertical-align:top}"
+    ".mtree .node.leaf{background:#e7f5ff;border-color:#74c0fc}"
+    ".mtree .lbl{white-space:pre;font-weight:600;padding:0 3px}"
+    ".mtree .meta{font-size:.68rem;color:#495057;white-space:nowrap}"
+    ".mtree .kids{display:flex;flex-direction:row;align-items:flex-start}"
+    "</style>"
+)
+
+
+# -- the tokenizer compared -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Subject:
+    """The tokenizer a Compare view works on."""
+
+    choice: str  # ui.encoding choice id: TRAINED or a loaded file
+    tokenizer: Any
+    label: str
+    key: str  # identifies the tokenizer's content in caches
+    trained: Trained | None  # None for a tokenizer loaded from files
+
+    @property
+    def is_classic(self) -> bool:
+        return enc.is_classic(self.tokenizer)
+
+
+def choices(s: Session) -> dict[str, str]:
+    """The tokenizers Compare can study: the trained one and files loaded this session (not references)."""
+    return {choice: label for choice, label in enc.tokenizer_choices(s).items() if choice not in REFERENCES}
+
+
+def subject(s: Session) -> Subject | None:
+    """The tokenizer ``s.compared`` names (None when it is gone)."""
+    tokenizer = enc.tokenizer_for(s, s.compared)
+    if tokenizer is None:
+        return None
+    if s.compared == TRAINED:
+        return Subject(TRAINED, tokenizer, s.trained.label, s.trained.request.key, s.trained)
+    return Subject(s.compared, tokenizer, choices(s).get(s.compared, s.compared), content_key(tokenizer), None)
+
+
+_content_keys: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def content_key(tokenizer: Any) -> str:
+    """A digest of a tokenizer's tokens, specials and pattern, computed once per tokenizer object
+    (two files with the same name hold different tokenizers; equal content may share results)."""
+    key = _content_keys.get(tokenizer)
+    if key is None:
+        digest = hashlib.sha256(repr((tokenizer.pattern, sorted(tokenizer.special_tokens.items()))).encode())
+        for identifier, token in sorted(tokenizer.vocab.items()):
+            digest.update(b"%d:" % identifier + token.hex().encode() + b";")
+        key = _content_keys[tokenizer] = "file-" + digest.hexdigest()[:24]
+    return key
+
+
+def byte_level_only(subject: Subject) -> bool:
+    """True for a byte-level tokenizer; for a classic one, say which views it has and return False."""
+    if not subject.is_classic:
+        return True
+    st.info(
+        "This tokenizer is classic (character-level) BPE: the curve, side-by-side and vocabulary views need a "
+        "byte-level tokenizer. Train one on the Train page, or open the Algorithms view."
+    )
+    return False
+
+
+# -- results, computed once ---------------------------------------------------------------------------
+
+_results: OrderedDict[tuple, Any] = OrderedDict()
+_results_lock = threading.Lock()
+RESULTS_KEPT = 48
+"""Results shared by all sessions (keyed by content digests, so no session sees another's text)."""
+
+
+def remembered(key: tuple, compute: Callable[[], T]) -> T:
+    """``compute()`` once per key (tokenizer key + text digest + ...); the least recently used dropped."""
+    with _results_lock:
+        if key in _results:
+            _results.move_to_end(key)
+            return _results[key]
+    value = compute()
+    with _results_lock:
+        _results[key] = value
+        while len(_results) > RESULTS_KEPT:
+            _results.popitem(last=False)
+    return value
+
+
+def known(key: tuple) -> Any:
+    """What :func:`remembered` holds for ``key``, or None (nothing is computed)."""
+    with _results_lock:
+        return _results.get(key)
+
+
+def attempt(what: str, compute: Callable[[], T]) -> T | None:
+    """``compute()``, or None after a plain warning when the tokenizer cannot handle the text
+    (e.g. a loaded tokenizer whose pattern does not cover it)."""
+    from ui.text import plain
+
+    try:
+        return compute()
+    except ValueError as error:
+        st.warning(f"Could not {what}: {plain(error, limit=500)}")
+        return None
+
+
+# -- token views ---------------------------------------------------------------------------------
+
+
+@dataclass
+class View:
+    """One text as one tokenizer cuts it."""
+
+    title: str
+    subtitle: str
+    tokens: list[bytes]
+    ids: list[int | None]
+
+
+def summary(n_tokens: int, n_bytes: int) -> str:
+    return f"{n_tokens:,} tokens · {n_bytes / n_tokens:.2f} bytes/token" if n_tokens else "no tokens"
+
+
+def neighbour_diffs(views: Sequence[View]) -> list[list[bool]]:
+    """For each view, which tokens have an edge its neighbour lacks (the view before it; the first
+    view is compared with the second)."""
+    if len(views) < 2:
+        return [[False] * len(view.tokens) for view in views]
+    return [
+        voc.changed_tokens(view.tokens, views[index - 1 if index else 1].tokens) for index, view in enumerate(views)
+    ]
+
+
+def view_html(view: View, diff: Sequence[bool] | None = None) -> str:
+    """A view as escaped HTML: title, counts, tokens (changed ones outlined when ``diff`` is given)."""
+    shown = min(len(view.tokens), MAX_VIEW_TOKENS)
+    spans = [
+        tok_ui.token_span(view.tokens[i], view.ids[i], i, extra_class="diff" if diff and diff[i] else "")
+        for i in range(shown)
+    ]
+    more = f'<span class="more">… {len(view.tokens) - shown:,} more tokens</span>' if shown < len(view.tokens) else ""
+    outlined = f" · {sum(diff):,} outlined" if diff is not None else ""
+    return (
+        '<div class="cmp-view">'
+        f'<div class="cmp-view-head">{html.escape(view.title)}</div>'
+        f'<div class="cmp-view-sub">{html.escape(view.subtitle)}{outlined}</div>'
+        f'<div class="tokens">{"".join(spans)}{more}</div></div>'
+    )
+
+
+def draw_views(views: Sequence[View], diffs: Sequence[Sequence[bool] | None], per_row: int = 3) -> None:
+    for start in range(0, len(views), per_row):
+        columns = st.columns(per_row, gap="medium")
+        for column, view, diff in zip(columns, views[start : start + per_row], diffs[start : start + per_row]):
+            column.html(view_html(view, diff))

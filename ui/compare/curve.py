@@ -1,0 +1,211 @@
+"""The curve: bytes per token at every vocab size of one tokenizer, on its training text and a held-out
+text, with GPT-2, cl100k_base and o200k_base as points.
+
+One pass over a text gives every vocab size (``bpe_core.vocabulary``); the chart gets at most
+:data:`POINTS` points a line. The chart is drawn as soon as the lines are known and drawn again
+when the reference tokenizers have counted, so a new text shows at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from bpe_core import vocabulary as voc
+from ui import encoding as enc
+from ui.compare import texts
+from ui.compare.common import Subject, attempt, known, remembered
+from ui.compare.texts import Text
+from ui.corpora import PASTE, UPLOAD
+from ui.session import REFERENCES, Session
+from ui.text import plain
+
+POINTS = 400
+"""Points per line sent to the browser (the chart needs no more; 100,000 sizes would cost seconds)."""
+FLUSH_SECONDS = 0.1
+"""A pause after the first chart: counting with the references holds the GIL for seconds, and the server
+thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
+LINE = "this tokenizer (every size)"
+PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text's curve, sampled for the chart, with its exact end point."""
+
+    text: Text
+    points: list[tuple[int, float]]
+    tokens: int  # with the full vocabulary
+    seconds: float
+
+
+def line(subject: Subject, text: Text) -> Line | None:
+    """The tokenizer's curve on ``text`` (computed once per tokenizer and text digest, whatever its label)."""
+
+    def compute() -> tuple[list[tuple[int, float]], int, float]:
+        started = time.perf_counter()
+        curve = voc.bytes_per_token_curve(subject.tokenizer, text.text)
+        seconds = time.perf_counter() - started
+        return voc.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds
+
+    found = attempt(f"measure {plain(text.label)}", lambda: remembered(("curve", subject.key, text.digest), compute))
+    return None if found is None else Line(text, *found)
+
+
+def reference_rows(names: Sequence[str], measured: Sequence[Text], *, known_only: bool) -> list[dict]:
+    """A point per reference tokenizer and text; with ``known_only``, only counts already at hand."""
+    rows = []
+    for name in names:
+        for text in measured:
+            count = known(("reference", name, text.digest)) if known_only else reference_count(name, text)
+            if count:
+                size = voc.vocab_size_of(enc.reference_tokenizer(name))
+                rows.append(row(enc.REFERENCE_LABELS[name], text, size, count))
+    return rows
+
+
+def reference_count(name: str, text: Text) -> int:
+    return remembered(("reference", name, text.digest), lambda: texts.reference_count(name, text))
+
+
+def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
+    return {
+        "tokenizer": tokenizer,
+        "text": text.label,
+        "vocab size": size,
+        "bytes per token": round(text.n_bytes / tokens, 4),
+        "tokens": tokens,
+    }
+
+
+def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> alt.LayerChart:
+    """Lines for the tokenizer at every size, points for the reference tokenizers, dashed rules at ``marks``."""
+    curve = pd.DataFrame(
+        [row(LINE, item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
+    )
+    dots = pd.DataFrame(points, columns=list(curve.columns) or None)
+    values = [*curve.get("bytes per token", []), *dots.get("bytes per token", [])]
+    top = max(values, default=2.0)
+    x = alt.X(
+        "vocab size:Q",
+        scale=alt.Scale(type="log", domain=[200, 250_000], nice=False),
+        axis=alt.Axis(values=[256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], format="~s"),
+        title="vocab size (log scale)",
+    )
+    low = max(0.0, min(values, default=1.0) - 0.2)
+    y = alt.Y("bytes per token:Q", scale=alt.Scale(domain=[low, top * 1.1 + 0.2], nice=False))
+    labels = list(dict.fromkeys(item.text.label for item in lines))
+    color = alt.Color(
+        "text:N",
+        scale=alt.Scale(domain=labels, range=PALETTE[: len(labels)] or PALETTE),
+        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
+    )
+    tooltip = ["tokenizer:N", "text:N", alt.Tooltip("vocab size:Q", format=","), "bytes per token:Q",
+               alt.Tooltip("tokens:Q", format=",")]  # fmt: skip
+    layers = []
+    if marks:
+        rules = pd.DataFrame({"vocab size": list(marks)})
+        layers.append(alt.Chart(rules).mark_rule(color="#868e96", strokeDash=[4, 3]).encode(x="vocab size:Q"))
+    layers.append(alt.Chart(curve).mark_line(strokeWidth=2.5).encode(x=x, y=y, color=color, tooltip=tooltip))
+    if not dots.empty:
+        shape = alt.Shape("tokenizer:N", title="reference tokenizer", legend=alt.Legend(orient="bottom"))
+        layers.append(
+            alt.Chart(dots)
+            .mark_point(size=180, filled=True, opacity=0.85, stroke="#212529", strokeWidth=1)
+            .encode(x=x, y=y, color=color, shape=shape, tooltip=tooltip)
+        )
+    return alt.layer(*layers).properties(height=420).interactive(bind_y=False)
+
+
+# -- the view ------------------------------------------------------------------------------------------
+
+
+def held_out_inputs(s: Session) -> None:
+    """Choose the held-out text; paste or upload it when that is the choice."""
+    st.selectbox("Held-out text", list(texts.HELDOUT_LABELS), format_func=texts.HELDOUT_LABELS.get,
+                 key=Session.heldout.key, on_change=texts.forget_own_text, args=(s,), persist_state="session")
+    if s.heldout == PASTE:
+        st.text_area("Held-out text to paste", key=Session.heldout_box.key, height=120, on_change=texts.store_paste,
+                     args=(s,), placeholder="Paste text the tokenizer was not trained on, then click outside the box.")
+    elif s.heldout == UPLOAD:
+        if s.state.get(Session.heldout_file.key) is None:
+            # Session.initialize gave the field its default, and Streamlit refuses to draw a file uploader
+            # whose key was set through session state: drop the placeholder (no file is lost).
+            s.state.pop(Session.heldout_file.key, None)
+        st.file_uploader("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)",
+                         key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
+                         on_change=texts.store_upload, args=(s,))
+    own = s.heldout_text
+    if s.heldout in (PASTE, UPLOAD) and own is not None and own.replaced_bytes:
+        st.warning(f"{plain(own.name)} has {own.replaced_bytes:,} invalid byte(s), replaced by � (U+FFFD).")
+
+
+def render(s: Session, subject: Subject) -> None:
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        held_out_inputs(s)
+    with right:
+        st.multiselect("Reference tokenizers (points)", REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+                       key=Session.refs.key, persist_state="session")
+    training = texts.training_text(s, subject.trained) if subject.trained is not None else None
+    other = texts.heldout(s)
+    if other is None and s.heldout in (PASTE, UPLOAD):
+        st.info(texts.heldout_missing_message(s))
+    measured = [text for text in (training, other) if text is not None and text.n_bytes]
+    if not measured:
+        st.info("No text to measure yet: choose a held-out text.")
+        return
+    lines = [found for text in measured if (found := line(subject, text)) is not None]
+    if not lines:
+        return
+    slot = st.empty()  # drawn now with what is known, again after each reference tokenizer has counted
+    marks = [size for size in s.sizes if 200 <= size <= 250_000]
+    points = reference_rows(s.refs, measured, known_only=True)
+    slot.altair_chart(chart(lines, points, marks), width="stretch")
+    caption(subject, lines, training is None)
+    pending = [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]
+    if pending:
+        time.sleep(FLUSH_SECONDS)
+    status = st.empty()
+    for name in pending:
+        status.caption(f"Counting the tokens of {enc.REFERENCE_LABELS[name]}…")
+        if attempt(f"count with {name}", lambda name=name: reference_rows([name], measured, known_only=False)) is None:
+            break
+        points = reference_rows(s.refs, measured, known_only=True)
+        slot.altair_chart(chart(lines, points, marks), width="stretch")
+    status.empty()
+    summary_table(subject, lines, points)
+
+
+def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool) -> None:
+    tokenizer = subject.tokenizer
+    timing = ", ".join(f"{texts.describe(item.text)} in {item.seconds:.2f} s" for item in lines)
+    st.caption(
+        f"Lines: the tokenizer at every one of its {tokenizer.num_merges + 1:,} vocab sizes "
+        f"({voc.vocab_size_of(tokenizer, 0):,}–{voc.vocab_size_of(tokenizer):,}) from one pass over each text: "
+        f"{timing}. Points: the reference tokenizers on the same texts. Dashed lines: the sizes compared side by "
+        "side. Vocab size counts every token, special tokens included."
+    )
+    if any(item.text.truncated for item in lines):
+        st.caption(f"Texts longer than {texts.MEASURE_LIMIT:,} characters are measured on their start.")
+    if no_training_text:
+        st.caption("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
+                   "training): only the held-out text is measured.")
+
+
+def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict]) -> None:
+    """The full-vocabulary numbers (a static table: cell text is Markdown, so labels are escaped)."""
+    size = voc.vocab_size_of(subject.tokenizer)
+    rows = [row(LINE, item.text, size, item.tokens) for item in lines] + list(points)
+    st.table(pd.DataFrame({
+        "tokenizer": [plain(item["tokenizer"]) for item in rows],
+        "text": [plain(item["text"]) for item in rows],
+        "vocab size": [f"{item['vocab size']:,}" for item in rows],
+        "tokens": [f"{item['tokens']:,}" for item in rows],
+        "bytes per token": [f"{item['bytes per token']:.3f}" for item in rows],
+    }), hide_index=True)  # fmt: skip

@@ -1,0 +1,107 @@
+"""Side by side: one text at 2–4 vocab sizes of the tokenizer and with the reference tokenizers,
+the tokens whose boundaries differ from the neighbouring view outlined.
+
+Every size comes from one segmentation of the text (boundary lifetimes), not one encoding per size.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core import vocabulary as voc
+from ui import encoding as enc
+from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
+from ui.session import MAX_SIZES, REFERENCES, LinkValueError, Session
+from ui.text import plain
+from ui.trained import text_digest
+
+
+def default_sizes(tokenizer) -> list[int]:
+    """Three sizes that show the change: a tenth, a third and all of the merges.
+
+    >>> import bpe_core
+    >>> default_sizes(bpe_core.train("aaabdaaabac", 259).tokenizer)
+    [256, 257, 259]
+    """
+    n = tokenizer.num_merges
+    return list(dict.fromkeys(voc.vocab_size_of(tokenizer, k) for k in (n // 10, n // 3, n)))
+
+
+def sizes_text(sizes: list[int]) -> str:
+    return ", ".join(map(str, sizes))
+
+
+def store_sizes(s: Session) -> None:
+    """The sizes box was edited: keep the sizes if they parse, else say what is allowed."""
+    try:
+        s.sizes = Session.sizes.parse(s.sizes_text or "")
+    except LinkValueError as error:
+        s.notice("warning", f"Vocab sizes “{plain(s.sizes_text, limit=80)}” were not used: give {error}.")
+
+
+def trained_view(tokenizer, segmentation, size: int, n_bytes: int) -> View:
+    """The text at one vocab size, from its lifetimes (no re-encoding)."""
+    k = voc.merges_for_vocab_size(tokenizer, size)
+    tokens = segmentation.tokens_at(k)
+    ids_of = tokenizer.mergeable_ranks
+    specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
+    ids = [ids_of.get(token, specials.get(token)) for token in tokens]
+    return View(f"vocab {voc.vocab_size_of(tokenizer, k):,}", summary(len(tokens), n_bytes), tokens, ids)
+
+
+def reference_view(name: str, text: str, n_bytes: int) -> View:
+    tokenizer = enc.reference_tokenizer(name)
+    ids = tokenizer.encode(text)
+    title = f"{enc.REFERENCE_LABELS[name]} · vocab {voc.vocab_size_of(tokenizer):,}"
+    return View(title, summary(len(ids), n_bytes), tokenizer.decode_tokens_bytes(ids), list(ids))
+
+
+def render(s: Session, subject: Subject) -> None:
+    tokenizer = subject.tokenizer
+    low, high = voc.vocab_size_of(tokenizer, 0), voc.vocab_size_of(tokenizer)
+    if not s.sizes:
+        s.sizes = default_sizes(tokenizer)
+    if not _box_shows(s):
+        s.sizes_text = sizes_text(s.sizes)  # a link or the defaults set the sizes: show them in the box
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.text_area("Text", key=Session.side_text.key, height=110, persist_state="session")
+    with right:
+        st.text_input(f"Vocab sizes to compare (up to {MAX_SIZES}, between {low:,} and {high:,})",
+                      key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
+        st.multiselect("And the reference tokenizers", REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+                       key=Session.refs.key, persist_state="session")
+    sizes = sorted({min(max(size, low), high) for size in s.sizes})
+    if any(size < low or size > high for size in s.sizes):
+        st.caption(f"Sizes outside {low:,}–{high:,} were moved to the nearest end.")
+    if len(sizes) + len(s.refs) < 2:
+        st.info("Give at least two vocab sizes (or one size and a reference tokenizer).")
+    text = s.side_text or ""
+    if not text:
+        st.info("Type a text to compare.")
+        return
+    n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+    digest = text_digest(text)
+    segment = lambda: remembered(("segment", subject.key, digest), lambda: tokenizer.segment(text))  # noqa: E731
+    segmentation = attempt("cut the text with this tokenizer", segment)
+    if segmentation is None:
+        st.caption("Its pre-tokenization pattern:")
+        st.code(tokenizer.pattern_regex or "(none)", language=None)
+        return
+    views = [trained_view(tokenizer, segmentation, size, n_bytes) for size in sizes]
+    for name in s.refs:
+        views.append(remembered(("view", name, digest), lambda name=name: reference_view(name, text, n_bytes)))
+    st.caption(
+        "Outlined and underlined: tokens the view before does not have (the first view is compared with the "
+        "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
+        "that get merged. Hover a token for its id."
+    )
+    draw_views(views, neighbour_diffs(views))
+
+
+def _box_shows(s: Session) -> bool:
+    """Whether the sizes box holds ``s.sizes`` (a link or the defaults may have set them)."""
+    try:
+        return Session.sizes.parse(s.sizes_text or "") == s.sizes
+    except LinkValueError:
+        return False

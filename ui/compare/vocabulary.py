@@ -1,0 +1,195 @@
+"""The vocabulary explorer: every token in a searchable, sortable table, the merge tree of one token,
+the token lengths, and the tokens learned but never emitted on the corpus.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from bpe_core import vocabulary as voc
+from ui import tokens as tok_ui
+from ui.compare import texts
+from ui.compare.common import Subject, attempt, remembered
+from ui.session import Session
+from ui.text import plain
+
+SORTS = ("merge round", "id", "length", "used in corpus", "count when merged", "token")
+NEVER_SHOWN = 400
+_ID = re.compile(r"[0-9]{1,9}", re.ASCII)  # "²" and "٣" are digits to str.isdigit, not ids
+
+
+def token_label(data: bytes) -> str:
+    """A token as readable text: whitespace marked (· ↵ →), partial characters and control
+    characters as hex (⟨E4 BD⟩, ⟨00⟩).
+
+    >>> token_label(b"a b\\x00")
+    'a·b⟨00⟩'
+    """
+    label = tok_ui.display_bytes(data)
+    if label.isprintable():
+        return label
+    return "".join(
+        ch if ch.isprintable() else "⟨" + " ".join(f"{b:02X}" for b in ch.encode("utf-8")) + "⟩" for ch in label
+    )
+
+
+def vocabulary_frame(rows: Sequence[voc.TokenInfo]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "id": [row.id for row in rows],
+            "token": [token_label(row.token) for row in rows],
+            "bytes": [row.token.hex(" ") for row in rows],
+            "length": [row.length for row in rows],
+            "merge round": pd.array([row.merge_round for row in rows], dtype="Int64"),
+            "count when merged": pd.array([row.count_when_merged for row in rows], dtype="Int64"),
+            "used in corpus": [row.used for row in rows],
+            "special": [row.special for row in rows],
+        }
+    )
+
+
+def filter_frame(frame: pd.DataFrame, query: str) -> pd.DataFrame:
+    """Rows whose token text (· for space, ↵ for newline) or hex bytes contain the query, or whose id it is.
+
+    >>> frame = vocabulary_frame([voc.TokenInfo(7, b"a b", 3, 1, 2, 0)])
+    >>> len(filter_frame(frame, "a b")), len(filter_frame(frame, "61")), len(filter_frame(frame, "²"))
+    (1, 1, 0)
+    """
+    if not query:
+        return frame
+    mask = frame["token"].str.contains(tok_ui.show_whitespace(query), regex=False)
+    mask |= frame["bytes"].str.contains(query.lower(), regex=False)
+    if _ID.fullmatch(query.strip()):
+        mask |= frame["id"] == int(query.strip())
+    return frame[mask]
+
+
+def length_chart(histogram: dict[int, int]) -> alt.Chart:
+    frame = pd.DataFrame({"length (bytes)": list(histogram), "tokens": list(histogram.values())})
+    return (
+        alt.Chart(frame)
+        .mark_bar(color="#1c7ed6")
+        .encode(
+            x=alt.X("length (bytes):O", title="token length in bytes"),
+            y=alt.Y("tokens:Q", title="learned tokens"),
+            tooltip=["length (bytes)", "tokens"],
+        )
+        .properties(height=260)
+    )
+
+
+def tree_html(tree: voc.MergeTree, max_depth: int = 12) -> str:
+    """A merge tree as nested boxes: each token above its two parts (escaped text)."""
+
+    def node(t: voc.MergeTree, depth: int) -> str:
+        meta = f"#{t.id}" + (f" r{t.merge_round}" if t.merge_round is not None else "")
+        kids = ""
+        if not t.is_leaf and t.left is not None and t.right is not None:
+            inner = '<span class="meta">…</span>' if depth >= max_depth else node(t.left, depth + 1) + node(
+                t.right, depth + 1
+            )
+            kids = f'<div class="kids">{inner}</div>'
+        return (
+            f'<div class="{"node leaf" if t.is_leaf else "node"}" data-token-id="{int(t.id)}">'
+            f'<span class="lbl">{html.escape(token_label(t.token))}</span>'
+            f'<span class="meta">{html.escape(meta)}</span>{kids}</div>'
+        )
+
+    return f'<div class="mtree">{node(tree, 0)}</div>'
+
+
+# -- the view ------------------------------------------------------------------------------------------
+
+
+def render(s: Session, subject: Subject) -> None:
+    tokenizer = subject.tokenizer
+    corpus = texts.training_text(s, subject.trained) if subject.trained is not None else None
+    usage: Counter[int] = Counter()
+    if corpus is None:
+        st.info("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
+                "training): token use on the corpus is not counted.")
+    else:
+        counted = attempt("count token use", lambda: remembered(
+            ("usage", subject.key, corpus.digest), lambda: voc.token_usage(tokenizer, corpus.text)))
+        usage = counted if counted is not None else usage
+    trace = subject.trained.trace if subject.trained is not None else None
+    frame = remembered(("vocab-frame", subject.key, corpus.digest if corpus else ""),
+                       lambda: vocabulary_frame(voc.vocabulary_rows(tokenizer, usage, trace)))
+    token_table(s, frame, corpus)
+    tree_section(s, subject, frame)
+    lengths, never = st.columns([2, 3], gap="large")
+    with lengths:
+        st.subheader("Token lengths")
+        histogram = dict(sorted(voc.length_histogram(tokenizer).items()))
+        if histogram:
+            st.altair_chart(length_chart(histogram), width="stretch")
+        else:
+            st.caption("No learned tokens.")
+    with never:
+        st.subheader("Learned but never emitted")
+        if corpus is None:
+            st.caption("Needs the training text.")
+        else:
+            never_section(tokenizer, voc.never_emitted(tokenizer, corpus.text, usage))
+
+
+def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> None:
+    st.subheader("All tokens")
+    if corpus is not None:
+        st.caption(f"“used in corpus”: how often encoding {texts.describe(corpus)} emits the token. Whitespace "
+                   "shows as · ↵ →; ⟨E4 BD⟩ are bytes of a partial character.")
+    search, sort, descending = st.columns([3, 2, 1], vertical_alignment="bottom")
+    search.text_input("Search (token text, hex bytes or id)", key=Session.vocab_search.key, persist_state="session")
+    sort.selectbox("Sort by", SORTS, key=Session.vocab_sort.key, persist_state="session")
+    descending.toggle("Descending", key=Session.vocab_descending.key, persist_state="session")
+    shown = filter_frame(frame, s.vocab_search or "")
+    shown = shown.sort_values(s.vocab_sort, ascending=not s.vocab_descending, kind="stable", na_position="last")
+    st.caption(f"{len(shown):,} of {len(frame):,} tokens")
+    st.dataframe(shown, hide_index=True, width="stretch", height=320)
+
+
+def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
+    st.subheader("Merge tree of one token")
+    learned = frame[frame["merge round"].notna()]
+    if learned.empty:
+        st.caption("This tokenizer has no merges.")
+        return
+    ids = set(frame["id"])
+    if s.token is not None and s.token not in ids:
+        st.warning(f"Token id {s.token:,} is not in this tokenizer (its ids run from 0 to {max(ids):,}): showing "
+                   "another token instead.")
+        s.token = None
+    if s.token is None:
+        used = learned[learned["used in corpus"] > 0]
+        pool = used if not used.empty else learned
+        s.token = int(pool.sort_values(["length", "id"], ascending=[False, True])["id"].iloc[0])
+    st.number_input("Token id", min_value=0, max_value=max(ids), step=1, key=Session.token.key,
+                    persist_state="session", help="Pick an id from the table above.")
+    if s.token not in ids:  # an id between others (a file's ids may have gaps)
+        st.warning(f"This tokenizer has no token with id {s.token:,}.")
+        return
+    tree = attempt("build the merge tree", lambda: voc.merge_tree(subject.tokenizer, s.token))
+    if tree is None:
+        return
+    if tree.is_leaf:
+        st.caption("A single byte or a special token: nothing was merged to make it.")
+    else:
+        st.caption(f"{plain(token_label(tree.token))} — made in round {tree.merge_round:,} from its two parts; "
+                   f"{tree.depth()} merge levels down to {len(tree.leaves())} bytes. (#id, r = merge round)")
+    st.html(tree_html(tree))
+
+
+def never_section(tokenizer, never: list[int]) -> None:
+    st.caption(f"{len(never):,} of {tokenizer.num_merges:,} learned tokens never appear when encoding the corpus: "
+               "longer tokens made from them replaced them everywhere.")
+    shown = never[:NEVER_SHOWN]
+    st.html(tok_ui.tokens_html([tokenizer.token_bytes(i) for i in shown], shown))
+    if len(never) > NEVER_SHOWN:
+        st.caption(f"First {NEVER_SHOWN} shown, in merge order.")
