@@ -21,8 +21,8 @@ from apptest_helpers import (
     open_page,
     sess,
     token_spans,
-    unescaped,
     trained_on,
+    unescaped,
 )
 
 import bpe_core
@@ -100,7 +100,8 @@ def test_a_special_token_in_the_text_is_one_escaped_token(option):
     spans = token_spans(body)
     assert [int(span.token_id) for span in spans] == tokenizer.encode(text)
     assert [span.text for span in spans if span.token_id == str(special_id)] == [SPECIAL]
-    assert not any("endoftext" in word for word in at.selectbox(key=Session.step_word.key).options)  # not a word to merge
+    words = at.selectbox(key=Session.step_word.key).options
+    assert not any("endoftext" in word for word in words)  # a special token is not a word to merge
 
 
 def test_the_just_trained_tokenizer_is_chosen_first_and_missing_before_training():

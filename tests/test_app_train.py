@@ -12,20 +12,20 @@ from apptest_helpers import (
     assert_no_raw_tags,
     click_train,
     fresh,
-    sess,
-    unescaped,
     htmls,
     markdown_texts,
     marked,
+    sess,
     token_spans,
     trained_on,
+    unescaped,
 )
 
 import bpe_core
 from ui.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
 from ui.session import Session
-from ui.training import limits
 from ui.text import plain
+from ui.training import limits
 
 SPECIAL = "<|endoftext|>"  # the page's default special token
 

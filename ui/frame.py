@@ -34,7 +34,7 @@ PAGES = (
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "upload_box", "scroll_to"),
+    *("cache", "page", "scroll_to"),
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"
@@ -194,7 +194,8 @@ def _save(s: Session) -> None:
         return
     values, size = {}, 0
     for name in session.FIELDS:
-        if name in TRANSIENT or session.FIELDS[name].key not in st.session_state:
+        field = session.FIELDS[name]
+        if name in TRANSIENT or field.uploader or field.key not in st.session_state:
             continue
         value = getattr(s, name)
         if isinstance(value, Upload) or (name == "pasted_text" and value):

@@ -131,8 +131,11 @@ class Field(Generic[T]):
         url: str | None = None,
         parse: Callable[[str], T] | None = None,
         dump: Callable[[T], str] = str,
+        uploader: bool = False,
     ):
         self.default, self.url, self.parse, self.dump = default, url, parse, dump
+        # A file uploader's value: Streamlit alone may set it, so it gets no default and is never saved.
+        self.uploader = uploader
         self.name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -152,6 +155,8 @@ class Field(Generic[T]):
     def __get__(self, obj, owner):
         if obj is None:
             return self
+        if self.uploader:
+            return obj.state.get(self.key)
         if self.key not in obj.state:
             obj.state[self.key] = self.initial()
         return obj.state[self.key]
@@ -190,7 +195,7 @@ class Session:
     compared: Field[str] = Field("")  # the Compare page's own tokenizer choice (TRAINED or a loaded file)
     sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
     heldout_box: Field[str] = Field("")  # the held-out paste box (emptied once a big paste is stored)
-    heldout_file: Field[Any] = Field(None)  # the held-out file uploader (Streamlit's UploadedFile)
+    heldout_file: Field[Any] = Field(None, uploader=True)  # the held-out file uploader (Streamlit's UploadedFile)
     side_text: Field[str] = Field(
         "Tokenizers split text into tokens. The tokenizer learned merges from its training text.\n"
         "def tokenize(text): return [t for t in text.split()]\n"
@@ -209,7 +214,7 @@ class Session:
 
     # Kept but never in a link: the user's own text and what was made from it.
     paste_box: Field[str] = Field("")  # the Train page's paste box (emptied once a big paste is stored)
-    upload_box: Field[Any] = Field(None)  # the Train page's file uploader (Streamlit's UploadedFile)
+    upload_box: Field[Any] = Field(None, uploader=True)  # the Train page's file uploader (Streamlit's UploadedFile)
     pasted_text: Field[str] = Field("")
     upload: Field[Any] = Field(None)  # ui.corpora.Upload of the last good upload
     heldout_text: Field[Any] = Field(None)  # ui.corpora.Upload: pasted or uploaded held-out text
@@ -230,7 +235,7 @@ class Session:
     def initialize(self) -> None:
         """Give every field its default (before any widget bound to one is drawn)."""
         for field in FIELDS.values():
-            if field.key not in self.state:
+            if field.key not in self.state and not field.uploader:
                 self.state[field.key] = field.initial()
 
     def notice(self, level: str, markdown: str) -> None:
@@ -337,8 +342,6 @@ def link_params(session: Session, page: str) -> dict[str, str]:
             continue
         if name == "tokenizer" and value not in (TRAINED, *REFERENCES):
             continue  # a tokenizer loaded from files cannot travel in a link
-        if name == "heldout" and value in (PASTE, UPLOAD):
-            continue
         params[field.url] = field.dump(value)
     return params
 

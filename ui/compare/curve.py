@@ -133,10 +133,6 @@ def held_out_inputs(s: Session) -> None:
         st.text_area("Held-out text to paste", key=Session.heldout_box.key, height=120, on_change=texts.store_paste,
                      args=(s,), placeholder="Paste text the tokenizer was not trained on, then click outside the box.")
     elif s.heldout == UPLOAD:
-        if s.state.get(Session.heldout_file.key) is None:
-            # Session.initialize gave the field its default, and Streamlit refuses to draw a file uploader
-            # whose key was set through session state: drop the placeholder (no file is lost).
-            s.state.pop(Session.heldout_file.key, None)
         st.file_uploader("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)",
                          key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
                          on_change=texts.store_upload, args=(s,))
