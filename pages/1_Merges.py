@@ -1,4 +1,4 @@
-"""Merges: every merge round, animated in the browser, and inspectable from Python."""
+"""Merges: every merge round, animated in the browser; the player is the only control."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ import streamlit as st
 
 from ui import merges as mg
 from ui import state
+from ui.animation_html import animation_html
 from ui.player import merge_player
+
+TABLE_PAGE_ROWS = 50
 
 state.setup_page("Merges", "🎞️")
 ss = st.session_state
@@ -20,20 +23,9 @@ if trained is None:
     st.stop()
 
 n = trained.num_merges
-ss.setdefault("merge_seek", 0)
+ss.setdefault("merge_seek", 0)  # bump it (with merge_round) to make the player jump
+ss.setdefault("merge_speed", mg.DEFAULT_SPEED)
 ss["merge_round"] = max(0, min(int(ss.get("merge_round", n)), n))
-
-
-def _seek(k: int) -> None:
-    """Python moved the round: the player jumps there too (seek counter changes)."""
-    ss["merge_round"] = max(0, min(int(k), n))
-    ss["round_slider"] = ss["merge_round"]
-    ss["merge_seek"] += 1
-
-
-def _from_slider() -> None:
-    _seek(ss["round_slider"])
-
 
 st.caption(
     f"{state.md_escape(trained.label)} — {n:,} merges. Round k shows the start of the training text "
@@ -43,59 +35,45 @@ if n == 0:
     st.warning("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate.")
     st.stop()
 
-# --- the player (browser-side animation) --------------------------------------------------
-payload = mg.player_payload(trained, ss["merge_round"], ss["merge_seek"])
-result = merge_player(payload, key="merge_player")
-reported = getattr(result, "round", None)
-if isinstance(reported, int) and reported != ss.get("_player_reported"):
-    ss["_player_reported"] = reported
-    if 0 <= reported <= n and reported != ss["merge_round"]:
-        ss["merge_round"] = reported  # follow the player (paused or stepped there)
-ss["round_slider"] = ss["merge_round"]
-
-# --- the same round, rendered by Python ---------------------------------------------------
-inspect = st.expander(
-    "Inspect a round (the same view rendered by Python; follows the player when paused)", expanded=True
-)
-c1, c2, c3, c4 = inspect.columns([1, 1, 1, 5], vertical_alignment="bottom")
-c1.button("|◀ 0", key="round_first", on_click=_seek, args=(0,), width="stretch")
-c2.button("◀ back", key="round_prev", on_click=lambda: _seek(ss["merge_round"] - 1), width="stretch")
-c3.button("step ▶", key="round_next", on_click=lambda: _seek(ss["merge_round"] + 1), width="stretch")
-c4.slider("Round", 0, n, key="round_slider", on_change=_from_slider)
-
+# --- the player (browser-side animation; reports its round when paused or stepped) ----------
+payload = mg.player_payload(trained, ss["merge_round"], ss["merge_seek"], ss["merge_speed"])
+view = merge_player(payload, key="merge_player")
+if view is not None:
+    ss["merge_round"], ss["merge_speed"], ss["merge_word"] = view.round, view.speed, view.word
 k = ss["merge_round"]
-left, right = inspect.columns([2, 3], gap="large")
-with left:
-    st.html(mg.round_info_html(trained, k))
-with right:
-    frames = mg.frames_for(trained)
-    st.markdown(f"**Training text at round {k:,}** — {frames.token_count_at(k):,} tokens "
-                f"(round 0: {frames.token_count_at(0):,})")
-    st.html(mg.window_html(trained, k))
+
+st.download_button(
+    "Download this animation (one HTML file, works offline)",
+    data=lambda: animation_html(mg.player_payload(trained, k, 0, ss["merge_speed"]), trained.label),
+    file_name="bpe-merges.html",
+    mime="text/html",
+    key="animation_download",
+    on_click="ignore",
+    icon=":material/download:",
+)
 
 # --- chart and table ----------------------------------------------------------------------
 st.subheader("Winning pair's count per round")
-table = mg.merges_table(trained)
-base = alt.Chart(table).mark_line(interpolate="step-after").encode(
+points = pd.DataFrame(mg.count_chart_points(trained))
+base = alt.Chart(points).mark_line(interpolate="step-after").encode(
     x=alt.X("round:Q", title="round"),
-    y=alt.Y("count:Q", title="count of the merged pair", scale=alt.Scale(type="log")),
-    tooltip=["round", "new token", "count"],
+    y=alt.Y("count:Q", title="count (peak per stretch, log)", scale=alt.Scale(type="log")),
+    tooltip=["round", "count"],
 )
 rule = alt.Chart(pd.DataFrame({"round": [max(k, 1)]})).mark_rule(color="#d6336c", strokeWidth=2).encode(x="round:Q")
 st.altair_chart((base + rule).properties(height=260), width="stretch")
 
 st.subheader("All merges")
-query = st.text_input("Search merges (token text; · is a space, ↵ a newline)", key="merge_search")
-shown = table
-if query:
-    needle = query.replace(" ", "·")
-    mask = (
-        table["new token"].str.contains(needle, regex=False)
-        | table["left"].str.contains(needle, regex=False)
-        | table["right"].str.contains(needle, regex=False)
-    )
-    if query.strip().isdigit():
-        mask |= (table["id"] == int(query.strip())) | (table["round"] == int(query.strip()))
-    shown = table[mask]
-st.caption(f"{len(shown):,} of {len(table):,} merges")
-st.dataframe(shown, hide_index=True, width="stretch", height=360)
+left, right = st.columns([4, 1], vertical_alignment="bottom")
+query = left.text_input(
+    "Search merges (token text; · is a space, ↵ a newline; or an id / round)",
+    key="merge_search",
+    on_change=lambda: ss.update(merge_table_page=1),
+)
+rounds = mg.search_merges(trained, query)
+pages = max(1, -(-len(rounds) // TABLE_PAGE_ROWS))
+ss["merge_table_page"] = min(int(ss.get("merge_table_page", 1)), pages)
+page = right.number_input("Page", 1, pages, key="merge_table_page") if pages > 1 else 1
+shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
+st.caption(f"{len(rounds):,} of {n:,} merges · page {page:,} of {pages:,}")
+st.dataframe(pd.DataFrame(mg.merges_rows(trained, shown)), hide_index=True, width="stretch")
