@@ -243,8 +243,10 @@ def main() -> None:
         browser.close()
     results["load_at_end"] = os.getloadavg()
 
-    print(f"corpus: {args.corpus.name}; {os.cpu_count()} cores; load at start {load_at_start[0]:.2f}, "
-          f"at end {results['load_at_end'][0]:.2f}")
+    print(
+        f"corpus: {args.corpus.name}; {os.cpu_count()} cores; load at start {load_at_start[0]:.2f}, "
+        f"at end {results['load_at_end'][0]:.2f}"
+    )
     if in_app:
         print(f"\nClick Train → results, 1 MiB pasted, vocab {PASTE_VOCAB:,}, gpt2 pattern ({args.repeat} runs)")
         print("| | best | median |\n|---|---:|---:|")
@@ -258,16 +260,22 @@ def main() -> None:
         fmt = (lambda v: f"{v:.2f} s") if unit else (lambda v: f"{v / 1000:,.0f} KB")
         print(f"| {name} | {fmt(statistics.median(values))} | {fmt(min(values))}–{fmt(max(values))} |")
     player = results["player"]
-    print(f"\nMerge player, {player['merges']:,} merges: ms per frame (render = work in render(); "
-          "pace = requestAnimationFrame delta)")
-    print("| rounds/s | rounds played | frames | render median / p99 / max | pace median / p99 / max "
-          "| messages while playing |\n|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"\nMerge player, {player['merges']:,} merges: ms per frame (render = work in render(); "
+        "pace = requestAnimationFrame delta)"
+    )
+    print(
+        "| rounds/s | rounds played | frames | render median / p99 / max | pace median / p99 / max "
+        "| messages while playing |\n|---:|---:|---:|---:|---:|---:|"
+    )
     for row in player["speeds"]:
         render, pace = row["render_ms"], row["frame_delta_ms"]
-        print(f"| {row['speed']} | {row['rounds_played']:,} | {render['frames']:,} "
-              f"| {render['median']:.2f} / {render['p99']:.2f} / {render['max']:.1f} "
-              f"| {pace['median']:.1f} / {pace['p99']:.1f} / {pace['max']:.1f} "
-              f"| {row['messages_sent_while_playing']} |")
+        print(
+            f"| {row['speed']} | {row['rounds_played']:,} | {render['frames']:,} "
+            f"| {render['median']:.2f} / {render['p99']:.2f} / {render['max']:.1f} "
+            f"| {pace['median']:.1f} / {pace['p99']:.1f} / {pace['max']:.1f} "
+            f"| {row['messages_sent_while_playing']} |"
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

@@ -40,11 +40,13 @@ payload = mg.player_payload(trained, ss["merge_round"], ss["merge_seek"], ss["me
 view = merge_player(payload, key="merge_player")
 if view is not None:
     ss["merge_round"], ss["merge_speed"], ss["merge_word"] = view.round, view.speed, view.word
-k = ss["merge_round"]
+k, speed = ss["merge_round"], ss["merge_speed"]
+st.caption(f"Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).")
 
 st.download_button(
     "Download this animation (one HTML file, works offline)",
-    data=lambda: animation_html(mg.player_payload(trained, k, 0, ss["merge_speed"]), trained.label),
+    # Built on click, on another thread: it must not touch the session (hence k and speed).
+    data=lambda: animation_html(mg.player_payload(trained, k, 0, speed), trained.label),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",
@@ -55,10 +57,14 @@ st.download_button(
 # --- chart and table ----------------------------------------------------------------------
 st.subheader("Winning pair's count per round")
 points = pd.DataFrame(mg.count_chart_points(trained))
-base = alt.Chart(points).mark_line(interpolate="step-after").encode(
-    x=alt.X("round:Q", title="round"),
-    y=alt.Y("count:Q", title="count (peak per stretch, log)", scale=alt.Scale(type="log")),
-    tooltip=["round", "count"],
+base = (
+    alt.Chart(points)
+    .mark_line(interpolate="step-after")
+    .encode(
+        x=alt.X("round:Q", title="round"),
+        y=alt.Y("count:Q", title="count (peak per stretch, log)", scale=alt.Scale(type="log")),
+        tooltip=["round", "count"],
+    )
 )
 rule = alt.Chart(pd.DataFrame({"round": [max(k, 1)]})).mark_rule(color="#d6336c", strokeWidth=2).encode(x="round:Q")
 st.altair_chart((base + rule).properties(height=260), width="stretch")

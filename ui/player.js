@@ -10,7 +10,7 @@ const PERMANENT = 2147483647;
 const WS = { " ": "·", "\n": "↵", "\t": "→", "\r": "␍" };
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu; // = ui/tokens.py INVISIBLE_CLASS
 const COLOURS = 5;
-const decoder = new TextDecoder("utf-8");
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a token may start with U+FEFF: keep it
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
