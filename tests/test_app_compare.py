@@ -73,7 +73,8 @@ def test_share_link_sets_the_merges_round():
     at.run()
     no_exception(at)
     assert n > 7 and at.session_state["merge_round"] == 7
-    assert at.slider(key="round_slider").value == 7
+    (player,) = at.get("bidi_component")  # the player starts at the linked round
+    assert json.loads(player.proto.json)["round"] == 7
 
 
 def test_share_link_custom_regex_roundtrip():

@@ -16,6 +16,7 @@ from apptest_helpers import CAT, MERGES, SENNRICH, XSS_PROBES, fresh, no_excepti
 from hypothesis import given
 from hypothesis import strategies as st
 
+import bpe_core
 from bpe_core import ClassicTokenizer
 from bpe_core.lifetimes import PERMANENT
 from ui import merges as mg
@@ -106,6 +107,22 @@ def test_window_at_every_round_is_the_truncated_encoding():
     for k in range(trained.num_merges + 1):
         ids = tokenizer.truncated(k).encode(trained.window_text)
         assert tokens_at(decoded, k) == tokenizer.decode_tokens_bytes(ids)
+
+
+@pytest.mark.parametrize("kind", ["byte", "classic"])
+def test_word_boundaries_are_the_pre_tokens(kind):
+    """PERMANENT marks exactly the boundaries between words (pre-tokens; classic: words), so the
+    player can report the word holding a clicked token."""
+    at = _merges_page(CAT, kind=kind)
+    trained = at.session_state["trained"]
+    decoded = decode(_player_data(at))
+    if kind == "classic":
+        words = [[*word, "</w>"] for word in trained.window_text.split()]
+    else:
+        words = [word.encode() for word in bpe_core.pretokenize(trained.window_text, trained.tokenizer.pattern)]
+    cuts = [j + 1 for j, life in enumerate(decoded["lifetimes"]) if life == PERMANENT]
+    atoms = decoded["atoms"]
+    assert [atoms[a:b] for a, b in zip([0, *cuts], [*cuts, len(atoms)])] == words
 
 
 def test_classic_window_at_every_round_is_the_first_k_merges():

@@ -124,6 +124,8 @@ def test_export_plays_offline_keys_work_and_html_stays_text(browser, tmp_path, t
     expect(speed).to_have_value("8")
     page.keyboard.press("End")
     window = player.locator("[data-role=window]")
+    window.locator(".tok").nth(1).click()  # "yt" of "Byte": the word it belongs to is picked
+    expect(player).to_have_attribute("data-word", "Byte")
     expect(window).to_contain_text("</script><img")
     assert page.evaluate("() => window.__xss") is None
     assert page.locator("img").count() == 0

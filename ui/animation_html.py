@@ -1,6 +1,6 @@
 """The merge animation as one self-contained HTML file, for slides or a USB stick.
 
-The file holds the same player (player.js and its CSS) as the Merges page and its payload
+The file holds the same player (player_model.js, player.js and their CSS) as the Merges page and its payload
 (``ui.merges.player_payload``), all inline: it opens from ``file://`` with no network at all (a
 Content-Security-Policy forbids any request) and plays with the same keys. The payload is embedded
 as JSON in a ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029
@@ -16,7 +16,8 @@ from pathlib import Path
 from ui import tokens as tok_ui
 
 _HERE = Path(__file__).parent
-PLAYER_JS = (_HERE / "player.js").read_text(encoding="utf-8")
+# One ES module: the data side first, then the player and its default export.
+PLAYER_JS = "\n".join((_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player.js"))
 PLAYER_CSS = (_HERE / "player.css").read_text(encoding="utf-8") + "\n" + tok_ui.TOKEN_CSS
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})

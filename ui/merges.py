@@ -9,7 +9,9 @@ little-endian columns, base64. The merges refer to tokens by index in a *token t
 ``base`` tokens (single bytes, or classic characters and ``</w>``), then the token made by merge r
 at index ``len(base) + r``. Columns, in order (n merges, a atoms, c candidates in all)::
 
-    lifetimes int32[a - 1]   boundary j (after atom j) is drawn at round k iff lifetimes[j] >= k
+    lifetimes int32[a - 1]   boundary j (after atom j) is drawn at round k iff lifetimes[j] >= k;
+                             PERMANENT between words (pre-tokens), KEPT for a boundary inside a
+                             word that no merge removes
     left, right uint32[n]    token-table index of each merge's parts
     id_step int32[n]         new id of merge r minus new id of merge r - 1 (the first: the id)
     count, replaced uint32[n]
@@ -27,7 +29,9 @@ from array import array
 from dataclasses import dataclass
 from typing import Any
 
+from bpe_core import pretokenize
 from bpe_core.lifetimes import PERMANENT
+from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
 from ui.state import KIND_CLASSIC, Trained
 
@@ -36,6 +40,7 @@ TOP_CANDIDATES = 5
 SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)  # rounds per second the player offers
 DEFAULT_SPEED = 4
 PAYLOAD_VERSION = 1
+KEPT = PERMANENT - 1  # inside a word, never merged: drawn at every round, but not a word boundary
 
 
 @dataclass(frozen=True)
@@ -71,12 +76,36 @@ def _uint(values) -> bytes:
     return array("I", values).tobytes()
 
 
+def word_starts(trained: Trained) -> set[int]:
+    """Atom offsets where a word of the window starts: a pre-token (classic: a whitespace-split
+    word with its </w>), or a special token.
+
+    The player reports the word holding a clicked token; lifetimes alone cannot tell a boundary
+    between words from one inside a word that no merge removes.
+    """
+    if trained.kind == KIND_CLASSIC:
+        words = [len(word) + 1 for word in trained.window_text.split()]  # characters + </w>
+    else:
+        tokenizer = trained.tokenizer
+        words = [
+            len(word.encode("utf-8"))
+            for piece, special in split_on_special(trained.window_text, tokenizer.special_tokens)
+            for word in ([piece] if special else pretokenize(piece, tokenizer.pattern))
+        ]
+    starts, at = set(), 0
+    for size in words:
+        starts.add(at)
+        at += size
+    return starts
+
+
 def _columns(trained: Trained) -> dict:
     """The payload's parts that never change for a trained tokenizer: the window, the base
     tokens and the deflated columns."""
     classic = trained.kind == KIND_CLASSIC
     segmentation = trained.tokenizer.segment(trained.window_text)
     trace = trained.trace
+    starts = word_starts(trained)
     made = {}
     for rank, record in enumerate(trace):
         made.setdefault(record.left + record.right, rank)
@@ -86,8 +115,9 @@ def _columns(trained: Trained) -> dict:
     index.update((token, len(base) + rank) for token, rank in made.items() if token not in index)
     candidates = [c for record in trace for c in record.candidates[:TOP_CANDIDATES]]
     ids = [record.new_id for record in trace]
+    lifetimes = [life if j + 1 in starts else min(life, KEPT) for j, life in enumerate(segmentation.lifetimes)]
     columns = [
-        array("i", [min(life, PERMANENT) for life in segmentation.lifetimes]).tobytes(),
+        array("i", lifetimes).tobytes(),
         _uint(index[record.left] for record in trace),
         _uint(index[record.right] for record in trace),
         array("i", [b - a for a, b in zip([0, *ids], ids)]).tobytes(),
@@ -104,7 +134,8 @@ def _columns(trained: Trained) -> dict:
         # Classic atoms are characters and </w>; byte atoms are the window text's UTF-8 bytes.
         "window": list(segmentation.data) if classic else trained.window_text,
         "base": [token.decode("utf-8") for token in base] if classic else [token[0] for token in base],
-        "blob": base64.b64encode(zlib.compress(b"".join(columns), 9)).decode("ascii"),
+        # Level 6: within 2 % of level 9's size, seven times faster (8,000 merges: 78 KB, 50 ms).
+        "blob": base64.b64encode(zlib.compress(b"".join(columns), 6)).decode("ascii"),
     }
 
 
@@ -149,7 +180,7 @@ def count_chart_points(trained: Trained, max_points: int = 1000) -> list[dict]:
 
 
 def merge_labels(trained: Trained) -> list[tuple[str, str, str]]:
-    """(left, right, new token) labels of every merge, built once."""
+    """(left, right, new token) labels of every merge, built once (at the first search)."""
     cached = trained.extras.get("merge_labels")
     if cached is None:
         label = tok_ui.display_bytes
@@ -161,9 +192,9 @@ def merge_labels(trained: Trained) -> list[tuple[str, str, str]]:
 def search_merges(trained: Trained, query: str) -> list[int]:
     """Rounds (1-based) whose parts or new token contain ``query`` (a space may be typed as a
     space or ·), or whose id or round is the number typed; every round when the query is empty."""
-    labels = merge_labels(trained)
     if not query:
-        return list(range(1, len(labels) + 1))
+        return list(range(1, trained.num_merges + 1))
+    labels = merge_labels(trained)
     needle = tok_ui.display_str(query)
     number = int(query.strip()) if query.strip().isdigit() else None
     return [
@@ -175,14 +206,14 @@ def search_merges(trained: Trained, query: str) -> list[int]:
 
 def merges_rows(trained: Trained, rounds: list[int]) -> dict[str, list]:
     """Columns of the merge table for the given rounds only (a page of it, not all 8,000)."""
-    labels = merge_labels(trained)
-    trace = trained.trace
+    records = [trained.trace[k - 1] for k in rounds]
+    label = tok_ui.display_bytes
     return {
         "round": rounds,
-        "id": [trace[k - 1].new_id for k in rounds],
-        "left": [labels[k - 1][0] for k in rounds],
-        "right": [labels[k - 1][1] for k in rounds],
-        "new token": [labels[k - 1][2] for k in rounds],
-        "count": [trace[k - 1].count for k in rounds],
-        "tie": [trace[k - 1].tied for k in rounds],
+        "id": [r.new_id for r in records],
+        "left": [label(r.left) for r in records],
+        "right": [label(r.right) for r in records],
+        "new token": [label(r.left + r.right) for r in records],
+        "count": [r.count for r in records],
+        "tie": [r.tied for r in records],
     }
