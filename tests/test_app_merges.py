@@ -49,7 +49,10 @@ def decode(payload: dict) -> dict:
         at += count * values.itemsize
         return list(values)
 
-    out = {"lifetimes": take("i", max(0, atoms - 1)), "left": take("I", n), "right": take("I", n)}
+    lifetimes = array("i")
+    lifetimes.frombytes(base64.b64decode(payload["lifetimes"]))
+    assert len(lifetimes) == max(0, atoms - 1)
+    out = {"lifetimes": list(lifetimes), "left": take("I", n), "right": take("I", n)}
     steps = take("i", n)
     out["ids"] = [sum(steps[: r + 1]) for r in range(n)]
     out["count"], out["replaced"] = take("I", n), take("I", n)
@@ -57,7 +60,7 @@ def decode(payload: dict) -> dict:
     out["cand_left"], out["cand_right"], out["cand_count"] = take("I", c), take("I", c), take("I", c)
     out["cand_n"] = list(raw[at:])
     classic = payload["mode"] == "symbols"
-    table = [b if classic else bytes([b]) for b in payload["base"]]
+    table = [b if classic else bytes([b] if isinstance(b, int) else b) for b in payload["base"]]
     for r in range(n):
         table.append(table[out["left"][r]] + table[out["right"][r]])
     out["table"] = table

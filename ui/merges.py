@@ -4,14 +4,14 @@ Round k means "after the first k merges"; round 0 is the raw bytes (classic: cha
 At round k a boundary of the window is drawn iff its lifetime >= k. The player (player.js) draws
 every round in the browser from the payload built here; nothing is re-encoded per round.
 
-The payload (``player_payload``) is JSON with one binary part, ``blob``: zlib-deflated
-little-endian columns, base64. The merges refer to tokens by index in a *token table*: first the
-``base`` tokens (single bytes, or classic characters and ``</w>``), then the token made by merge r
-at index ``len(base) + r``. Columns, in order (n merges, a atoms, c candidates in all)::
+The payload (``player_payload``) is JSON with two binary parts, base64: ``lifetimes`` (int32
+little-endian, one per boundary of the window: the window is drawn from it at once) and ``blob``
+(zlib-deflated little-endian columns, inflated in the browser). The merges refer to tokens by
+index in a *token table*: first the ``base`` tokens (a byte's value, or classic characters and
+``</w>``), then the token made by merge r at index ``len(base) + r``. Boundary j (after atom j) is drawn at round k iff
+``lifetimes[j] >= k``; it is PERMANENT between words (pre-tokens) and KEPT inside a word where no
+merge removes it. The blob's columns, in order (n merges, c candidates in all)::
 
-    lifetimes int32[a - 1]   boundary j (after atom j) is drawn at round k iff lifetimes[j] >= k;
-                             PERMANENT between words (pre-tokens), KEPT for a boundary inside a
-                             word that no merge removes
     left, right uint32[n]    token-table index of each merge's parts
     id_step int32[n]         new id of merge r minus new id of merge r - 1 (the first: the id)
     count, replaced uint32[n]
@@ -117,7 +117,6 @@ def _columns(trained: Trained) -> dict:
     ids = [record.new_id for record in trace]
     lifetimes = [life if j + 1 in starts else min(life, KEPT) for j, life in enumerate(segmentation.lifetimes)]
     columns = [
-        array("i", lifetimes).tobytes(),
         _uint(index[record.left] for record in trace),
         _uint(index[record.right] for record in trace),
         array("i", [b - a for a, b in zip([0, *ids], ids)]).tobytes(),
@@ -133,7 +132,9 @@ def _columns(trained: Trained) -> dict:
         "atomCount": len(segmentation.data),
         # Classic atoms are characters and </w>; byte atoms are the window text's UTF-8 bytes.
         "window": list(segmentation.data) if classic else trained.window_text,
-        "base": [token.decode("utf-8") for token in base] if classic else [token[0] for token in base],
+        # Base byte tokens are single bytes, sent as their value (a longer one as a list of values).
+        "lifetimes": base64.b64encode(array("i", lifetimes).tobytes()).decode("ascii"),
+        "base": [t.decode("utf-8") for t in base] if classic else [t[0] if len(t) == 1 else list(t) for t in base],
         # Level 6: within 2 % of level 9's size, seven times faster (8,000 merges: 78 KB, 50 ms).
         "blob": base64.b64encode(zlib.compress(b"".join(columns), 6)).decode("ascii"),
     }

@@ -21,7 +21,6 @@ class Player {
     this.word = null;
     this.raf = 0;
     this.sendTimer = 0;
-    this.stats = { renders: 0, renderMs: 0, maxRenderMs: 0 };
     window.__bpePlayer = this;
     this.build();
     this.onKey = this.onKey.bind(this);
@@ -117,14 +116,17 @@ class Player {
     this.data = data;
     if (fresh) {
       this.pause(false);
-      this.loading = (this.loading || Promise.resolve()).then(() => inflate(data.blob)).then((buffer) => {
-        if (this.data !== data) return;
-        this.model = new Model(data, buffer);
-        this.n = this.model.n;
-        this.scrub.max = String(this.n);
-        this.setSpeeds(data.speeds, data.speed);
-        this.drawn = -1;
-        this.go(data.round, false);
+      this.model = new Model(data);
+      this.n = this.model.n;
+      this.scrub.max = String(this.n);
+      this.setSpeeds(data.speeds, data.speed);
+      this.drawn = -1;
+      this.go(data.round, false);
+      const model = this.model;
+      this.loading = inflate(data.blob).then((buffer) => {
+        model.loadMerges(buffer);
+        if (this.model !== model) return;
+        this.renderInfo(this.round);
         this.root.dataset.ready = "1";
       });
       return this.loading;
@@ -210,23 +212,20 @@ class Player {
     if (report) this.report();
   }
 
-  // One frame: the labels, the round panel and the window's changed tokens.
+  // One frame (bench/browser.py times this method): the labels, the round panel and the
+  // window's changed tokens.
   render() {
-    const t0 = performance.now();
     const k = this.round;
     this.root.dataset.round = String(k);
     this.scrub.value = String(k);
     this.roundLabel.textContent = `Round ${k.toLocaleString()} / ${this.n.toLocaleString()}`;
     this.renderInfo(k);
     this.renderWindow(k);
-    const ms = performance.now() - t0;
-    this.stats.renders++;
-    this.stats.renderMs += ms;
-    if (ms > this.stats.maxRenderMs) this.stats.maxRenderMs = ms;
   }
 
   renderInfo(k) {
     const m = this.model;
+    if (!m.merged) return; // drawn when the merges are inflated, a moment after the window
     const zero = k === 0;
     this.zeroLine.hidden = !zero;
     this.pairNode.hidden = this.figures.hidden = zero;

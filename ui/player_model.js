@@ -102,16 +102,26 @@ async function inflate(b64) {
 }
 
 class Model {
-  constructor(data, buffer) {
+  // The window (drawable at once) from the payload's plain fields; the merges come later.
+  constructor(data) {
     this.n = data.n;
     this.bytesMode = data.mode === "bytes";
     this.marks = data.marks;
     this.atoms = this.bytesMode ? new TextEncoder().encode(data.window) : data.window;
-    const m = data.atomCount;
+    this.life = new Int32Array(Uint8Array.from(atob(data.lifetimes), (c) => c.charCodeAt(0)).buffer);
+    this.base = data.base;
+    this.tableBytes = [];
+    this.tablePieces = [];
+    this.tokenPieces = new Map();
+    this.merged = false;
+    this.indexChanges();
+  }
+
+  // The merges' columns, once the blob is inflated (asynchronous, so the window is drawn first).
+  loadMerges(buffer) {
+    const n = this.n;
     let at = 0;
     const take = (Type, count) => { const a = new Type(buffer, at, count); at += count * Type.BYTES_PER_ELEMENT; return a; };
-    const n = this.n;
-    this.life = take(Int32Array, Math.max(0, m - 1));
     this.left = take(Uint32Array, n);
     this.right = take(Uint32Array, n);
     const idStep = take(Int32Array, n);
@@ -129,11 +139,7 @@ class Model {
       this.ids[r] = id;
       this.candStart[r + 1] = this.candStart[r] + candN[r];
     }
-    this.base = data.base;
-    this.tableBytes = [];
-    this.tablePieces = [];
-    this.tokenPieces = new Map();
-    this.indexChanges();
+    this.merged = true;
   }
 
   // byLife: boundaries removed by some merge, by lifetime; off[r]: first with lifetime >= r.
@@ -191,7 +197,10 @@ class Model {
   tableValue(t) {
     let v = this.tableBytes[t];
     if (v === undefined) {
-      if (t < this.base.length) v = this.bytesMode ? Uint8Array.of(this.base[t]) : this.base[t];
+      if (t < this.base.length) {
+        const b = this.base[t];
+        v = !this.bytesMode ? b : typeof b === "number" ? Uint8Array.of(b) : Uint8Array.from(b);
+      }
       else {
         const l = this.tableValue(this.left[t - this.base.length]);
         const r = this.tableValue(this.right[t - this.base.length]);
