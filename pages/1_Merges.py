@@ -5,53 +5,49 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ui import frame, training
 from ui import merges as mg
-from ui import state
 from ui.animation_html import animation_html
 from ui.player import merge_player
+from ui.text import plain
 
 TABLE_PAGE_ROWS = 50
 
-state.setup_page("Merges", "🎞️")
+s = frame.page("merges")
 ss = st.session_state
 st.title("Merges, round by round")
 
-trained = state.current()
+trained = training.ensure(s, "watch its merges")
 if trained is None:
-    state.no_tokenizer_yet("watch its merges")
-    st.stop()
+    frame.stop()
 
 n = trained.num_merges
-ss.setdefault("merge_seek", 0)  # bump it (with merge_round) to make the player jump
-ss.setdefault("merge_speed", mg.DEFAULT_SPEED)
-ss["merge_round"] = max(0, min(int(ss.get("merge_round", n)), n))
-
 st.caption(
-    f"{state.md_escape(trained.label)} — {n:,} merges. Round k shows the start of the training text "
+    f"{plain(trained.label)} — {n:,} merges. Round k shows the start of the training text "
     "after the first k merges; the occurrences merged in that round are outlined in red."
 )
 if n == 0:
     st.warning("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate.")
-    st.stop()
+    frame.stop()
 
 # --- the player (browser-side animation; reports its round when paused or stepped) ----------
-# The payload changes only when the player must move: when it mounts (its state key exists only
-# while this page is shown) or on a seek. A pause's rerun then sends an unchanged message, which
-# Streamlit does not send again.
-if "merge_player" not in ss or ss.get("merge_start", (None, None))[1] != ss["merge_seek"]:
-    ss["merge_start"] = ((ss["merge_round"], ss["merge_speed"]), ss["merge_seek"])
-(start_round, start_speed), seek = ss["merge_start"]
-payload = mg.player_payload(trained, start_round, seek, start_speed)
-view = merge_player(payload, key="merge_player")
+# The payload changes only when the player mounts (its state key exists only while this page is
+# shown): a pause's rerun then sends an unchanged message, which Streamlit does not send again.
+# (The player's start is kept apart from s.round, which follows every pause.)
+start = ss.get("merge_player_start")
+if "merge_player" not in ss or start is None or start[0] != trained.request.key:
+    start = ss["merge_player_start"] = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
+view = merge_player(mg.player_payload(trained, start[1], start[2]), key="merge_player")
 if view is not None:
-    ss["merge_round"], ss["merge_speed"], ss["merge_word"] = view.round, view.speed, view.word
-k, speed = ss["merge_round"], ss["merge_speed"]
+    s.round, s.speed, s.word = view.round, view.speed, view.word or ""
+k = n if s.round is None else min(s.round, n)
+speed = s.speed
 st.caption(f"Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).")
 
 st.download_button(
     "Download this animation (one HTML file, works offline)",
     # Built on click, on another thread: it must not touch the session (hence k and speed).
-    data=lambda: animation_html(mg.player_payload(trained, k, 0, speed), trained.label),
+    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",

@@ -5,134 +5,70 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import encoding as enc
-from ui import state
+from ui import export, frame, training
+from ui.session import MAX_LINK_TEXT, TRAINED, Session
+from ui.text import plain
 from ui.tokens import display_str
 
-state.setup_page("Encode", "🔡")
-ss = st.session_state
+s = frame.page("encode")
 st.title("Encode text")
 
-SAMPLE_TEXT = (
-    "Tokenizers split text into tokens. Hello, world! 你好，世界。\n"
-    "\tdef square(x): return x ** 2  # code, too\n"
-    "Emoji: 🙂🚀 and accents: café, naïve."
-)
-ss.setdefault("encode_text", SAMPLE_TEXT)
-ss.setdefault("encode_tokenizer", None)
-
-trained = state.current()
-LOAD = "__load__"
-options: list[str] = []
-if trained is not None:
-    options.append("__trained__")
-options.extend(enc.REFERENCE_NAMES)
-options.extend(f"file:{label}" for label in ss["loaded_tokenizers"])
-options.append(LOAD)
-if ss["encode_tokenizer"] not in options:
-    ss["encode_tokenizer"] = options[0]
-
-
-def _label(option: str) -> str:
-    if option == "__trained__":
-        return f"Just trained: {trained.label}" if trained else "Just trained"
-    if option == LOAD:
-        return "Load from files…"
-    if option.startswith("file:"):
-        return "File: " + option[5:]
-    return enc.REFERENCE_LABELS.get(option, option)
-
-
-def _load_files() -> None:
-    """Load the uploaded files. A callback: it runs before the tokenizer selectbox exists, so it may
-    select the loaded tokenizer (a widget's key cannot be set once the widget is drawn)."""
-    try:
-        loaded, label = enc.load_uploaded(ss.get("tokenizer_files"))
-    except ValueError as error:
-        ss["encode_load_error"] = str(error)
-    except Exception as error:  # never a traceback in the browser
-        ss["encode_load_error"] = f"Could not load a tokenizer: {type(error).__name__}: {error}"
-    else:
-        ss["loaded_tokenizers"][label] = loaded
-        ss["encode_tokenizer"] = f"file:{label}"
-
+if s.tokenizer == TRAINED and (s.trained is not None or s.link_request):
+    training.ensure(s, "encode with it")
+choices = enc.tokenizer_choices(s)
+if s.tokenizer not in choices:
+    s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
-    st.text_area("Text to encode", key="encode_text", height=150, persist_state="session")
+    st.text_area("Text to encode", key=Session.text.key, height=150, persist_state="session")
+    if len(s.text) > MAX_LINK_TEXT:
+        st.caption(f"Texts over {MAX_LINK_TEXT:,} characters are not put in the page's link.")
 with top_right:
-    st.selectbox("Tokenizer", options, format_func=_label, key="encode_tokenizer")
-    show_ids = st.toggle("Show token ids instead of text", key="show_ids", persist_state="session")
-    if trained is None:
+    st.selectbox("Tokenizer", list(choices), format_func=choices.get, key=Session.tokenizer.key,
+                 persist_state="session")
+    st.toggle("Show token ids instead of text", key=Session.show_ids.key, persist_state="session")
+    if s.trained is None:
         st.caption("Train a tokenizer on the Train page to compare it here.")
+    with st.expander("Load a tokenizer from files", icon=":material/upload_file:"):
+        export.import_box(s, "encode_import", on_loaded=lambda label: setattr(s, "tokenizer", enc.loaded_choice(label)))
 
-choice = ss["encode_tokenizer"]
-tokenizer = None
-classic = False
-
-if choice == LOAD:
-    files = st.file_uploader(
-        "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), tokenizer.tiktoken, "
-        "or vocab.json + merges.txt together",
-        accept_multiple_files=True,
-        key="tokenizer_files",
-    )
-    st.button("Load tokenizer", key="load_tokenizer", disabled=not files, on_click=_load_files)
-    if ss.get("encode_load_error"):
-        st.error(ss.pop("encode_load_error"))
-    st.stop()
-elif choice == "__trained__":
-    tokenizer = trained.tokenizer
-    classic = enc.is_classic(trained)
-elif choice.startswith("file:"):
-    tokenizer = ss["loaded_tokenizers"].get(choice[5:])
-else:
-    try:
-        tokenizer = enc.reference_tokenizer(choice)
-    except Exception as error:
-        st.error(f"The {choice} vocabulary is not available: {error}")
-        st.stop()
-
-if tokenizer is None:
-    st.error("That tokenizer is no longer loaded; pick another.")
-    st.stop()
-
-text = ss["encode_text"] or ""
 try:
-    result = enc.encode(tokenizer, text, classic)
-except Exception as error:  # a tokenizer that cannot encode this text: say so, keep the page
-    st.error(f"Could not encode the text: {type(error).__name__}: {error}")
-    st.stop()
+    tokenizer = enc.tokenizer_for(s, s.tokenizer)
+except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
+    st.error(f"The {plain(s.tokenizer)} vocabulary is not available: {plain(error)}")
+    frame.stop()
+try:
+    result = enc.encode(tokenizer, s.text)
+except Exception as error:  # noqa: BLE001 -- a tokenizer that cannot encode this text: say so, keep the page
+    st.error(f"Could not encode the text: {plain(type(error).__name__)}: {plain(error)}")
+    frame.stop()
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Characters", f"{result.n_chars:,}")
 c2.metric("Bytes (UTF-8)", f"{result.n_bytes:,}")
 c3.metric("Tokens", f"{result.n_tokens:,}")
 c4.metric("Bytes per token", f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
-if classic:
-    st.caption("Classic BPE drops whitespace: words are shown with their `</w>` end-of-word marks.")
-st.caption(
-    "Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
-    "tokens. Hover a token for its id."
-)
+if result.words is not None:
+    st.caption("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks.")
+st.caption("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split "
+           "across tokens. Hover a token for its id.")
 if result.n_tokens > enc.MAX_RENDERED_TOKENS:
     st.caption(f"Showing the first {enc.MAX_RENDERED_TOKENS:,} tokens.")
-st.html(enc.encoded_html(result, show_ids))
+st.html(enc.encoded_html(result, s.show_ids))
 
 st.subheader("One word, merge by merge")
-words = enc.pretokens(tokenizer, text, classic)
+words = enc.pretokens(tokenizer, s.text)
 if not words:
     st.caption("Type some text above to pick a word.")
 else:
-    word = st.selectbox(
-        "Word (pre-token)" if not classic else "Word",
-        words,
-        format_func=display_str,
-        key="step_word",
-    )
+    if s.step_word not in words:
+        s.step_word = words[0]
+    word = st.selectbox("Word (pre-token)", words, format_func=display_str, key=Session.step_word.key)
     try:
-        steps = enc.word_steps(tokenizer, word, classic)
-    except Exception as error:
-        st.error(f"Could not trace the merges of that word: {type(error).__name__}: {error}")
+        steps = enc.word_steps(tokenizer, word)
+    except Exception as error:  # noqa: BLE001 -- shown, never a traceback
+        st.error(f"Could not trace the merges of that word: {plain(error)}")
     else:
         st.caption(f"{len(steps) - 1} merge{'s' if len(steps) != 2 else ''} applied, lowest rank first.")
         st.html(enc.steps_html(steps))

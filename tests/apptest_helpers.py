@@ -10,14 +10,18 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from ui.frame import FAILED
+from ui.session import Session
+
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
+TRAIN = "pages/0_Train.py"
 MERGES = "pages/1_Merges.py"
 ENCODE = "pages/2_Encode.py"
 TIMEOUT = 120
 
-CAT = "Toy: the cat in the hat"
-SENNRICH = "Toy: low lower newest widest"
+CAT = "toy-the-cat-in-the-hat"
+SENNRICH = "toy-low-lower-newest-widest"
 
 XSS_PROBES = (
     "<img src=x onerror=alert(1)>",
@@ -30,7 +34,10 @@ RAW_MARKDOWN_TAG = re.compile(r"(?<!\\)<\s*/?\s*(img|script|iframe)", re.IGNOREC
 
 
 def no_exception(at: AppTest) -> None:
+    """No traceback, and no error from the frame's safety net (which turns a page's bug into a message)."""
     assert not at.exception, [e.value for e in at.exception]
+    failed = [e.value for e in at.error if e.value.startswith(FAILED)]
+    assert not failed, failed
 
 
 def htmls(at: AppTest) -> list[str]:
@@ -130,21 +137,31 @@ def fresh(page: str | None = None) -> AppTest:
     return at
 
 
+def unescaped(markdown: str) -> str:
+    """What a person reads of Markdown escaped by ui.text.plain (backslash escapes removed)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def sess(at: AppTest) -> Session:
+    """The typed session of an AppTest run (``sess(at).trained``)."""
+    return Session(at.session_state)
+
+
 def click_train(at: AppTest) -> AppTest:
     at.button(key="train_button").click().run()
     no_exception(at)
     return at
 
 
-def trained_on(sample: str, **widgets) -> AppTest:
-    """A session whose Train page trained ``sample``; ``widgets`` are set by key first (e.g. kind="classic")."""
+def trained_on(sample: str, **fields) -> AppTest:
+    """A session whose Train page trained ``sample`` (a slug); session ``fields`` are set first (kind="classic")."""
     at = fresh()
-    at.selectbox(key="corpus_source").set_value(sample).run()
-    for key, value in widgets.items():
-        at.session_state[key] = value
+    at.selectbox(key=Session.corpus.key).set_value(sample).run()
+    for name, value in fields.items():
+        at.session_state[getattr(Session, name).key] = value
     at.run()
     click_train(at)
-    assert at.session_state["trained"].corpus_label == sample
+    assert sess(at).trained.request.corpus == sample
     return at
 
 

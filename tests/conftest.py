@@ -63,3 +63,21 @@ def shots(tmp_path):
     from browser_support import screenshot_dir
 
     return screenshot_dir(tmp_path)
+
+
+# -- AppTest and the pages/ folder ------------------------------------------------------------
+# AppTest resets Streamlit's "pages directory" flag before every run, so each run starts in the
+# old (v1) multipage mode, which nests our st.navigation inside its own and loses widget clicks.
+# A real server leaves that mode for good once app.py has called st.navigation (ui/frame.py
+# covers the very first deep link); tests start where the server is after that.
+from streamlit.runtime.pages_manager import PagesManager  # noqa: E402
+
+_pages_manager_init = PagesManager.__init__
+
+
+def _v2_pages_manager(self, *args, **kwargs):
+    _pages_manager_init(self, *args, **kwargs)
+    PagesManager.uses_pages_directory = False
+
+
+PagesManager.__init__ = _v2_pages_manager

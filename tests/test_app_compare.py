@@ -73,8 +73,8 @@ def test_share_link_sets_the_merges_round():
     at.run()
     no_exception(at)
     assert n > 7 and at.session_state["merge_round"] == 7
-    (player,) = at.get("bidi_component")  # the player starts at the linked round
-    assert json.loads(player.proto.json)["round"] == 7
+    (player,) = [c for c in at.get("bidi_component") if c.proto.component_name == "bpe_playground.merge_player"]
+    assert json.loads(player.proto.json)["round"] == 7  # the player starts at the linked round
 
 
 def test_share_link_custom_regex_roundtrip():

@@ -19,13 +19,16 @@ from apptest_helpers import (
     marked,
     no_exception,
     open_page,
+    sess,
     token_spans,
+    unescaped,
     trained_on,
 )
 
 import bpe_core
 from ui.corpora import load_sample
-from ui.encoding import REFERENCE_LABELS
+from ui.encoding import REFERENCE_LABELS, loaded_choice
+from ui.session import TRAINED, Session
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 SPECIAL = "<|endoftext|>"
@@ -56,24 +59,24 @@ def _encode_page(text: str | None = None, tokenizer: str | None = None, sample: 
     """The Encode page after training ``sample``, with ``text`` typed and ``tokenizer`` chosen."""
     at = open_page(trained_on(sample), ENCODE)
     if text is not None:
-        at.text_area(key="encode_text").input(text).run()
+        at.text_area(key=Session.text.key).input(text).run()
     if tokenizer is not None:
-        at.selectbox(key="encode_tokenizer").set_value(tokenizer).run()
+        at.selectbox(key=Session.tokenizer.key).set_value(tokenizer).run()
     no_exception(at)
     return at
 
 
-@pytest.mark.parametrize("option", ["__trained__", *REFERENCES])
+@pytest.mark.parametrize("option", [TRAINED, *REFERENCES])
 def test_each_tokenizer_counts_and_ids_match_bpe_core(option):
     """For every choice, the metrics and the rendered token ids are exactly the tokenizer's encoding."""
     at = _encode_page(tokenizer=option)
-    trained = at.session_state["trained"]
-    if option == "__trained__":  # an independent training of the same sample and settings
+    trained = sess(at).trained
+    if option == TRAINED:  # an independent training of the same sample and settings
         reference = bpe_core.train(load_sample(CAT), 300, special_tokens=[SPECIAL]).tokenizer
         assert trained.tokenizer.merges == reference.merges
     else:
         reference = bpe_core.reference(option)
-    text = at.session_state["encode_text"]
+    text = sess(at).text
     ids = reference.encode(text)
     assert _metric(at, "Tokens") == f"{len(ids):,}"
     assert _metric(at, "Characters") == f"{len(text):,}"
@@ -85,42 +88,42 @@ def test_each_tokenizer_counts_and_ids_match_bpe_core(option):
     assert b"".join(reference.decode_tokens_bytes(ids)) == text.encode()
 
 
-@pytest.mark.parametrize("option", ["__trained__", "gpt2"])
+@pytest.mark.parametrize("option", [TRAINED, "gpt2"])
 def test_a_special_token_in_the_text_is_one_escaped_token(option):
     """<|endoftext|> typed into the text becomes the tokenizer's special id, shown escaped."""
     text = "the cat<|endoftext|>the hat"
     at = _encode_page(text=text, tokenizer=option)
-    tokenizer = at.session_state["trained"].tokenizer if option == "__trained__" else bpe_core.reference(option)
+    tokenizer = sess(at).trained.tokenizer if option == TRAINED else bpe_core.reference(option)
     special_id = tokenizer.special_tokens[SPECIAL]
     body = _encoded_html(at)
     assert "<|" not in body and "&lt;|endoftext|&gt;" in body
     spans = token_spans(body)
     assert [int(span.token_id) for span in spans] == tokenizer.encode(text)
     assert [span.text for span in spans if span.token_id == str(special_id)] == [SPECIAL]
-    assert not any("endoftext" in word for word in at.selectbox(key="step_word").options)  # not a word to merge
+    assert not any("endoftext" in word for word in at.selectbox(key=Session.step_word.key).options)  # not a word to merge
 
 
 def test_the_just_trained_tokenizer_is_chosen_first_and_missing_before_training():
     """Before training the choices are the references and file loading; after, the new tokenizer leads."""
     at = fresh(ENCODE)
-    assert at.selectbox(key="encode_tokenizer").value == "gpt2"
+    assert at.selectbox(key=Session.tokenizer.key).value == "gpt2"
     labels = [REFERENCE_LABELS[name] for name in REFERENCES]
-    assert at.selectbox(key="encode_tokenizer").options == [*labels, "Load from files…"]
+    assert at.selectbox(key=Session.tokenizer.key).options == labels
     assert any("Train a tokenizer" in caption.value for caption in at.caption)
     at = _encode_page()
-    assert at.selectbox(key="encode_tokenizer").value == "__trained__"
+    assert at.selectbox(key=Session.tokenizer.key).value == TRAINED
 
 
 def test_show_ids_toggle_shows_the_ids_as_text():
     """With the toggle on, each token shows its id; off again, its text."""
     at = _encode_page(text="Hello, world! Hello again.", tokenizer="gpt2")
     ids = bpe_core.reference("gpt2").encode("Hello, world! Hello again.")
-    at.toggle(key="show_ids").set_value(True).run()
+    at.toggle(key=Session.show_ids.key).set_value(True).run()
     no_exception(at)
     body = _encoded_html(at)
     assert body.startswith('<div class="tokens ids">')
     assert [span.text for span in token_spans(body)] == [str(i) for i in ids]
-    at.toggle(key="show_ids").set_value(False).run()
+    at.toggle(key=Session.show_ids.key).set_value(False).run()
     assert "".join(span.text for span in token_spans(_encoded_html(at))) == "Hello,·world!·Hello·again."
 
 
@@ -156,8 +159,8 @@ def test_word_step_view_replays_the_merges_of_one_word():
     """From one token per byte to the final tokens, each step applies the lowest-ranked merge left."""
     at = _encode_page(tokenizer="gpt2")
     word = " world"
-    assert "·world" in at.selectbox(key="step_word").options  # a pre-token of the default text
-    at.selectbox(key="step_word").set_value(word).run()
+    assert "·world" in at.selectbox(key=Session.step_word.key).options  # a pre-token of the default text
+    at.selectbox(key=Session.step_word.key).set_value(word).run()
     no_exception(at)
     gpt2 = bpe_core.reference("gpt2")
     steps = _steps(at)
@@ -180,16 +183,16 @@ def test_word_step_view_replays_the_merges_of_one_word():
 def test_classic_tokenizer_shows_words_with_end_marks():
     """A classic tokenizer encodes whitespace-split words; symbols keep </w>, escaped; steps end in encode_word."""
     text = "lowest newer widest"
-    at = open_page(trained_on(SENNRICH, kind="classic"), ENCODE)
-    at.text_area(key="encode_text").input(text).run()
+    at = open_page(trained_on(SENNRICH, kind="classic", vocab=30), ENCODE)
+    at.text_area(key=Session.text.key).input(text).run()
     no_exception(at)
-    tokenizer = at.session_state["trained"].tokenizer
+    tokenizer = sess(at).trained.tokenizer
     assert isinstance(tokenizer, bpe_core.ClassicTokenizer)
     assert _metric(at, "Tokens") == f"{len(tokenizer.encode(text)):,}"
     body = _encoded_html(at)
     assert "</w>" not in body and "&lt;/w&gt;" in body
     assert [span.text for span in token_spans(body)] == [s for word in tokenizer.encode_words(text) for s in word]
-    at.selectbox(key="step_word").set_value("widest").run()
+    at.selectbox(key=Session.step_word.key).set_value("widest").run()
     no_exception(at)
     steps = _steps(at)
     assert steps[0][1] == [*"widest", "</w>"]
@@ -208,13 +211,12 @@ def test_empty_text_has_no_tokens_and_no_word_to_pick():
 
 
 def _load(at, files: list[tuple[str, bytes]]):
-    at.selectbox(key="encode_tokenizer").set_value("__load__").run()
-    assert at.button(key="load_tokenizer").disabled  # nothing chosen yet
-    uploader = at.file_uploader(key="tokenizer_files")
+    assert at.button(key="encode_import_load").disabled  # nothing chosen yet
+    uploader = at.file_uploader(key="encode_import_files")
     for name, data in files:
         uploader.upload(name, data)
     at.run()
-    at.button(key="load_tokenizer").click().run()
+    at.button(key="encode_import_load").click().run()
     no_exception(at)
     return at
 
@@ -227,8 +229,8 @@ def test_a_saved_tokenizer_file_is_loaded_and_used(fmt, tmp_path):
     paths = bpe_core.save(saved, tmp_path, fmt)
     at = _load(_encode_page(text="the lazy fox, quickly"), [(path.name, path.read_bytes()) for path in paths])
     label = " + ".join(path.name for path in paths)
-    assert at.selectbox(key="encode_tokenizer").value == f"file:{label}"
-    assert at.session_state["loaded_tokenizers"][label].merges == saved.merges
+    assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
+    assert sess(at).loaded[label].merges == saved.merges
     ids = saved.encode("the lazy fox, quickly")
     assert _metric(at, "Tokens") == f"{len(ids):,}"
     assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == ids
@@ -249,19 +251,19 @@ def test_a_saved_tokenizer_file_is_loaded_and_used(fmt, tmp_path):
 def test_a_malformed_tokenizer_file_is_a_clear_error_and_changes_nothing(name, data):
     """A file that is not a tokenizer gives an error naming it; loaded tokenizers and choice stay."""
     at = _encode_page()
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
     _load(at, [(name, data)])
-    assert len(at.error) == 1 and at.error[0].value.startswith("Could not load a tokenizer")
-    assert name in at.error[0].value
-    assert at.session_state["loaded_tokenizers"] == {}
-    assert at.session_state["trained"] is trained
-    assert at.selectbox(key="encode_tokenizer").value == "__load__"
+    assert len(at.error) == 1 and unescaped(at.error[0].value).startswith("Could not load a tokenizer")
+    assert name in unescaped(at.error[0].value)
+    assert sess(at).loaded == {}
+    assert sess(at).trained is trained
+    assert at.selectbox(key=Session.tokenizer.key).value == TRAINED
 
 
 # -- escaping ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("option", ["__trained__", "gpt2"])
+@pytest.mark.parametrize("option", [TRAINED, "gpt2"])
 def test_xss_typed_into_the_text_is_only_shown_escaped(option):
     """The probes show as escaped text, character for character, in the tokens and in every word's steps."""
     text = " ".join(XSS_PROBES)
@@ -271,10 +273,10 @@ def test_xss_typed_into_the_text_is_only_shown_escaped(option):
     body = _encoded_html(at)
     assert "&lt;" in body and "&gt;" in body and "&quot;" in body
     assert "".join(span.text for span in token_spans(body)) == marked(text)
-    hostile_words = [word for word in at.selectbox(key="step_word").options if any(c in word for c in '<>"')]
+    hostile_words = [word for word in at.selectbox(key=Session.step_word.key).options if any(c in word for c in '<>"')]
     assert hostile_words
     for word in hostile_words:
-        at.selectbox(key="step_word").set_value(word.replace("·", " ")).run()
+        at.selectbox(key=Session.step_word.key).set_value(word.replace("·", " ")).run()
         no_exception(at)
         assert_no_raw_tags(htmls(at))
         assert "".join(_steps(at)[-1][1]) == word

@@ -12,7 +12,18 @@ from array import array
 from types import SimpleNamespace
 
 import pytest
-from apptest_helpers import CAT, MERGES, SENNRICH, XSS_PROBES, fresh, no_exception, open_page, trained_on, vega_specs
+from apptest_helpers import (
+    CAT,
+    MERGES,
+    SENNRICH,
+    XSS_PROBES,
+    fresh,
+    no_exception,
+    open_page,
+    sess,
+    trained_on,
+    vega_specs,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -21,9 +32,10 @@ from bpe_core import ClassicTokenizer
 from bpe_core.lifetimes import PERMANENT
 from ui import merges as mg
 from ui.animation_html import animation_html
-from ui.corpora import DEFAULT_SAMPLE
-from ui.state import PASTE, Trained
+from ui.corpora import DEFAULT_SLUG, PASTE
+from ui.session import Session
 from ui.tokens import display_bytes, display_str
+from ui.trained import Request, Trained
 
 
 def _merges_page(sample: str, **widgets):
@@ -31,9 +43,12 @@ def _merges_page(sample: str, **widgets):
 
 
 def _player_data(at) -> dict:
-    (player,) = at.get("bidi_component")
-    assert player.proto.component_name == "bpe_playground.merge_player"
+    (player,) = _players(at)
     return json.loads(player.proto.json)
+
+
+def _players(at) -> list:
+    return [c for c in at.get("bidi_component") if c.proto.component_name == "bpe_playground.merge_player"]
 
 
 def decode(payload: dict) -> dict:
@@ -77,8 +92,8 @@ def tokens_at(decoded: dict, k: int) -> list:
 
 @pytest.mark.parametrize("kind", ["byte", "classic"])
 def test_payload_holds_every_merge_and_its_runner_ups(kind):
-    at = _merges_page(SENNRICH, kind=kind)
-    trained = at.session_state["trained"]
+    at = _merges_page(SENNRICH, kind=kind, **({"vocab": 30} if kind == "classic" else {}))
+    trained = sess(at).trained
     data = _player_data(at)
     assert data["round"] == trained.num_merges == data["n"] and data["speed"] in mg.SPEEDS
     decoded = decode(data)
@@ -103,7 +118,7 @@ def test_payload_holds_every_merge_and_its_runner_ups(kind):
 def test_window_at_every_round_is_the_truncated_encoding():
     """Byte-level: the boundaries drawn at round k are exactly those of truncated(k).encode(window)."""
     at = _merges_page(CAT)
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
     decoded = decode(_player_data(at))
     tokenizer = trained.tokenizer
     assert trained.num_merges > 10
@@ -116,8 +131,8 @@ def test_window_at_every_round_is_the_truncated_encoding():
 def test_word_boundaries_are_the_pre_tokens(kind):
     """PERMANENT marks exactly the boundaries between words (pre-tokens; classic: words), so the
     player can report the word holding a clicked token."""
-    at = _merges_page(CAT, kind=kind)
-    trained = at.session_state["trained"]
+    at = _merges_page(CAT, kind=kind, **({"vocab": 60} if kind == "classic" else {}))
+    trained = sess(at).trained
     decoded = decode(_player_data(at))
     if kind == "classic":
         words = [[*word, "</w>"] for word in trained.window_text.split()]
@@ -129,8 +144,8 @@ def test_word_boundaries_are_the_pre_tokens(kind):
 
 
 def test_classic_window_at_every_round_is_the_first_k_merges():
-    at = _merges_page(SENNRICH, kind="classic")
-    trained = at.session_state["trained"]
+    at = _merges_page(SENNRICH, kind="classic", vocab=30)
+    trained = sess(at).trained
     decoded = decode(_player_data(at))
     tokenizer = trained.tokenizer
     assert PERMANENT in decoded["lifetimes"]  # between words
@@ -142,7 +157,7 @@ def test_classic_window_at_every_round_is_the_first_k_merges():
 def test_one_set_of_controls_the_player():
     """No Python round controls: no slider, no step buttons; the caption names the player's round."""
     at = _merges_page(CAT)
-    n = at.session_state["trained"].num_merges
+    n = sess(at).trained.num_merges
     assert not at.slider and not [b for b in at.button if (b.key or "").startswith("round_")]
     assert any(c.value.startswith(f"Player at round {n:,} of {n:,}") for c in at.caption)
 
@@ -150,8 +165,8 @@ def test_one_set_of_controls_the_player():
 def test_search_and_pages_of_the_merge_table():
     """The table shows one page of 50; the search keeps exactly the merges whose parts or new token
     contain the text (a space typed as space or ·), or whose id or round is the number typed."""
-    at = _merges_page(DEFAULT_SAMPLE)
-    trace = at.session_state["trained"].trace
+    at = _merges_page(DEFAULT_SLUG)
+    trace = sess(at).trained.trace
     assert len(trace) > 100
     assert list(at.dataframe[0].value["round"]) == list(range(1, 51))
     at.number_input(key="merge_table_page").set_value(3).run()
@@ -172,7 +187,8 @@ def test_search_and_pages_of_the_merge_table():
 
 def _fake(counts: list[int]) -> Trained:
     trace = [SimpleNamespace(count=c) for c in counts]
-    return Trained("byte", SimpleNamespace(trace=trace), {}, "", 0, 0, "d", "")
+    request = Request("paste", "counts", "d", "byte", 256 + len(counts), "none", None, ())
+    return Trained(request, SimpleNamespace(trace=trace), 0, 0, "", {})
 
 
 @given(st.lists(st.integers(1, 10**6), max_size=3000), st.integers(1, 1000))
@@ -208,33 +224,33 @@ def test_player_view_contract():
 
 def test_opening_the_page_directly_offers_a_one_click_training():
     at = fresh(MERGES)
-    assert at.session_state["trained"] is None
+    assert sess(at).trained is None
     assert any("No tokenizer trained yet" in info.value for info in at.info)
-    assert not at.get("bidi_component")
+    assert not _players(at)
     at.button(key="quick_train").click().run()
     no_exception(at)
-    assert at.session_state["trained"].corpus_label == DEFAULT_SAMPLE
-    assert _player_data(at)["n"] == at.session_state["trained"].num_merges
+    assert sess(at).trained.request.corpus == DEFAULT_SLUG
+    assert _player_data(at)["n"] == sess(at).trained.num_merges
 
 
 def test_a_tokenizer_without_merges_says_so():
-    at = _merges_page("Toy: aaabdaaabac", vocab_size=257)
-    assert at.session_state["trained"].num_merges == 0
+    at = _merges_page("toy-aaabdaaabac", vocab=257)
+    assert sess(at).trained.num_merges == 0
     assert any("no merges" in warning.value for warning in at.warning)
-    assert not at.get("bidi_component")
+    assert not _players(at)
 
 
 def test_hostile_corpus_stays_data_in_the_payload_and_the_export():
     """HTML in the corpus reaches the player as JSON strings only; the exported file embeds it with
     every < > & escaped, so the only script end tags are the file's own two."""
     at = fresh()
-    at.selectbox(key="corpus_source").set_value(PASTE).run()
-    at.text_area(key="paste_box").input(" ".join(XSS_PROBES * 3) + " \u2028\u2029").run()
-    at.selectbox(key="pattern_choice").set_value("none").run()
-    at.number_input(key="vocab_size").set_value(300).run()
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.text_area(key=Session.paste_box.key).input(" ".join(XSS_PROBES * 3) + " \u2028\u2029").run()
+    at.selectbox(key=Session.pattern.key).set_value("none").run()
+    at.number_input(key=Session.vocab.key).set_value(300).run()
     at.button(key="train_button").click().run()
     open_page(at, MERGES)
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
     data = _player_data(at)
     assert data["window"] == trained.window_text and "<script>" in data["window"]
     page = animation_html(data, "</title><script>alert(1)</script>")

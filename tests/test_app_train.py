@@ -1,4 +1,5 @@
-"""AppTest (headless) tests of the Train page (app.py): samples, settings, uploads, errors, escaping."""
+"""AppTest (headless) tests of the Train page (pages/0_Train.py, the app's home): samples, settings,
+uploads, errors, escaping."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from apptest_helpers import (
     assert_no_raw_tags,
     click_train,
     fresh,
+    sess,
+    unescaped,
     htmls,
     markdown_texts,
     marked,
@@ -19,8 +22,10 @@ from apptest_helpers import (
 )
 
 import bpe_core
-from ui.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample
-from ui.state import PASTE, UPLOAD, md_escape
+from ui.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
+from ui.session import Session
+from ui.training import limits
+from ui.text import plain
 
 SPECIAL = "<|endoftext|>"  # the page's default special token
 
@@ -30,21 +35,29 @@ def _metric(at, label: str) -> str:
     return value
 
 
+def _delta(at, label: str) -> str:
+    (value,) = [m.proto.delta for m in at.metric if m.label == label]
+    return value
+
+
 def _sample_html(at) -> str:
     """The highlighted start of the training text (the only st.html made of token spans)."""
     (body,) = [h for h in htmls(at) if h.startswith('<div class="tokens"')]
     return body
 
 
-def _paste(at, text: str):
-    at.selectbox(key="corpus_source").set_value(PASTE).run()
-    at.text_area(key="paste_box").input(text).run()
+def _paste(at, text: str, vocab: int = 260):
+    """Paste ``text`` (a small vocab size: a short text cannot make the default 600)."""
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.number_input(key=Session.vocab.key).set_value(vocab).run()
+    at.text_area(key=Session.paste_box.key).input(text).run()
     return at
 
 
-def _upload(at, name: str, data: bytes):
-    at.selectbox(key="corpus_source").set_value(UPLOAD).run()
-    at.file_uploader(key="upload_box").upload(name, data, "text/plain").run()
+def _upload(at, name: str, data: bytes, vocab: int = 260):
+    at.selectbox(key=Session.corpus.key).set_value(UPLOAD).run()
+    at.number_input(key=Session.vocab.key).set_value(vocab).run()
+    at.file_uploader(key=Session.upload_box.key).upload(name, data, "text/plain").run()
     return at
 
 
@@ -54,23 +67,23 @@ def _upload(at, name: str, data: bytes):
 def test_page_opens_with_the_default_sample_and_one_click_trains_it():
     """A fresh session has a sample chosen; one click trains exactly what bpe_core.train gives."""
     at = fresh()
-    assert at.selectbox(key="corpus_source").value == DEFAULT_SAMPLE
-    assert at.session_state["trained"] is None
+    assert at.selectbox(key=Session.corpus.key).value == DEFAULT_SLUG
+    assert sess(at).trained is None
     assert any("Click **Train**" in info.value for info in at.info)
-    vocab_size = at.number_input(key="vocab_size").value
-    assert vocab_size == SAMPLES[DEFAULT_SAMPLE].vocab_size
+    vocab_size = at.number_input(key=Session.vocab.key).value
+    assert vocab_size == SLUGS[DEFAULT_SLUG].vocab_size
 
     click_train(at)
-    trained = at.session_state["trained"]
-    text = load_sample(DEFAULT_SAMPLE)
+    trained = sess(at).trained
+    text = load_sample(DEFAULT_SLUG)
     expected = bpe_core.train(text, vocab_size, special_tokens=[SPECIAL])
     assert trained.tokenizer.merges == expected.tokenizer.merges
     assert _metric(at, "Merges made") == f"{len(trained.trace):,}" == f"{len(expected.trace):,}"
     n_bytes = len(text.encode())
     assert n_bytes < 256 * 1024  # measured on the whole corpus
-    assert _metric(at, "Bytes per token") == f"{1:.2f} → {n_bytes / len(expected.tokenizer.encode(text)):.2f}"
-    assert at.session_state["last_train"]["cached"] is False
-    assert at.session_state["merge_round"] == len(trained.trace)
+    assert _metric(at, "Bytes per token") == f"{n_bytes / len(expected.tokenizer.encode(text)):.2f}"
+    assert _delta(at, "Bytes per token") == "from 1.00"
+    assert sess(at).round is None  # the Merges page opens on the last round
 
     spans = token_spans(_sample_html(at))
     assert spans and all("tok" in span.classes for span in spans)
@@ -82,32 +95,28 @@ def test_page_opens_with_the_default_sample_and_one_click_trains_it():
 def test_training_again_with_the_same_text_and_settings_uses_the_cache():
     """The same text and settings come from the session cache; other settings retrain."""
     at = trained_on(CAT)
-    first = at.session_state["trained"]
-    assert at.session_state["last_train"]["cached"] is False
+    first = sess(at).trained
 
     click_train(at)
-    assert at.session_state["last_train"]["cached"] is True
-    assert at.session_state["trained"] is first
-    assert any("taken from the cache" in caption.value for caption in at.caption)
+    assert sess(at).trained is first
 
-    at.number_input(key="vocab_size").set_value(280).run()
+    at.number_input(key=Session.vocab.key).set_value(280).run()
     click_train(at)
-    assert at.session_state["last_train"]["cached"] is False
-    assert at.session_state["trained"].settings["vocab_size"] == 280
+    assert sess(at).trained is not first
+    assert sess(at).trained.request.vocab_size == 280
 
-    at.number_input(key="vocab_size").set_value(300).run()
+    at.number_input(key=Session.vocab.key).set_value(300).run()
     click_train(at)
-    assert at.session_state["last_train"]["cached"] is True
-    assert at.session_state["trained"] is first
+    assert sess(at).trained is first
 
 
-@pytest.mark.parametrize("sample", list(SAMPLES))
+@pytest.mark.parametrize("sample", list(SLUGS))
 def test_every_sample_trains(sample):
     """Each built-in sample trains at its default vocab size, like bpe_core.train, and is highlighted."""
     at = trained_on(sample)
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
     text = load_sample(sample)
-    expected = bpe_core.train(text, SAMPLES[sample].vocab_size, special_tokens=[SPECIAL]).tokenizer
+    expected = bpe_core.train(text, SLUGS[sample].vocab_size, special_tokens=[SPECIAL]).tokenizer
     assert trained.tokenizer.merges == expected.merges
     assert _metric(at, "Merges made") == f"{len(trained.trace):,}"
     assert text.startswith(trained.window_text)
@@ -122,14 +131,16 @@ def test_classic_training_matches_train_classic():
     """Classic BPE trains with train_classic; words keep their </w> marks, escaped; bytes per token
     counts characters + </w> before and symbols after."""
     at = fresh()
-    at.selectbox(key="corpus_source").set_value(SENNRICH).run()
-    at.radio(key="kind").set_value("classic").run()
-    assert at.selectbox(key="pattern_choice").disabled and at.text_input(key="special_tokens_text").disabled
+    at.selectbox(key=Session.corpus.key).set_value(SENNRICH).run()
+    at.radio(key=Session.kind.key).set_value("classic").run()
+    assert at.selectbox(key=Session.pattern.key).disabled and at.text_input(key=Session.specials.key).disabled
+    assert any("vocab sizes from 11 to 31" in caption.value for caption in at.caption)  # 10 letters + </w>
+    at.number_input(key=Session.vocab.key).set_value(25).run()
     click_train(at)
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
     text = load_sample(SENNRICH)
-    expected = bpe_core.train_classic(text, SAMPLES[SENNRICH].vocab_size)
-    assert trained.kind == "classic" and isinstance(trained.tokenizer, bpe_core.ClassicTokenizer)
+    expected = bpe_core.train_classic(text, 25)
+    assert trained.request.kind == "classic" and isinstance(trained.tokenizer, bpe_core.ClassicTokenizer)
     assert trained.tokenizer.merges == expected.merges
     assert _metric(at, "Merges made") == f"{len(expected.trace):,}"
 
@@ -137,7 +148,8 @@ def test_classic_training_matches_train_classic():
     symbols_before = sum(len(word) + 1 for word in words)
     symbols_after = sum(len(expected.tokenizer.encode_word(word)) for word in words)
     word_bytes = sum(len(word.encode()) for word in words)
-    assert _metric(at, "Bytes per token") == f"{word_bytes / symbols_before:.2f} → {word_bytes / symbols_after:.2f}"
+    assert _metric(at, "Bytes per token") == f"{word_bytes / symbols_after:.2f}"
+    assert _delta(at, "Bytes per token") == f"from {word_bytes / symbols_before:.2f}"
 
     body = _sample_html(at)
     assert "&lt;/w&gt;" in body and "</w>" not in body
@@ -150,39 +162,41 @@ def test_each_pre_tokenization_pattern(choice):
     """Every pattern choice trains what bpe_core.train gives with that pattern, and the label names it."""
     regex = r"[a-z]+|[^a-z]+"
     at = fresh()
-    at.selectbox(key="corpus_source").set_value(CAT).run()
-    at.selectbox(key="pattern_choice").set_value(choice).run()
+    at.selectbox(key=Session.corpus.key).set_value(CAT).run()
+    at.selectbox(key=Session.pattern.key).set_value(choice).run()
     if choice == "custom":
-        at.text_input(key="custom_regex").input(regex).run()
-    click_train(at)
-    trained = at.session_state["trained"]
+        at.text_input(key=Session.regex.key).input(regex).run()
     pattern = {"none": None, "custom": regex}.get(choice, choice)
-    expected = bpe_core.train(load_sample(CAT), 300, special_tokens=[SPECIAL], pattern=pattern).tokenizer
-    assert trained.settings["pattern"] == pattern
+    vocab = min(300, limits(load_sample(CAT), "byte", pattern, (SPECIAL,)).maximum)
+    at.number_input(key=Session.vocab.key).set_value(vocab).run()
+    click_train(at)
+    trained = sess(at).trained
+    expected = bpe_core.train(load_sample(CAT), vocab, special_tokens=[SPECIAL], pattern=pattern).tokenizer
+    assert trained.request.pattern == pattern
     assert trained.tokenizer.merges == expected.merges
-    assert trained.label.endswith(f"· {choice}")
+    assert trained.label.endswith(f"· pattern {choice}")
 
 
 def test_pattern_none_lets_merges_cross_words():
     """Without pre-tokenization a learned token can hold a space inside; with gpt2 it never does."""
 
     def inner_space(at) -> bool:
-        merges = at.session_state["trained"].tokenizer.merges
+        merges = sess(at).trained.tokenizer.merges
         return any(b" " in (left + right).strip(b" ") for left, right in merges)
 
     assert not inner_space(trained_on(CAT))
-    assert inner_space(trained_on(CAT, pattern_choice="none"))
+    assert inner_space(trained_on(CAT, pattern="none"))
 
 
 def test_special_tokens_get_the_last_ids_and_are_shown_escaped():
     """Special tokens come after the merges, are never merged into, and show as one escaped token."""
     text = "the cat<|endoftext|>the hat<|pad|>the cat sat<|endoftext|>"
     at = _paste(fresh(), text)
-    at.text_input(key="special_tokens_text").input("<|endoftext|> <|pad|> <|endoftext|>").run()
-    at.number_input(key="vocab_size").set_value(280).run()
+    at.text_input(key=Session.specials.key).input("<|endoftext|> <|pad|> <|endoftext|>").run()
+    at.number_input(key=Session.vocab.key).set_value(266).run()
     click_train(at)
-    trained = at.session_state["trained"]
-    expected = bpe_core.train(text, 280, special_tokens=["<|endoftext|>", "<|pad|>"])
+    trained = sess(at).trained
+    expected = bpe_core.train(text, 266, special_tokens=["<|endoftext|>", "<|pad|>"])
     n = len(expected.trace)
     assert trained.tokenizer.merges == expected.tokenizer.merges
     assert trained.tokenizer.special_tokens == {"<|endoftext|>": 256 + n, "<|pad|>": 257 + n}
@@ -200,25 +214,26 @@ def test_big_paste_is_stored_and_the_box_cleared():
     text = (load_sample(CAT) + "\n") * 300
     assert len(text) > 50_000
     at = _paste(fresh(), text)
-    assert at.session_state["paste_box"] == ""
-    assert at.session_state["pasted_text"] == text
+    assert sess(at).paste_box == ""
+    assert sess(at).pasted_text == text
     assert any("Pasted text stored" in info.value for info in at.info)
     click_train(at)
-    assert at.session_state["trained"].corpus_chars == len(text)
+    assert sess(at).trained.corpus_chars == len(text)
 
 
 # -- errors keep the previous tokenizer ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind,vocab_size", [("byte", 100), ("classic", 3)])
-def test_vocab_size_too_small_is_a_clear_error_and_keeps_the_tokenizer(kind, vocab_size):
-    """A vocab size below the base alphabet is refused with a message; the last tokenizer stays."""
-    at = trained_on(CAT, kind=kind)
-    before = at.session_state["trained"]
-    at.number_input(key="vocab_size").set_value(vocab_size).run()
+@pytest.mark.parametrize("kind,vocab_size", [("byte", 100), ("classic", 3), ("byte", 5_000), ("classic", 5_000)])
+def test_a_vocab_size_the_corpus_cannot_reach_is_refused_and_keeps_the_tokenizer(kind, vocab_size):
+    """A vocab size below the base alphabet, or above what the corpus can make, is refused with a message
+    saying what is allowed (not silently replaced); the last tokenizer stays."""
+    at = trained_on(CAT, kind=kind, vocab=40 if kind == "classic" else 270)
+    before = sess(at).trained
+    at.number_input(key=Session.vocab.key).set_value(vocab_size).run()
     click_train(at)
-    assert len(at.error) == 1 and "too small" in at.error[0].value
-    assert at.session_state["trained"] is before
+    assert len(at.error) == 1 and "is not possible here" in at.error[0].value and "Choose a size" in at.error[0].value
+    assert sess(at).trained is before
     assert _metric(at, "Merges made") == f"{before.num_merges:,}"
 
 
@@ -229,11 +244,11 @@ def test_vocab_size_too_small_is_a_clear_error_and_keeps_the_tokenizer(kind, voc
 def test_empty_paste_is_refused_and_nothing_trained(text, kind, message):
     """An empty paste (classic: only whitespace) gives an error; nothing is trained."""
     at = fresh()
-    at.radio(key="kind").set_value(kind).run()
+    at.radio(key=Session.kind.key).set_value(kind).run()
     _paste(at, text)
     click_train(at)
     assert len(at.error) == 1 and message in at.error[0].value
-    assert at.session_state["trained"] is None
+    assert sess(at).trained is None
     assert not at.metric
 
 
@@ -241,12 +256,13 @@ def test_empty_paste_is_refused_and_nothing_trained(text, kind, message):
 def test_bad_custom_regex_is_refused_and_keeps_the_tokenizer(regex):
     """A regex that does not compile (or is blank) is named as the problem; the last tokenizer stays."""
     at = trained_on(CAT)
-    before = at.session_state["trained"]
-    at.selectbox(key="pattern_choice").set_value("custom").run()
-    at.text_input(key="custom_regex").input(regex).run()
+    before = sess(at).trained
+    at.selectbox(key=Session.pattern.key).set_value("custom").run()
+    at.text_input(key=Session.regex.key).input(regex).run()
     click_train(at)
-    assert len(at.error) == 1 and at.error[0].value.startswith("Bad pre-tokenization pattern")
-    assert at.session_state["trained"] is before
+    assert len(at.error) == 1 and "pre-tokenization pattern cannot be used" in at.error[0].value
+    assert [code.value for code in at.code if code.value == regex] == [regex]  # shown verbatim
+    assert sess(at).trained is before
 
 
 # -- uploads -------------------------------------------------------------------------------------
@@ -257,12 +273,12 @@ def test_non_utf8_upload_trains_with_a_warning_counting_the_replaced_bytes():
     latin1 = "Le café où l'on mange une crème brûlée, naïve idée. " * 3
     replaced = sum(ord(ch) > 127 for ch in latin1)  # none adjacent: each is a lone invalid byte
     at = _upload(fresh(), "menu.txt", latin1.encode("latin-1"))
-    assert at.session_state["upload"]["replaced"] == replaced
+    assert sess(at).upload.replaced_bytes == replaced
     warnings = [w.value for w in at.warning]
     assert len(warnings) == 1 and f"{replaced} bytes were replaced" in warnings[0]
     click_train(at)
-    trained = at.session_state["trained"]
-    assert trained.corpus_label == "menu.txt"
+    trained = sess(at).trained
+    assert trained.request.corpus_label == "menu.txt"
     assert trained.window_text.count("\ufffd") == replaced
     assert any(f"{replaced} bytes were replaced" in w.value for w in at.warning)  # still shown
 
@@ -277,11 +293,11 @@ def test_non_utf8_upload_trains_with_a_warning_counting_the_replaced_bytes():
 def test_unusable_upload_is_refused_and_nothing_trained(name, data, message):
     """A binary or empty file is refused with a message naming it; training then asks for a file."""
     at = _upload(fresh(), name, data)
-    assert len(at.error) == 1 and message in at.error[0].value and md_escape(name) in at.error[0].value
-    assert at.session_state["upload"] is None
+    assert len(at.error) == 1 and message in unescaped(at.error[0].value) and name in unescaped(at.error[0].value)
+    assert sess(at).upload is None
     click_train(at)
-    assert len(at.error) == 1 and "No file uploaded yet" in at.error[0].value
-    assert at.session_state["trained"] is None
+    assert len(at.error) == 1 and "No file uploaded yet" in unescaped(at.error[0].value)
+    assert sess(at).trained is None
 
 
 def test_a_good_upload_trains_its_text():
@@ -290,9 +306,9 @@ def test_a_good_upload_trains_its_text():
     at = _upload(fresh(), "notes.txt", b"\xef\xbb\xbf" + text.encode())
     assert not at.warning and not at.error
     click_train(at)
-    trained = at.session_state["trained"]
-    assert trained.corpus_label == "notes.txt" and trained.window_text == text
-    expected = bpe_core.train(text, at.session_state["vocab_size"], special_tokens=[SPECIAL])
+    trained = sess(at).trained
+    assert trained.request.corpus_label == "notes.txt" and trained.window_text == text
+    expected = bpe_core.train(text, sess(at).vocab, special_tokens=[SPECIAL])
     assert trained.tokenizer.merges == expected.merges
 
 
@@ -303,7 +319,7 @@ def test_xss_in_a_pasted_corpus_is_only_shown_escaped():
     """The probes reach the highlighted sample only as escaped text, character for character."""
     text = "\n".join(XSS_PROBES) + "\nthe cat"
     at = _paste(fresh(), text)
-    at.selectbox(key="pattern_choice").set_value("none").run()  # lets merges build tokens like "<s"
+    at.selectbox(key=Session.pattern.key).set_value("none").run()  # lets merges build tokens like "<s"
     click_train(at)
     assert_no_raw_tags(htmls(at))
     assert_no_raw_markdown_tags(markdown_texts(at))
@@ -318,13 +334,13 @@ def test_xss_in_an_upload_file_name_is_only_shown_escaped(probe):
     name = probe + ".txt"
     at = _upload(fresh(), name, "caf\xe9 cr\xe8me, the cat".encode("latin-1"))
     click_train(at)
-    assert at.session_state["trained"].corpus_label == name
+    assert sess(at).trained.request.corpus_label == name
     texts = markdown_texts(at)
     assert_no_raw_markdown_tags(texts)
     assert_no_raw_tags(htmls(at))
-    assert any(md_escape(name) in text for text in texts)
-    assert any(md_escape(name) in w.value and "2 bytes were replaced" in w.value for w in at.warning)
+    assert any(plain(name) in text for text in texts)
+    assert any(plain(name) in w.value and "2 bytes were replaced" in w.value for w in at.warning)
 
     _upload(at, name, b"\x00binary")
     assert_no_raw_markdown_tags(markdown_texts(at))
-    assert any(md_escape(name) in e.value for e in at.error)
+    assert any(plain(name) in e.value for e in at.error)

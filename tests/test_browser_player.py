@@ -23,7 +23,7 @@ from ui import merges as mg  # noqa: E402
 from ui import tokens as tok_ui  # noqa: E402
 from ui.animation_html import animation_html  # noqa: E402
 from ui.corpora import MIXED_EN_ZH  # noqa: E402
-from ui.state import Trained  # noqa: E402
+from ui.trained import Request, Trained  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
@@ -37,14 +37,15 @@ CORPUS = f"{MIXED_EN_ZH}{HIDDEN} {XSS} {HIDDEN}\n{XSS}\n" + f"{LONG} " * 3 + "ðŸ
 
 @pytest.fixture(scope="module")
 def trained() -> Trained:
-    result = bpe_core.train(CORPUS, 420)
-    return Trained("byte", result, {}, "mixed", len(CORPUS), len(CORPUS.encode()), "sig", CORPUS)
+    request = Request("paste", "mixed", "digest", "byte", 420, "gpt2", "gpt2", ())
+    result = bpe_core.train(CORPUS, request.vocab_size, pattern=request.pattern)
+    return Trained(request, result, len(CORPUS), len(CORPUS.encode()), CORPUS, {})
 
 
 def open_export(browser, tmp_path, trained: Trained, start_round: int, title: str = "Mixed English / Chinese"):
     """Open the exported file from file:// with every network request aborted; returns (page, requests)."""
     path = tmp_path / "animation.html"
-    path.write_text(animation_html(mg.player_payload(trained, start_round, 0), title), encoding="utf-8")
+    path.write_text(animation_html(mg.player_payload(trained, start_round), title), encoding="utf-8")
     context = browser.new_context(viewport={"width": 1300, "height": 1000})
     page = context.new_page()
     requests: list[str] = []

@@ -30,6 +30,13 @@ The tokenizer reads the text, the tokenizer counts the pairs, the tokenizer merg
 Language models read tokens, not characters; 语言模型读取的是词元，而不是字符。
 """
 
+ENCODE_SAMPLE = (
+    "Tokenizers split text into tokens. Hello, world! 你好，世界。\n"
+    "\tdef square(x): return x ** 2  # code, too\n"
+    "Emoji: 🙂🚀 and accents: café, naïve."
+)
+"""The Encode page's text until the user types their own."""
+
 STDLIB_MODULES = ("textwrap", "heapq", "bisect", "colorsys", "fnmatch", "shlex", "string", "json.decoder")
 
 
@@ -62,6 +69,22 @@ class Sample:
     description: str
     loader: object  # () -> str
     vocab_size: int  # a sensible default for this corpus
+
+    @property
+    def slug(self) -> str:
+        """The sample's name in links and in the session (``corpus=python-reference-excerpt``)."""
+        return sample_slug(self.name)
+
+
+def sample_slug(name: str) -> str:
+    """A short, URL-safe name for a built-in sample.
+
+    >>> sample_slug("Python reference, excerpt (English prose, ~60 KB)")
+    'python-reference-excerpt'
+    >>> sample_slug("Toy: aaabdaaabac")
+    'toy-aaabdaaabac'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", name.split("(")[0].lower()).strip("-")
 
 
 SAMPLES: dict[str, Sample] = {
@@ -102,11 +125,33 @@ SAMPLES: dict[str, Sample] = {
     )
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
+SLUGS: dict[str, Sample] = {sample.slug: sample for sample in SAMPLES.values()}
+assert len(SLUGS) == len(SAMPLES), "sample slugs must be unique"
+DEFAULT_SLUG = SAMPLES[DEFAULT_SAMPLE].slug
+PASTE = "paste"
+UPLOAD = "upload"
+CORPUS_CHOICES = (*SLUGS, PASTE, UPLOAD)
+"""What the session's ``corpus`` holds: a sample's slug, or the user's own pasted or uploaded text."""
+HELDOUT_REST = "reference-rest"
+"""Held-out choice: the Python reference after its excerpt (text the excerpt sample never saw)."""
+
+
+def load_sample(name: str) -> str:
+    """The text of a built-in sample, by slug or by name."""
+    return _load((SLUGS.get(name) or SAMPLES[name]).name)
 
 
 @cache
-def load_sample(name: str) -> str:
+def _load(name: str) -> str:
+    # Loaded once per process and shared read-only by every session.
     return SAMPLES[name].loader()
+
+
+def reference_rest() -> str:
+    """The Python reference after its excerpt: held-out text for a tokenizer trained on the excerpt."""
+    names = list(SAMPLES)
+    excerpt, full = load_sample(names[0]), load_sample(names[1])
+    return full.removeprefix(excerpt)
 
 
 class CorpusError(ValueError):
@@ -114,41 +159,63 @@ class CorpusError(ValueError):
 
 
 @dataclass(frozen=True)
-class DecodedUpload:
+class Upload:
+    """A user's own text (an uploaded file, or pasted held-out text), kept in the session."""
+
+    name: str
     text: str
-    replaced_bytes: int  # bytes that were not valid UTF-8 and became U+FFFD
+    replaced_bytes: int = 0  # bytes that were not valid in the file's encoding and became U+FFFD
+    digest: str = ""
 
 
-def decode_upload(data: bytes, name: str = "file") -> DecodedUpload:
-    """Decode an uploaded text file.
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
 
-    Binary files (NUL bytes, or mostly control/invalid bytes) raise CorpusError; invalid UTF-8
-    in an otherwise text file is replaced by U+FFFD and counted.
+
+def decode_upload(data: bytes, name: str = "file") -> Upload:
+    """Decode an uploaded text file: UTF-8, or UTF-16/32 when the file starts with a byte-order mark.
+
+    Binary files (NUL bytes, or mostly control/invalid bytes) raise CorpusError; invalid bytes in an
+    otherwise text file are replaced by U+FFFD and counted. The message names the file as given
+    (show it with ``ui.text.plain``).
+
+    >>> decode_upload("héllo".encode("utf-16"), "a.txt").text
+    'héllo'
     """
     if not data:
         raise CorpusError(f"{name} is empty: there is nothing to train on.")
-    head = data[:65536]
-    if b"\x00" in head:
+    encoding, body = "utf-8", data
+    for bom, bom_encoding in _BOMS:
+        if data.startswith(bom):
+            encoding, body = bom_encoding, data[len(bom) :]
+            break
+    if encoding == "utf-8" and b"\x00" in body[:65536]:
         raise CorpusError(
-            f"{name} looks like a binary file (it contains NUL bytes), not text. Upload a .txt file."
+            f"{name} looks like a binary file (it contains NUL bytes), not text. Upload a .txt file "
+            "(UTF-8, or UTF-16/32 with a byte-order mark)."
         )
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    replaced = _count_invalid_utf8(data)
-    text = data.decode("utf-8", errors="replace")
+    text = body.decode(encoding, errors="replace")
+    replaced = _count_invalid(body, encoding)
     sample = text[:65536]
     controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f\v") or ch == "\ufffd")
     if sample and controls / len(sample) > 0.3:
         raise CorpusError(
             f"{name} looks like a binary file ({controls / len(sample):.0%} of its start is control "
-            "characters or invalid UTF-8), not text. Upload a .txt file."
+            "characters or invalid text), not text. Upload a .txt file."
         )
-    return DecodedUpload(text, replaced)
+    from ui.trained import text_digest
+
+    return Upload(name, text, replaced, text_digest(text))
 
 
 _ESCAPED = re.compile("[\udc80-\udcff]")
 
 
-def _count_invalid_utf8(data: bytes) -> int:
-    """How many bytes are not part of a valid UTF-8 character (each becomes one escape)."""
-    return len(_ESCAPED.findall(data.decode("utf-8", errors="surrogateescape")))
+def _count_invalid(data: bytes, encoding: str) -> int:
+    """How many bytes are not part of a valid character (each becomes one escape)."""
+    return len(_ESCAPED.findall(data.decode(encoding, errors="surrogateescape")))

@@ -1,17 +1,21 @@
-"""Encode-page helpers: pick a tokenizer, encode, explain one word step by step."""
+"""A tokenizer's output for the pages: byte-level and classic tokenizers both go in, one shape comes out.
+
+Every ``isinstance(..., ClassicTokenizer)`` of the app is in this module, so pages never branch on
+the kind of tokenizer: they call :func:`encode`, :func:`encoded_html`, :func:`pretokens` and
+:func:`word_steps`.
+"""
 
 from __future__ import annotations
 
 import html
-import re
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
 
+from bpe_core import ClassicTokenizer
 from ui import tokens as tok_ui
-from ui.state import KIND_CLASSIC, Trained
+from ui.session import TRAINED, Session
+from ui.trained import Trained
 
 REFERENCE_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
@@ -39,9 +43,14 @@ class Encoded:
         return len(self.tokens)
 
 
-def encode(tokenizer, text: str, classic: bool = False) -> Encoded:
+def is_classic(tokenizer: object) -> bool:
+    return isinstance(tokenizer, ClassicTokenizer)
+
+
+def encode(tokenizer, text: str) -> Encoded:
+    """Tokens (bytes for byte-level, symbols for classic), ids and sizes of ``text``."""
     n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-    if classic:
+    if is_classic(tokenizer):
         words = tokenizer.encode_words(text)
         ids = tokenizer.encode(text)
         tokens = [symbol.encode("utf-8") for word in words for symbol in word]
@@ -50,43 +59,45 @@ def encode(tokenizer, text: str, classic: bool = False) -> Encoded:
     return Encoded(tokenizer.decode_tokens_bytes(ids), list(ids), len(text), n_bytes)
 
 
-def encoded_html(result: Encoded, show_ids: bool) -> str:
+def encoded_html(result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS) -> str:
     if result.words is not None and not show_ids:
         return tok_ui.words_html(result.words)
-    return tok_ui.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=MAX_RENDERED_TOKENS)
+    return tok_ui.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens)
 
 
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+def training_window_html(trained: Trained, max_tokens: int = 1200) -> str:
+    """The start of the training text with the trained tokenizer (the Train page's sample)."""
+    return encoded_html(encode(trained.tokenizer, trained.window_text), max_tokens=max_tokens)
 
 
-def load_uploaded(files) -> tuple[object, str]:
-    """Build a Tokenizer from uploaded files (one file, or vocab.json + merges.txt).
-
-    Raises ValueError with a user-facing message.
-    """
-    from bpe_core import formats
-
-    if not files:
-        raise ValueError("Choose a tokenizer file first.")
-    with tempfile.TemporaryDirectory(prefix="bpe-upload-") as tmp:
-        names = []
-        for uploaded in files:
-            name = _SAFE_NAME.sub("_", Path(uploaded.name).name).lstrip(".") or "tokenizer"
-            (Path(tmp) / name).write_bytes(uploaded.getvalue())
-            names.append(name)
-        target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
-        try:
-            tokenizer = formats.load(target)
-        except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
-            message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
-            raise ValueError(f"Could not load a tokenizer from {', '.join(names)}: {message}") from None
-    label = " + ".join(Path(f.name).name for f in files)
-    return tokenizer, label
+LOADED = "file:"
+"""Choice ids of tokenizers loaded from files start with this (never in links)."""
 
 
-def pretokens(tokenizer, text: str, classic: bool, limit: int = 300) -> list[str]:
+def tokenizer_choices(s: Session) -> dict[str, str]:
+    """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
+    choices = {TRAINED: f"Just trained: {s.trained.label}"} if s.trained is not None else {}
+    choices.update(REFERENCE_LABELS)
+    choices.update({LOADED + label: f"File: {label}" for label in s.loaded})
+    return choices
+
+
+def tokenizer_for(s: Session, choice: str):
+    """The tokenizer behind a choice id (None when it is gone, e.g. a file from before a reload)."""
+    if choice == TRAINED:
+        return s.trained.tokenizer if s.trained is not None else None
+    if choice.startswith(LOADED):
+        return s.loaded.get(choice.removeprefix(LOADED))
+    return reference_tokenizer(choice)
+
+
+def loaded_choice(label: str) -> str:
+    return LOADED + label
+
+
+def pretokens(tokenizer, text: str, limit: int = 300) -> list[str]:
     """Distinct words / pre-tokens of text, in order of appearance (for the step-by-step view)."""
-    if classic:
+    if is_classic(tokenizer):
         pieces = text.split()
     else:
         from bpe_core.pretokenize import pretokenize, split_on_special
@@ -108,9 +119,9 @@ def pretokens(tokenizer, text: str, classic: bool, limit: int = 300) -> list[str
     return list(seen)
 
 
-def word_steps(tokenizer, word: str, classic: bool) -> list[tuple[str, list[str], list[bool]]]:
+def word_steps(tokenizer, word: str) -> list[tuple[str, list[str], list[bool]]]:
     """[(caption, token labels, which tokens were just made)] from bytes to the final tokens."""
-    if classic:
+    if is_classic(tokenizer):
         return _classic_steps(tokenizer, word)
     from bpe_core.lifetimes import PERMANENT
 
@@ -168,10 +179,3 @@ def steps_html(steps) -> str:
         )
     return '<div class="bpe-steps">' + "".join(rows) + "</div>"
 
-
-def trained_option_label(trained: Trained | None) -> str:
-    return "Just trained: " + trained.label if trained else ""
-
-
-def is_classic(trained: Trained | None) -> bool:
-    return bool(trained) and trained.kind == KIND_CLASSIC

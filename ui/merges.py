@@ -33,11 +33,11 @@ from bpe_core import pretokenize
 from bpe_core.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
-from ui.state import KIND_CLASSIC, Trained
+from ui.session import SPEEDS
+from ui.trained import Trained
 
 TIE_RULE = "ties go to the lexicographically greatest pair"
 TOP_CANDIDATES = 5
-SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)  # rounds per second the player offers
 DEFAULT_SPEED = 4
 PAYLOAD_VERSION = 1
 KEPT = PERMANENT - 1  # inside a word, never merged: drawn at every round, but not a word boundary
@@ -83,7 +83,7 @@ def word_starts(trained: Trained) -> set[int]:
     The player reports the word holding a clicked token; lifetimes alone cannot tell a boundary
     between words from one inside a word that no merge removes.
     """
-    if trained.kind == KIND_CLASSIC:
+    if trained.is_classic:
         words = [len(word) + 1 for word in trained.window_text.split()]  # characters + </w>
     else:
         tokenizer = trained.tokenizer
@@ -102,7 +102,7 @@ def word_starts(trained: Trained) -> set[int]:
 def _columns(trained: Trained) -> dict:
     """The payload's parts that never change for a trained tokenizer: the window, the base
     tokens and the deflated columns."""
-    classic = trained.kind == KIND_CLASSIC
+    classic = trained.is_classic
     segmentation = trained.tokenizer.segment(trained.window_text)
     trace = trained.trace
     starts = word_starts(trained)
@@ -140,11 +140,11 @@ def _columns(trained: Trained) -> dict:
     }
 
 
-def player_payload(trained: Trained, start_round: int, seek: int, speed: int = DEFAULT_SPEED) -> dict:
+def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEED) -> dict:
     """JSON-ready data for the player (sent once; playing never talks to the server).
 
-    ``start_round`` and ``speed`` are where the player starts; a new ``seek`` value makes a
-    mounted player jump to ``start_round``.
+    ``start_round`` and ``speed`` are where the player starts when it mounts (or gets another
+    tokenizer); after that the player alone moves the round.
     """
     cached = trained.extras.get("player_columns")
     if cached is None:
@@ -152,11 +152,10 @@ def player_payload(trained: Trained, start_round: int, seek: int, speed: int = D
         trained.extras["player_columns"] = cached
     return {
         "v": PAYLOAD_VERSION,
-        "sig": trained.digest,
+        "sig": trained.request.key,
         "n": trained.num_merges,
         **cached,
         "round": max(0, min(int(start_round), trained.num_merges)),
-        "seek": int(seek),
         "speed": speed if speed in SPEEDS else DEFAULT_SPEED,
         "speeds": list(SPEEDS),
         "tieRule": TIE_RULE,

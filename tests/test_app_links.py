@@ -1,0 +1,82 @@
+"""Links on every page (AppTest): every parameter with hostile values at once, Markdown in values, the
+tokenizer a link describes (special tokens included), and the page's own link written back."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import APP, TIMEOUT, no_exception, sess, unescaped
+from streamlit.testing.v1 import AppTest
+
+import bpe_core
+from ui.corpora import load_sample
+from ui.frame import PAGES
+from ui.session import URL_FIELDS
+
+PAGE_FILES = {page_id: script for page_id, script, *_ in PAGES}
+HOSTILE = {
+    "unicode digits": "²",
+    "arabic digit": "٣",
+    "float": "1e999",
+    "negative": "-1",
+    "5000 digits": "9" * 5000,
+    "100 KB": "A" * 100_000,
+    "markdown": "![x](http://127.0.0.1:9/x.png) [t](http://127.0.0.1:9/)",
+}
+
+
+def _open(page: str, query: dict) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.switch_page(PAGE_FILES[page])
+    at.run()
+    no_exception(at)
+    return at
+
+
+@pytest.mark.parametrize("page", list(PAGE_FILES))
+@pytest.mark.parametrize("family", list(HOSTILE))
+def test_every_parameter_with_a_bad_value_gives_one_plain_warning_each(page, family):
+    """All parameters bad at once: no traceback, each named in a warning, Markdown shown literally, the page
+    goes on with its defaults."""
+    value = HOSTILE[family]
+    # Streamlit itself ignores a query string over 512 K characters: 100 KB values go three at a time.
+    names = ["vocab", "regex", "text"] if family == "100 KB" else [*URL_FIELDS, "unknown_name"]
+    at = _open(page, {name: value for name in names})
+    warnings = [unescaped(w.value) for w in at.warning]
+    for name in names:
+        named = [w for w in warnings if f"“{name}”" in w]
+        free_text = name in ("regex", "specials", "word", "text") and family not in ("100 KB",)
+        assert named or free_text, (name, warnings[:3])
+    for w in at.warning:
+        assert "](" not in w.value.replace("\\](", "")  # no Markdown link or image survives
+    assert sess(at).vocab == 600 and sess(at).view == "curve"  # defaults
+
+
+@pytest.mark.parametrize("page", ["merges", "compare", "export", "encode"])
+def test_a_link_trains_its_tokenizer_with_its_special_tokens(page):
+    """The tokenizer a link describes is trained on a fresh session, special tokens included."""
+    query = {"corpus": "toy-the-cat-in-the-hat", "vocab": "280", "pattern": "gpt2", "specials": "<|endoftext|> <|x|>"}
+    if page == "encode":
+        query["tokenizer"] = "trained"
+    at = _open(page, query)
+    trained = sess(at).trained
+    expected = bpe_core.train(load_sample("toy-the-cat-in-the-hat"), 280, special_tokens=["<|endoftext|>", "<|x|>"])
+    assert trained.tokenizer.merges == expected.tokenizer.merges
+    assert trained.tokenizer.special_tokens == expected.tokenizer.special_tokens
+    written = dict(at.query_params)
+    for key, value in query.items():
+        assert written[key] in (value, [value]), key
+
+
+def test_a_link_made_from_pasted_text_says_so_and_substitutes_nothing():
+    at = _open("merges", {"corpus": "paste", "vocab": "300"})
+    assert sess(at).trained is None
+    assert any("never travels in links" in unescaped(w.value) for w in at.warning)
+
+
+def test_a_link_above_the_budget_waits_for_a_click():
+    """A big corpus x vocab does not start by itself: the estimate is shown with a button."""
+    at = _open("merges", {"corpus": "python-reference-all", "vocab": "200000", "pattern": "none"})
+    assert sess(at).trained is None
+    texts = [unescaped(i.value) for i in at.info] + [unescaped(w.value) for w in at.warning]
+    assert any("starts only when you click" in t or "is not possible here" in t for t in texts), texts

@@ -1,0 +1,171 @@
+"""The typed session and link parsing (ui/session.py), the reload store (ui/store.py) and the escaping
+helper (ui/text.py): properties over hostile values, no Streamlit needed."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ui import session
+from ui.session import FIELDS, PAGE_FIELDS, URL_FIELDS, Session, link_params, parse_link, signature
+from ui.store import WorkspaceStore
+from ui.text import plain
+
+BAD_NUMBERS = ["²", "٣", "1e999", "-1", "9" * 5000, "1.5", " 7", "0x10", "", "+3", "١٢"]
+
+
+@pytest.mark.parametrize("parameter", sorted(URL_FIELDS))
+@pytest.mark.parametrize("value", [*BAD_NUMBERS, "x" * 100_000, "<script>alert(1)</script>", "![x](http://e/)"])
+def test_every_bad_value_is_dropped_with_one_message_naming_the_parameter(parameter, value):
+    """Bad values never raise: each is dropped with one message that names the parameter; good ones pass."""
+    values, problems = parse_link({parameter: [value]})
+    field = URL_FIELDS[parameter]
+    if values:  # a few values are valid for some fields (free text): then nothing is reported
+        assert list(values) == [field.name] and not problems
+        return
+    assert len(problems) == 1 and problems[0].parameter == parameter
+    assert f"“{parameter}”" in problems[0].message
+    assert len(problems[0].message) < 600  # a 100 KB value is not echoed back
+
+
+@pytest.mark.parametrize("parameter", sorted(URL_FIELDS))
+def test_a_duplicated_parameter_is_refused(parameter):
+    values, problems = parse_link({parameter: ["1", "2"]})
+    assert values == {} and [p.parameter for p in problems] == [parameter]
+    assert "given 2 times" in problems[0].message
+
+
+def test_unknown_parameters_are_named_and_known_ones_listed():
+    values, problems = parse_link({"vocab": ["300"], "evil": ["1"]})
+    assert values == {"vocab": 300}
+    assert [p.parameter for p in problems] == ["evil"] and "known: " in problems[0].message
+
+
+@pytest.mark.parametrize("value", BAD_NUMBERS)
+def test_numbers_are_ascii_digits_in_range(value):
+    assert parse_link({"vocab": [value]})[0] == {}
+    assert parse_link({"round": [value]})[0] == {}
+    assert parse_link({"token": [value]})[0] == {}
+
+
+def test_good_values_parse_to_their_types():
+    values, problems = parse_link(
+        {
+            "corpus": ["toy-aaabdaaabac"],
+            "kind": ["classic"],
+            "vocab": ["259"],
+            "pattern": ["custom"],
+            "regex": [r"\p{L}+|\s+|."],
+            "specials": ["<|a|> <|b|>"],
+            "round": ["0"],
+            "speed": ["30"],
+            "sizes": ["300, 400,500"],
+            "refs": ["gpt2,o200k_base"],
+            "view": ["side"],
+            "token": ["42"],
+            "format": ["hf"],
+        }
+    )
+    assert not problems
+    assert values["vocab"] == 259 and values["round"] == 0 and values["speed"] == 30
+    assert values["sizes"] == [300, 400, 500] and values["refs"] == ["gpt2", "o200k_base"]
+
+
+@given(st.dictionaries(st.text(max_size=12), st.lists(st.text(max_size=40), min_size=1, max_size=3), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_any_query_parses_without_raising(params):
+    values, problems = parse_link(params)
+    assert set(values) <= set(FIELDS)
+    assert all(problem.parameter in params for problem in problems)
+
+
+@pytest.mark.parametrize("page", sorted(PAGE_FIELDS))
+@given(data=st.data())
+@settings(max_examples=40, deadline=None)
+def test_a_page_link_parses_back_to_the_same_values(page, data):
+    """link_params and parse_link are inverses: a copied link restores exactly what the page showed."""
+    state: dict = {}
+    s = Session(state)
+    s.initialize()
+    for name in PAGE_FIELDS[page]:
+        field = FIELDS[name]
+        raw = data.draw(st.sampled_from(_examples(name)), label=name)
+        setattr(s, name, field.parse(raw))
+    params = link_params(s, page)
+    values, problems = parse_link({key: [value] for key, value in params.items()})
+    assert not problems
+    fresh = Session({})
+    fresh.initialize()
+    for name, value in values.items():
+        setattr(fresh, name, value)
+    for name in PAGE_FIELDS[page]:
+        if name == "regex" and s.pattern != "custom":
+            continue
+        assert getattr(fresh, name) == getattr(s, name), name
+
+
+def _examples(name: str) -> list[str]:
+    return {
+        "corpus": ["toy-aaabdaaabac", "paste", "python-reference-all"],
+        "kind": ["byte", "classic"],
+        "vocab": ["1", "600", "200000"],
+        "pattern": ["gpt2", "none", "custom"],
+        "regex": [r"\w+|\W", "a,b|[,]"],
+        "specials": ["", "<|endoftext|>", "<a> <b>"],
+        "round": ["0", "17"],
+        "speed": ["1", "240"],
+        "word": [" the", "x,y"],
+        "tokenizer": ["trained", "cl100k_base"],
+        "text": ["", "a, b & c", "你好"],
+        "view": ["curve", "algos"],
+        "sizes": ["", "300", "300,400,500,600"],
+        "refs": ["", "gpt2", "gpt2,cl100k_base,o200k_base"],
+        "heldout": ["reference-rest", "toy-aaabdaaabac"],
+        "token": ["0", "5000"],
+        "format": ["gpt2", "bpe-playground"],
+    }[name]
+
+
+def test_signature_ignores_the_workspace_and_order():
+    assert signature({"b": "1", "a": "2", session.WORKSPACE_PARAM: "x"}) == signature({"a": "2", "b": "1"})
+
+
+# -- the reload store -----------------------------------------------------------------------------
+
+
+def test_store_gives_work_back_only_to_its_browser():
+    store = WorkspaceStore(max_bytes=1000, max_entries=10, max_idle=60)
+    store.save("browser-a", "tab1", {"pasted_text": "secret"}, size=6)
+    assert store.load("browser-a", "tab1") == {"pasted_text": "secret"}
+    assert store.load("browser-b", "tab1") is None  # a copied address bar opened elsewhere
+    store.claim("browser-a", "browser-b")
+    assert store.load("browser-b", "tab1") == {"pasted_text": "secret"}
+
+
+def test_store_is_bounded_in_bytes_entries_and_idle_time():
+    store = WorkspaceStore(max_bytes=100, max_entries=3, max_idle=60)
+    for index in range(5):
+        store.save("me", f"tab{index}", {}, size=10)
+    assert len(store) == 3 and store.load("me", "tab0") is None and store.load("me", "tab4") == {}
+    store.save("me", "big", {}, size=95)
+    assert store.total_size <= 100 and store.load("me", "big") == {}
+    idle = WorkspaceStore(max_bytes=100, max_entries=3, max_idle=0)
+    idle.save("me", "tab", {}, size=1)
+    assert idle.load("me", "tab") is None
+
+
+# -- the escaping helper -------------------------------------------------------------------------
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_plain_leaves_no_unescaped_markdown_punctuation(text):
+    """Every ASCII punctuation character comes out backslash-escaped; nothing can start a link, an image,
+    an emoji/icon shortcode or math."""
+    out = plain(text, limit=10_000)
+    unescaped = re.sub(r"\\.", "", out)
+    assert not any(ch in unescaped for ch in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+    assert "\n" not in out and "\u202e" not in out and "\u200b" not in out

@@ -1,0 +1,134 @@
+"""Formats in and out: the files the Export page offers, and the one import box (Export and Encode).
+
+Everything bpe_core writes loads back here, the GPT-2 zip included. A zip is checked against size
+limits before anything is extracted, and every error is shown as plain text.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import formats
+from ui.session import Session
+from ui.text import plain
+
+LABELS = {"gpt2": "GPT-2 (zip)", "tiktoken": "tiktoken ranks", "hf": "Hugging Face", "bpe-playground": "Project JSON"}
+HELP = {
+    "gpt2": "vocab.json + merges.txt, zipped together",
+    "tiktoken": "one base64 token and its rank per line",
+    "hf": "tokenizer.json for the Hugging Face tokenizers library",
+    "bpe-playground": "this project's format, with the training settings",
+}
+MIME = {
+    "gpt2": "application/zip",
+    "tiktoken": "text/plain",
+    "hf": "application/json",
+    "bpe-playground": "application/json",
+}
+ZIP_MEMBERS = 8
+ZIP_BYTES = 512 << 20
+"""A zip holding more files, or expanding beyond this, is refused before extraction."""
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:
+    """The download for one format: ``{file name: bytes}``; GPT-2's two files come as one zip."""
+    with tempfile.TemporaryDirectory(prefix="bpe-export-") as tmp:
+        paths = formats.save(tokenizer, tmp, fmt, training=training if fmt == "bpe-playground" else None)
+        if fmt == "gpt2":
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zipped:
+                for path in paths:
+                    zipped.write(path, Path(path).name)
+            return {"tokenizer-gpt2.zip": buffer.getvalue()}
+        return {Path(path).name: Path(path).read_bytes() for path in paths}
+
+
+@dataclass(frozen=True)
+class File:
+    name: str
+    data: bytes
+
+
+def unpack(name: str, data: bytes) -> list[File]:
+    """An uploaded file, or the members of an uploaded zip (the GPT-2 download); ValueError if unusable."""
+    if not name.lower().endswith(".zip"):
+        return [File(name, data)]
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zipped:
+            members = [info for info in zipped.infolist() if not info.is_dir()]
+            if len(members) > ZIP_MEMBERS or sum(info.file_size for info in members) > ZIP_BYTES:
+                raise ValueError(f"{name} holds too many or too large files for a tokenizer (refused unopened)")
+            files = []
+            for info in members:
+                with zipped.open(info) as member:
+                    content = member.read(ZIP_BYTES + 1)  # the directory may lie about sizes
+                if len(content) > ZIP_BYTES:
+                    raise ValueError(f"{name} expands beyond {ZIP_BYTES >> 20} MB")
+                files.append(File(Path(info.filename).name, content))
+            return files
+    except zipfile.BadZipFile:
+        raise ValueError(f"{name} is not a valid zip file") from None
+
+
+def load_files(files: list[File]) -> tuple[Any, str]:
+    """A tokenizer from one file, or vocab.json + merges.txt together; ValueError says what is wrong."""
+    if not files:
+        raise ValueError("Choose a tokenizer file first.")
+    with tempfile.TemporaryDirectory(prefix="bpe-upload-") as tmp:
+        names = []
+        for file in files:
+            safe = _SAFE_NAME.sub("_", Path(file.name).name).lstrip(".") or "tokenizer"
+            (Path(tmp) / safe).write_bytes(file.data)
+            names.append(safe)
+        target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
+        try:
+            tokenizer = formats.load(target)
+        except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
+            message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
+            raise ValueError(f"Could not load a tokenizer from {', '.join(names)}: {message}") from None
+    return tokenizer, " + ".join(file.name for file in files)
+
+
+def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:
+    """Upload one set of tokenizer files and load them (the messages say which set was loaded).
+
+    Loading runs in the button's callback, before the page draws its widgets, so ``on_loaded(label)``
+    may select the new tokenizer in a widget of the page.
+    """
+    files_key = f"{key}_files"
+
+    def load() -> None:
+        uploads = st.session_state.get(files_key) or []
+        try:
+            files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
+            tokenizer, label = load_files(files)
+        except ValueError as error:
+            s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the current tokenizers stay as they were.")
+            return
+        except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
+            s.notice("error", f"Could not load a tokenizer: {plain(type(error).__name__)}: {plain(error)}. "
+                     "Nothing was changed.")
+            return
+        s.loaded[label] = tokenizer
+        if on_loaded is not None:
+            on_loaded(label)
+        s.notice("success", f"Loaded {plain(label)}: {len(tokenizer.vocab):,} tokens. It is now selectable on "
+                 "Encode and Compare.")
+
+    uploads = st.file_uploader(
+        "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, "
+        "vocab.json + merges.txt together, or the GPT-2 zip",
+        accept_multiple_files=True,
+        key=files_key,
+    )
+    st.button("Load tokenizer", key=f"{key}_load", disabled=not uploads, on_click=load)

@@ -1,0 +1,232 @@
+"""The frame around every page: the session opened once per run, the link read once, work restored
+after a reload and saved after each run, the sidebar, and the "copy link" box.
+
+``app.py`` calls :func:`run_app`. Each page starts with :func:`page`, which also covers one quirk:
+on a freshly started server Streamlit runs a deep-linked page of a ``pages/`` folder by itself,
+without ``app.py`` (its v1 multipage mode, until some session has called ``st.navigation``); the
+page then switches that mode off and reruns, so the frame runs first and the URL is kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from pathlib import Path
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
+
+from ui import session, store
+from ui import tokens as token_ui
+from ui.corpora import PASTE, UPLOAD, Upload
+from ui.session import Session
+from ui.text import human_bytes, plain
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = (
+    # id, script, title, URL path (the old multipage paths, so links in old slides keep working), icon
+    ("train", "pages/0_Train.py", "Train", "", ":material/model_training:"),
+    ("merges", "pages/1_Merges.py", "Merges", "Merges", ":material/animation:"),
+    ("encode", "pages/2_Encode.py", "Encode", "Encode", ":material/text_fields:"),
+    ("compare", "pages/3_Compare.py", "Compare", "Compare", ":material/compare:"),
+    ("export", "pages/4_Export.py", "Export", "Export", ":material/download:"),
+)
+TRANSIENT = (
+    *("notices", "link_signature", "link_request", "workspace", "browser"),
+    *("cache", "page", "upload_box", "scroll_to"),
+)
+"""Session fields that are never saved for a reload."""
+FAILED = "Something went wrong on this page:"
+STYLE = (
+    "<style>"
+    + token_ui.TOKEN_CSS
+    + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
+    "</style>"
+)
+COOKIE = "bpe_browser"
+PAGE_TOOLS_KEY = "bpe.page_tools"
+_page_tools = st.components.v2.component(
+    "bpe_playground.page_tools",
+    js=(Path(__file__).parent / "page_tools.js").read_text(encoding="utf-8"),
+)
+
+
+def run_app() -> None:
+    """The whole app: navigation over the pages, with the session opened before the page runs."""
+    st.set_page_config(page_title="BPE Playground", page_icon="🔤", layout="wide")
+    pages = [
+        st.Page(str(ROOT / script), title=title, url_path=path or None, icon=icon, default=not path)
+        for _, script, title, path, icon in PAGES
+    ]
+    navigation = st.navigation(pages, position="sidebar")
+    s = session.current()
+    _open(s)
+    link_slot = st.sidebar.container()
+    with link_slot:
+        st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
+    try:
+        navigation.run()
+    except PageDone:
+        pass
+    except Exception as error:  # the last safety net: a bug shows as a message, never a traceback
+        logging.getLogger("bpe_playground").exception("page failed")
+        st.error(f"{FAILED} {plain(type(error).__name__)}: {plain(error)}. Your tokenizer and settings are kept.")
+    finally:  # also when the page stops or reruns early: the work is saved, the link box filled
+        _save(s)
+        with link_slot:
+            _link_box(s)
+            _page_tools(
+                key=PAGE_TOOLS_KEY,
+                data={"known": s.browser, "cookie": COOKIE, "scroll": s.scroll_to, "nonce": secrets.token_hex(4)},
+                default={},
+                on_browser_change=lambda: None,
+            )
+        s.scroll_to = ""
+
+
+def scroll_into_view(element_id: str) -> None:
+    """Ask the browser to scroll to an element drawn in this run (e.g. a result below the fold)."""
+    session.current().scroll_to = element_id
+
+
+class PageDone(Exception):
+    """Raised by :func:`stop`: the page has drawn all it can; the frame still saves and writes the link."""
+
+
+def stop() -> None:
+    """End the page here (``st.stop`` would also stop the frame's work after the page)."""
+    raise PageDone
+
+
+def page(page_id: str) -> Session:
+    """The first call of every page script: the session, and the page noted for its link."""
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+    s = session.current()
+    s.page = page_id
+    for level, text in s.notices:
+        getattr(st, level)(text)
+    s.notices.clear()
+    return s
+
+
+# -- opening: browser, reload, link -----------------------------------------------------------------
+
+
+def _params() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def _open(s: Session) -> None:
+    s.initialize()
+    params = _params()
+    first_run = not s.browser
+    if first_run:
+        cookie = st.context.cookies.get(COOKIE)
+        s.browser = cookie if isinstance(cookie, str) and 0 < len(cookie) <= 64 else secrets.token_hex(16)
+    other = st.session_state.get(PAGE_TOOLS_KEY, {}).get("browser")
+    if isinstance(other, str) and other != s.browser and len(other) <= 64:
+        store.STORE.claim(s.browser, other)  # another tab of this browser set the cookie first
+        s.browser = other
+    if first_run:
+        wanted = session.workspace_id(params)
+        if wanted:
+            _restore(s, wanted)
+        s.workspace = wanted or secrets.token_hex(8)
+    signature = session.signature({key: ",".join(values) for key, values in params.items()})
+    if signature != s.link_signature:
+        s.link_signature = signature
+        _apply_link(s, params)
+
+
+def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
+    values, problems = session.parse_link(params)
+    for problem in problems:
+        s.notice("warning", plain(problem.message, limit=400))
+    for name, value in values.items():
+        setattr(s, name, value)
+    if set(values) & set(session.TOKENIZER_FIELDS):
+        s.link_request = "link"
+
+
+def _restore(s: Session, workspace: str) -> None:
+    values = store.STORE.load(s.browser, workspace)
+    if values is None:
+        return
+    for name, value in values.items():
+        if isinstance(value, LostText):
+            s.notice("warning", plain(value.message()))
+            value = None if name == "upload" else ""
+        setattr(s, name, value)
+    s.notice("success", "Your work in this tab was restored after the reload.")
+
+
+class LostText:
+    """Stands in for a text too big to keep across reloads, so the restored page can say what was lost."""
+
+    def __init__(self, what: str, characters: int):
+        self.what, self.characters = what, characters
+
+    def message(self) -> str:
+        return (
+            f"Your {self.what} ({human_bytes(self.characters)}) was too big to keep across reloads: add it "
+            "again to train on it. The rest of your work is back."
+        )
+
+
+# -- saving -----------------------------------------------------------------------------------------
+
+
+def _save(s: Session) -> None:
+    if not s.workspace:
+        return
+    values, size = {}, 0
+    for name in session.FIELDS:
+        if name in TRANSIENT or session.FIELDS[name].key not in st.session_state:
+            continue
+        value = getattr(s, name)
+        if isinstance(value, Upload) or (name == "pasted_text" and value):
+            text = value.text if isinstance(value, Upload) else value
+            if len(text) > store.MAX_TEXT_CHARS:
+                what = {"upload": f"uploaded file {value.name}" if isinstance(value, Upload) else "upload"}.get(
+                    name, "pasted text" if name == "pasted_text" else "held-out text"
+                )
+                value = LostText(what, len(text))
+            else:
+                size += len(text)
+        values[name] = value
+    if s.trained is not None:
+        size += 300 * s.trained.num_merges  # trace records and tokenizer tables, roughly
+    store.STORE.save(s.browser, s.workspace, values, size)
+
+
+# -- the link -----------------------------------------------------------------------------------------
+
+
+def link_params(s: Session) -> dict[str, str]:
+    """What the link to the current view carries: the page's fields, the tokenizer as trained."""
+    params = session.link_params(s, s.page)
+    if s.page != "train" and s.trained is not None:
+        request = s.trained.request
+        params.update(session.tokenizer_params(request))
+    return params
+
+
+def _link_box(s: Session) -> None:
+    params = link_params(s)
+    address = {**params, session.WORKSPACE_PARAM: s.workspace} if s.workspace else params
+    if {key: ",".join(values) for key, values in _params().items()} != address:
+        st.query_params.from_dict(address)
+    s.link_signature = session.signature(address)
+    base = (st.context.url or "").split("?")[0]
+    st.caption(":material/link: Link to this view (copy with the icon)")
+    st.code(f"{base}?{urlencode(params, safe=',')}", language=None, wrap_lines=True)
+    notes = []
+    if params.get("corpus") in (PASTE, UPLOAD):
+        notes.append("Pasted and uploaded text never goes into a link: whoever opens it is asked for the text.")
+    if s.trained is not None:
+        notes.append(f"Tokenizer: {plain(s.trained.label)}")
+    if notes:
+        st.caption(" ".join(notes))

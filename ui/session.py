@@ -1,0 +1,358 @@
+"""Every value a session keeps, declared once: name, type, default, URL form and validation.
+
+Pages read and write the session only through :class:`Session` (``s = session.current()``,
+``s.vocab``); a widget binds to a field by its key (``key=Session.vocab.key``). Links are parsed
+here and nowhere else: :func:`parse_link` turns query parameters into values and, for each value
+it drops, one plain message naming the parameter and what is allowed. :func:`link_params` is the
+inverse, so "copy link" and the address bar are the same serialisation.
+
+>>> values, problems = parse_link({"vocab": ["²"], "view": ["side"], "bogus": ["1"]})
+>>> values
+{'view': 'side'}
+>>> [p.parameter for p in problems]
+['vocab', 'bogus']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, overload
+
+from bpe_core.reference import reference_names
+from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SAMPLES, SLUGS, UPLOAD
+
+T = TypeVar("T")
+
+PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
+KINDS = ("byte", "classic")
+REFERENCES = reference_names()
+VIEWS = ("curve", "side", "vocab", "algos")
+FORMATS = ("gpt2", "tiktoken", "hf", "bpe-playground")
+SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)
+TRAINED = "trained"
+"""The Encode page's tokenizer choice for the one trained in this session."""
+MAX_VOCAB = 200_000
+MAX_SIZES = 4
+MAX_LINK_TEXT = 1_000
+"""Longer Encode text is not put in links (the page says so)."""
+MAX_VALUE_CHARS = 2_000
+"""A query value longer than this is refused before it is parsed."""
+
+
+class LinkValueError(ValueError):
+    """A link's value that cannot be used; the message says what is allowed."""
+
+
+@dataclass(frozen=True)
+class LinkProblem:
+    parameter: str
+    message: str
+
+
+# -- parsers: text from a link -> a value, or LinkValueError saying what is allowed ----------------
+
+_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are digits to str.isdigit
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    allowed = f"a whole number from {low:,} to {high:,}"
+
+    def parse(text: str) -> int:
+        if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
+            raise LinkValueError(allowed)
+        return int(text)
+
+    parse.allowed = allowed  # type: ignore[attr-defined]
+    return parse
+
+
+def one_of(choices: Sequence[str]) -> Callable[[str], str]:
+    allowed = "one of " + ", ".join(choices)
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise LinkValueError(allowed)
+        return text
+
+    return parse
+
+
+def short_text(limit: int) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if len(text) > limit:
+            raise LinkValueError(f"text of at most {limit:,} characters")
+        return text
+
+    return parse
+
+
+def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
+    """``"300,400"`` -> ``[300, 400]``: up to ``most`` distinct whole numbers, comma-separated."""
+    allowed = f"up to {most} whole numbers from {low:,} to {high:,}, separated by commas"
+
+    def parse(text: str) -> list[int]:
+        parts = [part for part in re.split(r"[,\s]+", text) if part]
+        if len(parts) > most or not all(_DIGITS.fullmatch(part) and low <= int(part) <= high for part in parts):
+            raise LinkValueError(allowed)
+        return list(dict.fromkeys(int(part) for part in parts))
+
+    return parse
+
+
+def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
+    allowed = "a comma-separated list of " + ", ".join(choices) + " (or nothing)"
+
+    def parse(text: str) -> list[str]:
+        names = [name for name in text.split(",") if name]
+        if not all(name in choices for name in names):
+            raise LinkValueError(allowed)
+        return list(dict.fromkeys(names))
+
+    return parse
+
+
+def _join(values: Sequence[Any]) -> str:
+    return ",".join(map(str, values))
+
+
+# -- the fields --------------------------------------------------------------------------------------
+
+
+class Field(Generic[T]):
+    """One value a session keeps. On :class:`Session` it is a typed attribute; ``Session.x.key`` is the
+    ``st.session_state`` key (and the key of the widget that edits it)."""
+
+    def __init__(
+        self,
+        default: T | Callable[[], T],
+        *,
+        url: str | None = None,
+        parse: Callable[[str], T] | None = None,
+        dump: Callable[[T], str] = str,
+    ):
+        self.default, self.url, self.parse, self.dump = default, url, parse, dump
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @property
+    def key(self) -> str:
+        return f"bpe.{self.name}"
+
+    def initial(self) -> T:
+        return self.default() if callable(self.default) else self.default  # type: ignore[return-value]
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Field[T]: ...
+    @overload
+    def __get__(self, obj: Session, owner: type) -> T: ...
+    def __get__(self, obj, owner):
+        if obj is None:
+            return self
+        if self.key not in obj.state:
+            obj.state[self.key] = self.initial()
+        return obj.state[self.key]
+
+    def __set__(self, obj: Session, value: T) -> None:
+        obj.state[self.key] = value
+
+
+class Session:
+    """The typed face of ``st.session_state`` (or of any mapping, in tests)."""
+
+    # The tokenizer a page shows: every link carries these, so it can be retrained anywhere.
+    corpus: Field[str] = Field(DEFAULT_SLUG, url="corpus", parse=one_of(CORPUS_CHOICES))
+    kind: Field[str] = Field("byte", url="kind", parse=one_of(KINDS))
+    vocab: Field[int] = Field(SLUGS[DEFAULT_SLUG].vocab_size, url="vocab", parse=whole_number(1, MAX_VOCAB))
+    pattern: Field[str] = Field("gpt2", url="pattern", parse=one_of(PATTERN_CHOICES))
+    regex: Field[str] = Field(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", url="regex", parse=short_text(1_000))
+    specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
+    # Merges
+    round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
+    speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
+    word: Field[str] = Field("", url="word", parse=short_text(200))
+    # Encode
+    tokenizer: Field[str] = Field(TRAINED, url="tokenizer", parse=one_of((TRAINED, *REFERENCES)))
+    text: Field[str] = Field(ENCODE_SAMPLE, url="text", parse=short_text(MAX_LINK_TEXT))
+    show_ids: Field[bool] = Field(False)
+    step_word: Field[str] = Field("")  # the word shown merge by merge
+    # Compare
+    view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
+    sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=_join)
+    refs: Field[list[str]] = Field(lambda: list(REFERENCES), url="refs", parse=name_list(REFERENCES), dump=_join)
+    heldout: Field[str] = Field(
+        HELDOUT_REST, url="heldout", parse=one_of((HELDOUT_REST, *SLUGS, PASTE, UPLOAD))
+    )
+    token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
+    compared: Field[str] = Field("")  # the Compare page's own tokenizer choice (TRAINED or a loaded file)
+    # Export
+    format: Field[str] = Field("gpt2", url="format", parse=one_of(FORMATS))
+    exported: Field[str] = Field(TRAINED)  # which tokenizer the Export page downloads
+
+    # Kept but never in a link: the user's own text and what was made from it.
+    paste_box: Field[str] = Field("")  # the Train page's paste box (emptied once a big paste is stored)
+    upload_box: Field[Any] = Field(None)  # the Train page's file uploader (Streamlit's UploadedFile)
+    pasted_text: Field[str] = Field("")
+    upload: Field[Any] = Field(None)  # ui.corpora.Upload of the last good upload
+    heldout_text: Field[Any] = Field(None)  # ui.corpora.Upload: pasted or uploaded held-out text
+    trained: Field[Any] = Field(None)  # ui.training.Trained
+    loaded: Field[dict] = Field(dict)  # label -> tokenizer loaded from files
+    notices: Field[list] = Field(list)  # (level, Markdown-safe text) shown once by the frame
+    link_signature: Field[str] = Field("")  # the query string this session last wrote or read
+    link_request: Field[Any] = Field(None)  # ui.training.Request a just-opened link asks for
+    workspace: Field[str] = Field("")  # this tab's id in the reload store (the ?ws= parameter)
+    browser: Field[str] = Field("")  # this browser's id (a cookie), which owns its workspaces
+    cache: Field[Any] = Field(None)  # ui.training's per-session results
+    scroll_to: Field[str] = Field("")  # an element the browser should scroll to after this run
+    page: Field[str] = Field("train")  # the page this run shows (its link is written after it ran)
+
+    def __init__(self, state: Any):
+        self.state = state
+
+    def initialize(self) -> None:
+        """Give every field its default (before any widget bound to one is drawn)."""
+        for field in FIELDS.values():
+            if field.key not in self.state:
+                self.state[field.key] = field.initial()
+
+    def notice(self, level: str, markdown: str) -> None:
+        """Queue a message for the frame to show once (``markdown`` must already be safe)."""
+        self.notices.append((level, markdown))
+
+
+FIELDS: dict[str, Field] = {name: value for name, value in vars(Session).items() if isinstance(value, Field)}
+URL_FIELDS: dict[str, Field] = {field.url: field for field in FIELDS.values() if field.url}
+TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials")
+PAGE_FIELDS: dict[str, tuple[str, ...]] = {
+    "train": TOKENIZER_FIELDS,
+    "merges": (*TOKENIZER_FIELDS, "round", "speed", "word"),
+    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text"),
+    "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token"),
+    "export": (*TOKENIZER_FIELDS, "format"),
+}
+"""Which fields each page's link carries."""
+WORKSPACE_PARAM = "ws"
+_WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
+
+
+def current() -> Session:
+    """This run's session (Streamlit's session state)."""
+    import streamlit as st
+
+    return Session(st.session_state)
+
+
+# -- links -------------------------------------------------------------------------------------------
+
+
+def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], list[LinkProblem]]:
+    """Values for the session from query parameters (each a list: a key may repeat), and what was dropped.
+
+    >>> parse_link({"vocab": ["600", "700"], "sizes": ["300, 400"], "corpus": ["nope"]})[0]
+    {'sizes': [300, 400]}
+    >>> [p.message for p in parse_link({"round": ["9" * 5000]})[1]]  # doctest: +ELLIPSIS
+    ['Link parameter “round” was ignored: it is 5,000 characters long ...']
+    """
+    values: dict[str, Any] = {}
+    problems: list[LinkProblem] = []
+    for parameter, given in params.items():
+        if parameter == WORKSPACE_PARAM:
+            continue
+        field = URL_FIELDS.get(parameter)
+        if field is None or field.parse is None:
+            known = ", ".join(sorted(URL_FIELDS))
+            problems.append(
+                LinkProblem(parameter, f"Unknown link parameter “{_quote(parameter)}” was ignored (known: {known}).")
+            )
+            continue
+        if len(given) != 1:
+            problems.append(
+                LinkProblem(parameter, f"Link parameter “{parameter}” is given {len(given)} times; give it once.")
+            )
+            continue
+        (raw,) = given
+        if len(raw) > MAX_VALUE_CHARS:
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    f"Link parameter “{parameter}” was ignored: it is {len(raw):,} characters long "
+                    f"(at most {MAX_VALUE_CHARS:,}).",
+                )
+            )
+            continue
+        try:
+            values[field.name] = field.parse(raw)
+        except LinkValueError as error:
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    f"Link parameter “{parameter}” = “{_quote(raw)}” was ignored: it must be {error}. "
+                    "The page uses its default instead.",
+                )
+            )
+    return values, problems
+
+
+def _quote(value: str) -> str:
+    return value if len(value) <= 40 else value[:40] + "…"
+
+
+def workspace_id(params: Mapping[str, Sequence[str]]) -> str | None:
+    """The reload store's id in a link (``ws``), when it is well formed."""
+    given = params.get(WORKSPACE_PARAM) or []
+    return given[0] if len(given) == 1 and _WORKSPACE_ID.fullmatch(given[0]) else None
+
+
+def link_params(session: Session, page: str) -> dict[str, str]:
+    """The query parameters that reproduce ``page`` as this session shows it (what "copy link" gives).
+
+    >>> link_params(Session({}), "merges")["corpus"], "regex" in link_params(Session({}), "merges")
+    ('python-reference-excerpt', False)
+    """
+    params: dict[str, str] = {}
+    for name in PAGE_FIELDS[page]:
+        field = FIELDS[name]
+        value = getattr(session, name)
+        if value is None or (name == "regex" and session.pattern != "custom") or (name == "word" and not value):
+            continue
+        if name == "text" and len(value) > MAX_LINK_TEXT:
+            continue
+        if name == "tokenizer" and value not in (TRAINED, *REFERENCES):
+            continue  # a tokenizer loaded from files cannot travel in a link
+        if name == "heldout" and value in (PASTE, UPLOAD):
+            continue
+        params[field.url] = field.dump(value)
+    return params
+
+
+def tokenizer_params(request: Any) -> dict[str, str]:
+    """The link parameters that retrain a ``ui.trained.Request``'s tokenizer."""
+    params = {
+        "corpus": request.corpus,
+        "kind": request.kind,
+        "vocab": str(request.vocab_size),
+        "specials": " ".join(request.special_tokens),
+    }
+    if request.kind == "byte":
+        params["pattern"] = request.pattern_choice
+        if request.pattern_choice == "custom":
+            params["regex"] = request.pattern
+    return params
+
+
+def signature(params: Mapping[str, Any]) -> str:
+    """A canonical form of query parameters, to tell a new link from the page's own writes."""
+    return "&".join(f"{key}={params[key]}" for key in sorted(params) if key != WORKSPACE_PARAM)
+
+
+def sample_name(slug: str) -> str:
+    """The display name of a corpus choice."""
+    if slug in SLUGS:
+        return SLUGS[slug].name
+    return {PASTE: "pasted text", UPLOAD: "uploaded file"}.get(slug, slug)
+
+
+assert all(sample.slug in CORPUS_CHOICES for sample in SAMPLES.values())

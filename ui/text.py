@@ -1,0 +1,61 @@
+"""Text is text: the one helper that puts user or file text inside Streamlit's Markdown.
+
+Streamlit renders ``st.error``, ``st.caption``, ``st.info`` ... as Markdown, so a file name like
+``![x](http://evil/)`` would become a remote image and ``[text](…)`` a link. :func:`plain`
+backslash-escapes every ASCII punctuation character (CommonMark lets any of them be escaped),
+which also disarms Streamlit's own ``:material/…:`` icons, ``:red[…]`` colours and ``$…$`` math,
+and shows invisible and direction-changing characters as visible marks, so a quoted value never
+reorders the sentence around it. Patterns are shown verbatim with ``st.code``, never through here.
+"""
+
+from __future__ import annotations
+
+import string
+
+_PUNCTUATION = frozenset(string.punctuation)
+
+# Characters that are invisible or change the direction of the text around them, shown as ⟨U+XXXX⟩.
+_INVISIBLE = frozenset(
+    [*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0x061C, 0xFEFF, 0x00AD]
+)
+
+
+def visible_char(character: str) -> str:
+    """A character as it should be shown in prose: invisible and control characters as ``⟨U+XXXX⟩``.
+
+    >>> visible_char("a"), visible_char("\\u202e"), visible_char("\\x00")
+    ('a', '⟨U+202E⟩', '⟨U+0000⟩')
+    """
+    code = ord(character)
+    if code in _INVISIBLE or (code < 0x20 and character not in "\n\t") or 0x7F <= code < 0xA0:
+        return f"⟨U+{code:04X}⟩"
+    return character
+
+
+def plain(text: object, limit: int = 300) -> str:
+    """``text`` made safe to embed in Markdown: shown exactly as written, nothing rendered.
+
+    Long values are cut to ``limit`` characters (with …), newlines become spaces.
+
+    >>> plain("![x](http://e.vil/) :red[hi] $x$")
+    '\\\\!\\\\[x\\\\]\\\\(http\\\\:\\\\/\\\\/e\\\\.vil\\\\/\\\\) \\\\:red\\\\[hi\\\\] \\\\$x\\\\$'
+    >>> plain("a" * 10, limit=4)
+    'aaaa…'
+    """
+    value = str(text)
+    if len(value) > limit:
+        value = value[:limit] + "…"
+    shown = "".join(" " if character in "\r\n" else visible_char(character) for character in value)
+    return "".join("\\" + character if character in _PUNCTUATION else character for character in shown)
+
+
+def human_bytes(n: int) -> str:
+    """``1536`` -> ``'1.5 KB'``.
+
+    >>> human_bytes(512), human_bytes(3 << 20)
+    ('512 bytes', '3.0 MB')
+    """
+    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if n >= size:
+            return f"{n / size:.1f} {unit}"
+    return f"{n} bytes"

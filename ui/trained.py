@@ -1,0 +1,136 @@
+"""What a training run is asked for (:class:`Request`) and what it gives (:class:`Trained`).
+
+No Streamlit here: :func:`train_job` runs in a worker process (``ui.jobs``), so this module must
+import quickly and everything it returns must pickle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpe_core
+
+STATS_SAMPLE_BYTES = 256 * 1024
+"""Bytes per token is measured on (at most) this much of the corpus."""
+WINDOW_CHARS = 1500
+"""The start of the training text shown tokenized on Train and replayed on Merges."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that decides a tokenizer: equal requests give equal tokenizers."""
+
+    corpus: str  # a sample's slug, "paste" or "upload"
+    corpus_label: str
+    text_digest: str
+    kind: str  # "byte" or "classic"
+    vocab_size: int
+    pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
+    pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
+    special_tokens: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """A digest of the request (the corpus by its digest), for caches."""
+        blob = json.dumps([self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens])
+        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+
+    @property
+    def label(self) -> str:
+        pattern = "classic </w>" if self.kind == "classic" else f"pattern {self.pattern_choice}"
+        return f"{self.corpus_label} · vocab {self.vocab_size:,} · {pattern}"
+
+
+@dataclass
+class Trained:
+    """A trained tokenizer and what the pages show about it."""
+
+    request: Request
+    result: Any  # bpe_core.TrainResult or bpe_core.ClassicResult
+    corpus_chars: int
+    corpus_bytes: int
+    window_text: str
+    stats: dict
+    extras: dict = field(default_factory=dict)  # views derived once (player frames, tables)
+
+    @property
+    def tokenizer(self) -> Any:
+        return self.result.tokenizer
+
+    @property
+    def trace(self) -> list:
+        return self.result.trace
+
+    @property
+    def num_merges(self) -> int:
+        return len(self.result.trace)
+
+    @property
+    def label(self) -> str:
+        return self.request.label
+
+    @property
+    def is_classic(self) -> bool:
+        return self.request.kind == "classic"
+
+
+def text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
+def train_job(text: str, request: Request, progress: Any = None) -> Trained:
+    """Train as ``request`` says and measure the result (runs in a worker process)."""
+    if request.kind == "classic":
+        result = bpe_core.train_classic(text, request.vocab_size, progress=progress)
+    else:
+        result = bpe_core.train(
+            text,
+            request.vocab_size,
+            special_tokens=list(request.special_tokens),
+            pattern=request.pattern,
+            progress=progress,
+        )
+    return Trained(
+        request=request,
+        result=result,
+        corpus_chars=len(text),
+        corpus_bytes=len(text.encode("utf-8", errors="surrogatepass")),
+        window_text=_window(text),
+        stats=_stats(result.tokenizer, text, request.kind == "classic"),
+    )
+
+
+def _window(text: str) -> str:
+    if len(text) <= WINDOW_CHARS:
+        return text
+    cut = text.rfind("\n", WINDOW_CHARS // 2, WINDOW_CHARS)
+    if cut < 0:
+        cut = text.rfind(" ", WINDOW_CHARS // 2, WINDOW_CHARS)
+    return text[: cut + 1 if cut > 0 else WINDOW_CHARS]
+
+
+def _stats(tokenizer: Any, text: str, classic: bool) -> dict:
+    """Bytes per token before and after training, on (the start of) the corpus."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    truncated = len(data) > STATS_SAMPLE_BYTES
+    sample = data[:STATS_SAMPLE_BYTES].decode("utf-8", errors="ignore") if truncated else text
+    started = time.perf_counter()
+    if classic:
+        words = sample.split()
+        n_bytes = sum(len(word.encode("utf-8", errors="surrogatepass")) for word in words)
+        before = sum(len(word) + 1 for word in words)  # characters + </w>
+        after = len(tokenizer.encode(sample))
+    else:
+        n_bytes = len(sample.encode("utf-8", errors="surrogatepass"))
+        before, after = n_bytes, len(tokenizer.encode(sample))
+    return {
+        "sample_bytes": n_bytes,
+        "truncated": truncated,
+        "bpt_before": n_bytes / before if before else 0.0,
+        "bpt_after": n_bytes / after if after else 0.0,
+        "seconds": time.perf_counter() - started,
+    }
