@@ -10,9 +10,9 @@ import io
 import re
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -113,7 +113,7 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
             files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
             tokenizer, label = load_files(files)
         except ValueError as error:
-            s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the current tokenizers stay as they were.")
+            s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the tokenizers stay as they were.")
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
             s.notice("error", f"Could not load a tokenizer: {plain(type(error).__name__)}: {plain(error)}. "

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from ui import session, store
+from ui import jobs, session, store
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.session import Session
@@ -55,6 +55,7 @@ _page_tools = st.components.v2.component(
 def run_app() -> None:
     """The whole app: navigation over the pages, with the session opened before the page runs."""
     st.set_page_config(page_title="BPE Playground", page_icon="🔤", layout="wide")
+    _start_services()
     pages = [
         st.Page(str(ROOT / script), title=title, url_path=path or None, icon=icon, default=not path)
         for _, script, title, path, icon in PAGES
@@ -83,6 +84,15 @@ def run_app() -> None:
                 on_browser_change=lambda: None,
             )
         s.scroll_to = ""
+
+
+@st.cache_resource(show_spinner=False)
+def _start_services() -> bool:
+    """Once per server: the job runner's spare process, and the timer that hands ended sessions'
+    memory back to the system (Streamlit has no session-end hook)."""
+    jobs.default_runner()
+    jobs.release_memory_every(30)
+    return True
 
 
 def scroll_into_view(element_id: str) -> None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -151,7 +152,7 @@ def request_for(s: Session) -> tuple[Request, str]:
     text = corpus_text(s)
     classic = s.kind == "classic"
     if classic and not text.split():
-        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so there is nothing to train.")
+        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left to train.")
     digest = corpus_digest(s, text)
     bounds = limits_for(s, text, digest)
     if not bounds.minimum <= s.vocab <= bounds.maximum:
@@ -187,7 +188,6 @@ def estimate_seconds(request: Request, n_bytes: int) -> float:
 
 _shared: OrderedDict[str, Trained] = OrderedDict()
 _shared_lock = threading.Lock()
-_in_flight: dict[str, threading.Lock] = {}
 
 
 def cached(s: Session, request: Request) -> Trained | None:
@@ -225,39 +225,73 @@ def store(s: Session, trained: Trained) -> None:
 # -- running ----------------------------------------------------------------------------------------
 
 
-def _cancelled(s: Session) -> None:
-    # A click on Cancel reruns the script: the job's poll loop is interrupted and ui.jobs kills it.
-    s.notice("warning", "Training cancelled. The previous tokenizer and settings are kept.")
+STOPPED = (jobs.JobStopped, ValueError, TypeError)
+"""What a job can end in besides its result: a limit, Cancel, a crash; bad settings from the library."""
+
+
+def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *, key: str, cancelled: str) -> Any:
+    """``fn(*args)`` as a killable job (ui.jobs), with a progress bar titled ``label`` and a Cancel button.
+
+    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and ui.jobs
+    kills the job; ``cancelled`` is shown once on the next run. Closing the tab ends the session the
+    same way. The exceptions in :data:`STOPPED` propagate.
+    """
+    holder = st.empty()
+    with holder.container():
+        bar = st.progress(0.0, text=f"{plain(label)}…")
+        st.button("Cancel", key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
+
+    def on_progress(status: jobs.JobStatus) -> None:
+        # Called every poll, even without news: this call is where Streamlit stops the script.
+        if status.state == jobs.QUEUED:
+            text = f"{plain(label)}: waiting for a free worker (number {status.position or 1} in line)…"
+        else:
+            steps = f"{status.done:,} / {status.total:,} steps, " if status.total else ""
+            text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
+        bar.progress(min(1.0, status.fraction), text=text)
+
+    try:
+        return jobs.run_with_progress(fn, args, on_progress)
+    finally:
+        holder.empty()
+
+
+_in_flight: dict[str, threading.Event] = {}
+
+
+def _wait_for_other_session(request: Request) -> None:
+    """A room opening one link: the first session trains, the others wait here (interruptibly)."""
+    event = _in_flight.get(request.key)
+    if event is None:
+        return
+    bar = st.progress(0.0, text=f"Another session is training {plain(request.label)}: waiting for it…")
+    waited = 0.0
+    while not event.wait(0.25):
+        waited += 0.25
+        bar.progress(min(0.99, waited / 60), text=f"Another session is training {plain(request.label)}: "
+                     f"waiting for it… {waited:.0f} s")
+    bar.empty()
 
 
 def run(s: Session, request: Request, text: str, *, key: str = "train") -> Trained | None:
     """Train ``request`` (or take it from a cache), store it, and return it; None after a shown error."""
+    _wait_for_other_session(request)
     found = cached(s, request)
     if found is not None:
         store(s, found)
         return found
-    holder = st.empty()
-    with holder.container():
-        bar = st.progress(0.0, text=f"Training {plain(request.label)}…")
-        st.button("Cancel", key=f"{key}_cancel", on_click=_cancelled, args=(s,))
-    started = time.perf_counter()
-
-    def on_progress(done: int, total: int) -> None:
-        fraction = min(1.0, done / total) if total else 1.0
-        bar.progress(fraction, text=f"Training… {done:,} / {total:,} steps ({time.perf_counter() - started:.1f} s)")
-
-    lock = _in_flight.setdefault(request.key, threading.Lock())
+    event = _in_flight.setdefault(request.key, threading.Event())
     try:
-        with lock:  # a room opening one link: the first session trains, the others wait for its result
-            found = cached(s, request)
-            trained = found or jobs.run_with_progress(train_job, (text, request), on_progress)
-    except jobs.JobFailed as failure:
-        holder.empty()
+        trained = with_progress(
+            s, train_job, (text, request), f"Training {request.label}", key=key,
+            cancelled="Training cancelled. The previous tokenizer and settings are kept.",
+        )  # fmt: skip
+    except STOPPED as failure:
         st.error(f"Training stopped: {plain(failure, limit=600)}. The previous tokenizer is kept.")
         return None
     finally:
         _in_flight.pop(request.key, None)
-    holder.empty()
+        event.set()
     store(s, trained)
     return trained
 

@@ -1,0 +1,306 @@
+"""How ``ui.jobs`` runs jobs: a FIFO queue, at most ``workers`` job processes, one watching thread.
+
+The watching thread starts every job process (from a spare it keeps ready), reads the frames each
+sends back (``ui.job_process``), enforces the time budget, and reaps processes when their pipe
+closes. Callers' threads only queue, poll, wait, and kill. See ``ui.jobs`` for the whole story.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ui import job_process
+
+QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
+FINISHED = frozenset({DONE, FAILED, CANCELLED})
+
+
+class JobStopped(Exception):
+    """The job was stopped before it finished: by its memory cap, its time budget, or a crash."""
+
+
+class JobCancelled(JobStopped):
+    """The job was cancelled by its owner (or its owner went away)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How many jobs run at once, and what each may use."""
+
+    workers: int
+    memory_mb: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """What a page shows while it waits: the state, progress, and place in the queue."""
+
+    state: str  # queued, running, done, failed or cancelled
+    done: int  # progress reported by the job (0 until it reports)
+    total: int
+    position: int | None  # 1 = next to start; None once started
+    seconds: float  # running time so far (0 while queued)
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.done / self.total) if self.total > 0 else 0.0
+
+    @property
+    def finished(self) -> bool:
+        return self.state in FINISHED
+
+
+class _Task:
+    """A job as the runner tracks it (the caller holds a ``Job`` that points here)."""
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload: bytes | None = payload
+        self.path = list(sys.path)  # the child needs it to import fn by name
+        self.state = QUEUED
+        self.done = self.total = 0
+        self.started = self.ended = 0.0
+        self.process: subprocess.Popen | None = None
+        self.buffer = bytearray()
+        self.answer: tuple[bytes, bytes] | None = None
+        self.stop_reason: str | None = None
+        self.abandoned = False
+        self.error: BaseException | None = None
+        self.finished = threading.Event()
+        self.value_lock = threading.Lock()
+        self.value: Any = None
+
+
+class Job:
+    """The handle of a submitted job. Use it as a context manager: leaving the block kills it."""
+
+    def __init__(self, runner: JobRunner, task: _Task) -> None:
+        self._runner, self._task = runner, task
+        # The session that held this handle is gone (or forgot it): stop the work it asked for.
+        weakref.finalize(self, runner._abandon, task)
+
+    @property
+    def pid(self) -> int | None:
+        """The job's process id once it has started (it leads its own process group)."""
+        return self._task.process.pid if self._task.process else None
+
+    def poll(self) -> JobStatus:
+        return self._runner._status(self._task)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the job has finished (True) or timeout seconds have passed (False)."""
+        return self._task.finished.wait(timeout)
+
+    def result(self, timeout: float | None = None) -> Any:
+        """The job's return value; or its exception, JobStopped, JobCancelled, or TimeoutError."""
+        task = self._task
+        if not task.finished.wait(timeout):
+            raise TimeoutError(f"the job has not finished after {timeout} s")
+        if task.error is not None:
+            raise task.error
+        with task.value_lock:  # unpickled here, in the caller's thread, and only once
+            if task.answer is not None:
+                task.value, task.answer = pickle.loads(task.answer[1]), None
+        return task.value
+
+    def cancel(self) -> None:
+        """Stop the job (kill its processes, or take it out of the queue); no-op once finished."""
+        self._runner._stop(self._task, "cancelled")
+
+    def __enter__(self) -> Job:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.cancel()
+
+
+class JobRunner:
+    """Runs jobs in processes, at most ``limits.workers`` at once; one thread watches them all."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._lock = threading.Lock()
+        self._queue: deque[_Task] = deque()
+        self._running: list[_Task] = []
+        self._spare: subprocess.Popen | None = None
+        self._closed = False
+        self._wake_r, self._wake_w = os.pipe()
+        # Every job process is started by this one thread, so that a job dies with the server
+        # (PR_SET_PDEATHSIG follows the starting thread, and Streamlit's script threads are brief).
+        self._thread = threading.Thread(target=self._watch, name="bpe-jobs", daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Job:
+        """Queue ``fn(*args, **kwargs)`` to run in a job process; returns its handle at once."""
+        if getattr(fn, "__module__", None) == "__main__":
+            raise ValueError(
+                f"{getattr(fn, '__name__', fn)!r} is defined in __main__ (under Streamlit: the page "
+                "script), which a job process cannot import; define it in a module (ui/...)"
+            )
+        try:
+            payload = pickle.dumps((fn, args, kwargs), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as error:
+            raise TypeError(
+                "a job's function must be a module-level function and its arguments plain data, "
+                f"so that they pickle: {error}"
+            ) from None
+        task = _Task(payload)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("this JobRunner is closed")
+            self._queue.append(task)
+        self._wake()
+        return Job(self, task)
+
+    def close(self) -> None:
+        """Kill every job and the spare process, and stop the watching thread."""
+        with self._lock:
+            self._closed = True
+            tasks = list(self._queue) + self._running
+        for task in tasks:
+            self._stop(task, "cancelled")
+        self._wake()
+        self._thread.join()
+
+    def __enter__(self) -> JobRunner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Only now: a handle's finalizer may still wake a closed runner, and a closed fd number
+        # can be reused by the next open() (every finalizer holds the runner, so none is left).
+        for fd in (self._wake_r, self._wake_w):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    # -- called from the callers' threads -------------------------------------------------------
+
+    def _status(self, task: _Task) -> JobStatus:
+        with self._lock:
+            position = self._queue.index(task) + 1 if task.state == QUEUED else None
+            end = task.ended or time.monotonic()
+            return JobStatus(task.state, task.done, task.total, position, end - task.started if task.started else 0.0)
+
+    def _stop(self, task: _Task, reason: str) -> None:
+        with self._lock:
+            if task.state == QUEUED:
+                self._queue.remove(task)
+                self._finish(task, CANCELLED, JobCancelled(reason))
+            elif task.state == RUNNING and task.stop_reason is None:
+                task.stop_reason = reason
+                job_process.kill(task.process)  # reaped by the watcher, which sees the pipe close
+
+    def _abandon(self, task: _Task) -> None:
+        # Runs in whatever thread collects the handle, maybe the watcher holding the lock: flag only.
+        task.abandoned = True
+        self._wake()
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b".")
+
+    # -- the watching thread --------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        try:
+            self._watch_until_closed()
+        except BaseException as error:  # a bug here must not leave callers waiting forever
+            with self._lock:
+                self._closed = True
+                for task in [*self._queue, *self._running]:
+                    job_process.kill(task.process)
+                    self._finish(task, FAILED, JobStopped(f"stopped: the job runner failed ({error!r})"))
+                self._queue.clear()
+            raise
+        finally:
+            job_process.kill(self._spare)
+
+    def _watch_until_closed(self) -> None:
+        while True:
+            with self._lock:
+                if self._closed and not self._running:
+                    break
+                self._start_queued()
+                running = list(self._running)
+            for task in [task for task in running + list(self._queue) if task.abandoned]:
+                self._stop(task, "cancelled")
+            deadlines = [task.started + self.limits.seconds for task in running]
+            timeout = max(0.0, min([*deadlines, time.monotonic() + 1.0]) - time.monotonic())
+            readable, _, _ = select.select([self._wake_r, *(t.process.stdout for t in running)], [], [], timeout)
+            if self._wake_r in readable:
+                os.read(self._wake_r, 4096)
+            for task in running:
+                if task.process.stdout in readable:
+                    self._read(task)
+                if time.monotonic() - task.started > self.limits.seconds:
+                    self._stop(task, f"stopped: took longer than {self.limits.seconds:g} s")
+        if self._spare is not None:
+            job_process.kill(self._spare)
+            self._spare.communicate()  # reap it, and close its pipes
+
+    def _start_queued(self) -> None:
+        while self._queue and len(self._running) < self.limits.workers:
+            task = self._queue.popleft()
+            spare_alive = self._spare is not None and self._spare.poll() is None
+            process, self._spare = self._spare if spare_alive else job_process.launch(), None
+            task.process, task.state, task.started = process, RUNNING, time.monotonic()
+            os.set_blocking(process.stdout.fileno(), False)
+            header = (task.path, self.limits.memory_mb * 2**20, self.limits.seconds)
+            threading.Thread(target=job_process.feed, args=(process, header, task.payload), daemon=True).start()
+            task.payload = None
+            self._running.append(task)
+        if not self._closed and (self._spare is None or self._spare.poll() is not None):
+            self._spare = job_process.launch()
+
+    def _read(self, task: _Task) -> None:
+        data = os.read(task.process.stdout.fileno(), 1 << 20)
+        if data:
+            task.buffer += data
+            for kind, body in job_process.take_frames(task.buffer):
+                if kind == b"p":
+                    task.done, task.total = job_process.PROGRESS.unpack(body)
+                else:
+                    task.answer = (kind, body)
+            return
+        with self._lock:  # the pipe closed: the process is ending, and nobody may kill its pid after this
+            job_process.kill(task.process)  # whatever the job left in its process group
+            returncode = task.process.wait()
+            task.process.stdout.close()
+            self._running.remove(task)
+            self._finish(task, *self._outcome(task, returncode))
+
+    def _outcome(self, task: _Task, returncode: int) -> tuple[str, BaseException | None]:
+        kind = task.answer[0] if task.answer else None
+        if task.stop_reason == "cancelled":
+            return CANCELLED, JobCancelled("cancelled")
+        if task.stop_reason is not None:
+            return FAILED, JobStopped(task.stop_reason)
+        if kind == b"r":
+            return DONE, None
+        if kind == b"e":
+            return FAILED, job_process.load_error(task.answer[1])
+        if kind == b"m":
+            return FAILED, JobStopped(f"stopped: used more than {self.limits.memory_mb:,} MB")
+        ended = f"signal {signal.Signals(-returncode).name}" if returncode < 0 else f"exit code {returncode}"
+        return FAILED, JobStopped(f"stopped: the job process ended unexpectedly ({ended})")
+
+    def _finish(self, task: _Task, state: str, error: BaseException | None) -> None:
+        task.state, task.error, task.ended = state, error, time.monotonic()
+        if error is not None:
+            task.answer = None
+        task.finished.set()
