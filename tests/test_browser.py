@@ -42,10 +42,6 @@ def default_training():
     return text, bpe_core.train(text, sample.vocab_size, special_tokens=["<|endoftext|>"])
 
 
-def player_round(page) -> int:
-    return int(page.locator(PLAYER).get_attribute("data-round"))
-
-
 def go_to(page, label: str) -> None:
     """Switch page through the sidebar, as a person does (a URL load would start a new session)."""
     page.get_by_role("link", name=label).first.click()
