@@ -1,9 +1,9 @@
 """The merge animation as one self-contained HTML file, for slides or a USB stick.
 
-The file holds the same player (player_model.js, player.js and their CSS) as the Merges page and its payload
-(``ui.merges.player_payload``), all inline: it opens from ``file://`` with no network at all (a
-Content-Security-Policy forbids any request) and plays with the same keys. The payload is embedded
-as JSON in a ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029
+The file holds the same player as the Merges page (player_model.js, player_window.js, player.js
+and their CSS) and its payload (``ui.merges.player_payload``), all inline: it opens from
+``file://`` with no network at all (a Content-Security-Policy forbids any request) and plays with
+the same keys. The payload is embedded as JSON in a ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029
 escaped, so no token can end the script element; the player draws tokens with textContent.
 """
 
@@ -16,8 +16,10 @@ from pathlib import Path
 from ui import tokens as tok_ui
 
 _HERE = Path(__file__).parent
-# One ES module: the data side first, then the player and its default export.
-PLAYER_JS = "\n".join((_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player.js"))
+# One ES module: the data, the window, then the player and its default export.
+PLAYER_JS = "\n".join(
+    (_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player_window.js", "player.js")
+)
 PLAYER_CSS = (_HERE / "player.css").read_text(encoding="utf-8") + "\n" + tok_ui.TOKEN_CSS
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
