@@ -3,8 +3,9 @@
 The file holds the same player as the Merges page (player_model.js, player_window.js, player.js
 and their CSS) and its payload (``ui.merges.player_payload``), all inline: it opens from
 ``file://`` with no network at all (a Content-Security-Policy forbids any request) and plays with
-the same keys. The payload is embedded as JSON in a ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029
-escaped, so no token can end the script element; the player draws tokens with textContent.
+the same keys. The payload is embedded as JSON in a ``<script type="application/json">`` with
+``<``, ``>``, ``&``, U+2028 and U+2029 escaped, so no token can end the script element; the player
+draws tokens with textContent.
 """
 
 from __future__ import annotations
