@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install everything the tests need (a venv in .venv, Debian's Chromium when missing) and run them.
+# Install everything the tests need (a venv in .venv; Debian's Chromium and CJK/emoji fonts when
+# missing) and run them.
 # Extra arguments go to pytest, e.g. `bash tests/run.sh -k lifetimes`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,12 +10,18 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r tests/requirements.txt
 
-if ! command -v chromium >/dev/null 2>&1; then
-  # Playwright cannot download its own browser here; the browser tests drive Debian's.
+# Playwright cannot download its own browser here; the browser tests drive Debian's. Screenshots
+# need real CJK and emoji glyphs, not empty boxes: install the Noto fonts when fontconfig lacks them.
+PACKAGES=()
+command -v chromium >/dev/null 2>&1 || PACKAGES+=(chromium)
+FONTS="$(fc-list : family 2>/dev/null || true)"  # read once: grep -q on a pipe would trip pipefail
+grep -qi "Noto Sans CJK" <<<"$FONTS" || PACKAGES+=(fonts-noto-cjk)
+grep -qi "Noto Color Emoji" <<<"$FONTS" || PACKAGES+=(fonts-noto-color-emoji)
+if [ "${#PACKAGES[@]}" -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
 
 exec .venv/bin/python -m pytest -q "$@"

@@ -1,11 +1,15 @@
-"""AppTest (headless) tests of the Merges page: stepping rounds, the Python round view, ties, search,
-chart, and opening the page directly. The browser-side player (JavaScript) is covered by the browser tests."""
+"""AppTest (headless) tests of the Merges page and its data: the player's payload decoded
+independently (every merge, every round of the window), the paged merge search, the decimated
+chart, the reported-view contract and the one-file export. The JavaScript itself is covered by
+tests/test_browser_player.py."""
 
 from __future__ import annotations
 
-import html
+import base64
 import json
-import re
+import zlib
+from array import array
+from types import SimpleNamespace
 
 import pytest
 from apptest_helpers import (
@@ -13,247 +17,246 @@ from apptest_helpers import (
     MERGES,
     SENNRICH,
     XSS_PROBES,
-    assert_no_raw_tags,
-    chart_rows,
     fresh,
-    htmls,
-    marked,
     no_exception,
     open_page,
-    token_spans,
+    sess,
     trained_on,
     vega_specs,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
+import bpe_core
 from bpe_core import ClassicTokenizer
-from ui.corpora import DEFAULT_SAMPLE, PASTE
+from bpe_core.lifetimes import PERMANENT
+from ui import merges as mg
+from ui.animation_html import animation_html
+from ui.corpora import DEFAULT_SLUG, PASTE
+from ui.session import Session
+from ui.tokens import display_bytes, display_str
+from ui.trained import Request, Trained
 
 
 def _merges_page(sample: str, **widgets):
     return open_page(trained_on(sample, **widgets), MERGES)
 
 
-def _round_view(at) -> str:
-    (body,) = [h for h in htmls(at) if h.startswith('<div class="bpe-round"')]
-    return body
-
-
-def _window_view(at) -> str:
-    (body,) = [h for h in htmls(at) if h.startswith('<div class="tokens" data-round=')]
-    return body
-
-
-def _window_count(at) -> tuple[int, int, int]:
-    """(round, tokens at that round, tokens at round 0) from the heading above the window."""
-    (heading,) = [m.value for m in at.markdown if m.value.startswith("**Training text at round")]
-    numbers = re.fullmatch(r"\*\*Training text at round ([\d,]+)\*\* — ([\d,]+) tokens \(round 0: ([\d,]+)\)", heading)
-    assert numbers, heading
-    return tuple(int(group.replace(",", "")) for group in numbers.groups())
-
-
 def _player_data(at) -> dict:
-    (player,) = at.get("bidi_component")
-    assert player.proto.component_name == "bpe_playground.merge_player"
+    (player,) = _players(at)
     return json.loads(player.proto.json)
 
 
-def _shown(token: bytes) -> str:
-    return marked(token.decode())
+def _players(at) -> list:
+    return [c for c in at.get("bidi_component") if c.proto.component_name == "bpe_playground.merge_player"]
 
 
-def _assert_round(at, k: int) -> None:
-    """Session, slider, player and both Python views all show round k, with trace[k-1]'s merge."""
-    trained = at.session_state["trained"]
-    assert at.session_state["merge_round"] == k
-    assert at.slider(key="round_slider").value == k
-    assert _player_data(at)["round"] == k
-    view = _round_view(at)
-    assert f'data-round="{k}"' in view and f'data-round="{k}"' in _window_view(at)
-    assert _window_count(at)[0] == k
-    if k == 0:
-        assert f"Round 0 of {trained.num_merges:,}" in view
-        return
-    record = trained.trace[k - 1]
-    parts = re.findall(r'<span class="(part|new)" title="[^"]*">([^<]*)</span>', view)
-    assert [(cls, html.unescape(text)) for cls, text in parts] == [
-        ("part", _shown(record.left)),
-        ("part", _shown(record.right)),
-        ("new", _shown(record.left + record.right)),
-    ]
-    assert f"new token id <b>{record.new_id}</b>" in view
-    assert f"pair count <b>{record.count:,}</b>" in view
+def decode(payload: dict) -> dict:
+    """The payload's columns, read as the module docstring of ui/merges.py describes them."""
+    raw = zlib.decompress(base64.b64decode(payload["blob"]))
+    n, atoms = payload["n"], payload["atomCount"]
+    at = 0
+
+    def take(code: str, count: int) -> list[int]:
+        nonlocal at
+        values = array(code)
+        values.frombytes(raw[at : at + count * values.itemsize])
+        at += count * values.itemsize
+        return list(values)
+
+    lifetimes = array("i")
+    lifetimes.frombytes(base64.b64decode(payload["lifetimes"]))
+    assert len(lifetimes) == max(0, atoms - 1)
+    out = {"lifetimes": list(lifetimes), "left": take("I", n), "right": take("I", n)}
+    steps = take("i", n)
+    out["ids"] = [sum(steps[: r + 1]) for r in range(n)]
+    out["count"], out["replaced"] = take("I", n), take("I", n)
+    c = (len(raw) - at - n) // 12
+    out["cand_left"], out["cand_right"], out["cand_count"] = take("I", c), take("I", c), take("I", c)
+    out["cand_n"] = list(raw[at:])
+    classic = payload["mode"] == "symbols"
+    table = [b if classic else bytes([b] if isinstance(b, int) else b) for b in payload["base"]]
+    for r in range(n):
+        table.append(table[out["left"][r]] + table[out["right"][r]])
+    out["table"] = table
+    out["atoms"] = payload["window"] if classic else payload["window"].encode()
+    return out
 
 
-def test_page_opens_at_the_last_round():
-    """After training, the page shows the last round everywhere and sends the player the window."""
-    at = _merges_page(SENNRICH)
-    trained = at.session_state["trained"]
-    _assert_round(at, trained.num_merges)
+def tokens_at(decoded: dict, k: int) -> list:
+    atoms, cuts = decoded["atoms"], [0]
+    cuts += [j + 1 for j, life in enumerate(decoded["lifetimes"]) if life >= k]
+    cuts.append(len(atoms))
+    return [atoms[a:b] if isinstance(atoms, bytes) else "".join(atoms[a:b]) for a, b in zip(cuts, cuts[1:])]
+
+
+@pytest.mark.parametrize("kind", ["byte", "classic"])
+def test_payload_holds_every_merge_and_its_runner_ups(kind):
+    at = _merges_page(SENNRICH, kind=kind, **({"vocab": 30} if kind == "classic" else {}))
+    trained = sess(at).trained
     data = _player_data(at)
-    assert data["atoms"] == list(trained.window_text.encode())
-    assert len(data["rounds"]) == trained.num_merges
+    assert data["round"] == trained.num_merges == data["n"] and data["speed"] in mg.SPEEDS
+    decoded = decode(data)
+    table = decoded["table"]
+    as_bytes = (lambda t: t.encode()) if kind == "classic" else (lambda t: t)
+    first = 0
+    for r, record in enumerate(trained.trace):
+        assert as_bytes(table[decoded["left"][r]]) == record.left
+        assert as_bytes(table[decoded["right"][r]]) == record.right
+        assert as_bytes(table[len(data["base"]) + r]) == record.left + record.right
+        assert (decoded["ids"][r], decoded["count"][r], decoded["replaced"][r]) == (
+            record.new_id, record.count, record.replaced,
+        )  # fmt: skip
+        shown = slice(first, first + decoded["cand_n"][r])
+        got = zip(decoded["cand_left"][shown], decoded["cand_right"][shown], decoded["cand_count"][shown])
+        assert [(as_bytes(table[a]), as_bytes(table[b]), c) for a, b, c in got] == [
+            (c.left, c.right, c.count) for c in record.candidates[: mg.TOP_CANDIDATES]
+        ]
+        first = shown.stop
 
 
-def test_buttons_and_slider_step_through_the_rounds():
-    """|◀ 0, ◀ back, step ▶ and the slider move the round (clamped to 0..n) and tell the player to seek."""
-    at = _merges_page(SENNRICH)
-    n = at.session_state["trained"].num_merges
-    steps = [
-        ("round_first", 0),
-        ("round_prev", 0),
-        ("round_next", 1),
-        ("round_next", 2),
-        ("round_prev", 1),
-        (("round_slider", 7), 7),
-        (("round_slider", n), n),
-        ("round_next", n),
-        ("round_first", 0),
-    ]
-    for action, expected in steps:
-        seek_before = at.session_state["merge_seek"]
-        if isinstance(action, tuple):
-            at.slider(key=action[0]).set_value(action[1]).run()
-        else:
-            at.button(key=action).click().run()
-        no_exception(at)
-        _assert_round(at, expected)
-        assert at.session_state["merge_seek"] == seek_before + 1
-        assert _player_data(at)["seek"] == seek_before + 1
-
-
-def test_window_token_count_at_every_round_matches_the_truncated_tokenizer():
-    """At round k the window is exactly truncated(k).encode(window); the tokens outlined are the new token."""
+def test_window_at_every_round_is_the_truncated_encoding():
+    """Byte-level: the boundaries drawn at round k are exactly those of truncated(k).encode(window)."""
     at = _merges_page(CAT)
-    trained = at.session_state["trained"]
-    window = trained.window_text
+    trained = sess(at).trained
+    decoded = decode(_player_data(at))
+    tokenizer = trained.tokenizer
     assert trained.num_merges > 10
     for k in range(trained.num_merges + 1):
-        at.slider(key="round_slider").set_value(k).run()
-        no_exception(at)
-        ids = trained.tokenizer.truncated(k).encode(window)
-        assert _window_count(at) == (k, len(ids), len(window.encode()))
-        spans = token_spans(_window_view(at))
-        assert len(spans) == len(ids)
-        assert "".join(span.text for span in spans) == marked(window)
-        just_merged = sum("just" in span.classes for span in spans)
-        assert just_merged == (ids.count(trained.trace[k - 1].new_id) if k else 0)
+        ids = tokenizer.truncated(k).encode(trained.window_text)
+        assert tokens_at(decoded, k) == tokenizer.decode_tokens_bytes(ids)
 
 
-def test_round_zero_is_raw_bytes():
-    """Round 0 shows one token per byte and no merge."""
-    at = _merges_page(CAT)
-    at.button(key="round_first").click().run()
-    _assert_round(at, 0)
-    view = _round_view(at)
-    assert "raw bytes, before any merge" in view and "bpe-pair" not in view
-    window = at.session_state["trained"].window_text
-    assert [span.text for span in token_spans(_window_view(at))] == [marked(ch) for ch in window]
+@pytest.mark.parametrize("kind", ["byte", "classic"])
+def test_word_boundaries_are_the_pre_tokens(kind):
+    """PERMANENT marks exactly the boundaries between words (pre-tokens; classic: words), so the
+    player can report the word holding a clicked token."""
+    at = _merges_page(CAT, kind=kind, **({"vocab": 60} if kind == "classic" else {}))
+    trained = sess(at).trained
+    decoded = decode(_player_data(at))
+    if kind == "classic":
+        words = [[*word, "</w>"] for word in trained.window_text.split()]
+    else:
+        words = [word.encode() for word in bpe_core.pretokenize(trained.window_text, trained.tokenizer.pattern)]
+    cuts = [j + 1 for j, life in enumerate(decoded["lifetimes"]) if life == PERMANENT]
+    atoms = decoded["atoms"]
+    assert [atoms[a:b] for a, b in zip([0, *cuts], [*cuts, len(atoms)])] == words
 
 
-def test_classic_rounds_match_the_first_k_merges():
-    """Classic BPE: the window at round k is the words encoded with the first k merges, </w> escaped."""
+def test_classic_window_at_every_round_is_the_first_k_merges():
     at = _merges_page(SENNRICH, kind="classic", vocab=30)
-    trained = at.session_state["trained"]
+    trained = sess(at).trained
+    decoded = decode(_player_data(at))
     tokenizer = trained.tokenizer
-    for k in (0, 1, trained.num_merges // 2, trained.num_merges):
-        at.slider(key="round_slider").set_value(k).run()
-        no_exception(at)
+    assert PERMANENT in decoded["lifetimes"]  # between words
+    for k in range(trained.num_merges + 1):
         first_k = ClassicTokenizer(tokenizer.symbols, tokenizer.merges[:k])
-        symbols = [symbol for word in first_k.encode_words(trained.window_text) for symbol in word]
-        body = _window_view(at)
-        assert [span.text for span in token_spans(body)] == symbols
-        assert _window_count(at)[1] == len(symbols)
-        assert "</w>" not in body and "&lt;/w&gt;" in body
+        assert tokens_at(decoded, k) == [s for word in first_k.encode_words(trained.window_text) for s in word]
 
 
-def test_ties_are_flagged_exactly_when_the_trace_says_so():
-    """The Sennrich sample has ties: a round's view carries the tie note iff its trace record is tied."""
-    at = _merges_page(SENNRICH)
-    trace = at.session_state["trained"].trace
-    assert any(record.tied for record in trace) and not all(record.tied for record in trace)
-    for k, record in enumerate(trace, start=1):
-        at.slider(key="round_slider").set_value(k).run()
-        no_exception(at)
-        view = _round_view(at)
-        assert ('class="bpe-note">Tie:' in view) == record.tied, k
-        assert ("<b>(tie)</b>" in view) == record.tied, k
-
-
-@pytest.mark.parametrize("query", ["est", " w", "ne", "260", "zzz"])
-def test_search_filters_the_merges_table(query):
-    """The search keeps exactly the merges whose parts or new token contain the text (· for a space),
-    or whose id or round is the number typed."""
-    at = _merges_page(SENNRICH)
-    trace = at.session_state["trained"].trace
-    full = at.dataframe[0].value
-    assert list(full["round"]) == list(range(1, len(trace) + 1))
-    assert list(full["id"]) == [record.new_id for record in trace]
-
-    at.text_input(key="merge_search").input(query).run()
-    no_exception(at)
-    needle = marked(query)
-    expected = [
-        k
-        for k, r in enumerate(trace, start=1)
-        if any(needle in _shown(token) for token in (r.left, r.right, r.left + r.right))
-        or (query.isdigit() and int(query) in (r.new_id, k))
-    ]
-    assert list(at.dataframe[0].value["round"]) == expected
-    assert any(caption.value == f"{len(expected):,} of {len(trace):,} merges" for caption in at.caption)
-
-
-def test_chart_plots_every_merge_count_and_marks_the_round():
-    """The chart has the count of every round on a log scale and a rule at the current round."""
+def test_one_set_of_controls_the_player():
+    """No Python round controls: no slider, no step buttons; the caption names the player's round."""
     at = _merges_page(CAT)
-    at.slider(key="round_slider").set_value(5).run()
+    n = sess(at).trained.num_merges
+    assert not at.slider and not [b for b in at.button if (b.key or "").startswith("round_")]
+    assert any(c.value.startswith(f"Player at round {n:,} of {n:,}") for c in at.caption)
+
+
+def test_search_and_pages_of_the_merge_table():
+    """The table shows one page of 50; the search keeps exactly the merges whose parts or new token
+    contain the text (a space typed as space or ·), or whose id or round is the number typed."""
+    at = _merges_page(DEFAULT_SLUG)
+    trace = sess(at).trained.trace
+    assert len(trace) > 100
+    assert list(at.dataframe[0].value["round"]) == list(range(1, 51))
+    at.number_input(key="merge_table_page").set_value(3).run()
+    assert list(at.dataframe[0].value["round"]) == list(range(101, 151))
+    for query in ["th", " t", "·t", "300", "zzz"]:
+        at.text_input(key="merge_search").input(query).run()
+        no_exception(at)
+        needle = display_str(query)
+        expected = [
+            k
+            for k, r in enumerate(trace, start=1)
+            if any(needle in display_bytes(t) for t in (r.left, r.right, r.left + r.right))
+            or (query.isdigit() and int(query) in (r.new_id, k))
+        ]
+        assert list(at.dataframe[0].value["round"]) == expected[:50], query
+        assert any(c.value.startswith(f"{len(expected):,} of {len(trace):,} merges · page 1 of") for c in at.caption)
+
+
+def _fake(counts: list[int]) -> Trained:
+    trace = [SimpleNamespace(count=c) for c in counts]
+    request = Request("paste", "counts", "d", "byte", 256 + len(counts), "none", None, ())
+    return Trained(request, SimpleNamespace(trace=trace), 0, 0, "", {})
+
+
+@given(st.lists(st.integers(1, 10**6), max_size=3000), st.integers(1, 1000))
+def test_chart_points_keep_the_exact_peak_of_every_stretch(counts, max_points):
+    points = mg.count_chart_points(_fake(counts), max_points)
+    assert len(points) <= max_points
+    assert all(counts[p["round"] - 1] == p["count"] for p in points)
+    bounds = [p["round"] for p in points]
+    assert bounds == sorted(bounds)
+    if counts:
+        assert max(p["count"] for p in points) == max(counts)
+        size = -(-len(counts) // max_points)
+        for p in points:  # the highest count of its stretch of rounds
+            start = (p["round"] - 1) // size * size
+            assert p["count"] == max(counts[start : start + size])
+
+
+def test_chart_marks_the_players_round():
+    at = _merges_page(CAT)
     (spec,) = vega_specs(at)
     line, rule = spec["layer"]
     assert line["mark"]["type"] == "line" and line["encoding"]["y"]["scale"]["type"] == "log"
     assert rule["mark"]["type"] == "rule"
-    rows = chart_rows(at)
-    trace = at.session_state["trained"].trace
-    counts = {row["round"]: row["count"] for row in rows if "count" in row}
-    assert counts == {k: record.count for k, record in enumerate(trace, start=1)}
-    assert [row["round"] for row in rows if set(row) == {"round"}] == [5]
+
+
+def test_player_view_contract():
+    assert mg.PlayerView.from_state({"round": 0, "speed": 4, "word": None}, 5) == mg.PlayerView(0, 4, None)
+    assert mg.PlayerView.from_state({"round": 5, "speed": 240, "word": "the"}, 5) == mg.PlayerView(5, 240, "the")
+    for bad in (None, 3, {"round": 6, "speed": 4}, {"round": -1, "speed": 4}, {"round": 1, "speed": 5},
+                {"round": "1", "speed": 4}):  # fmt: skip
+        assert mg.PlayerView.from_state(bad, 5) is None
 
 
 def test_opening_the_page_directly_offers_a_one_click_training():
-    """A deep link with nothing trained says so; the quick-train button trains the default sample
-    and the player appears."""
     at = fresh(MERGES)
-    assert at.session_state["trained"] is None
+    assert sess(at).trained is None
     assert any("No tokenizer trained yet" in info.value for info in at.info)
-    assert not at.get("bidi_component") and not at.slider
-
+    assert not _players(at)
     at.button(key="quick_train").click().run()
     no_exception(at)
-    trained = at.session_state["trained"]
-    assert trained.corpus_label == DEFAULT_SAMPLE
-    assert _player_data(at)["rounds"]
-    _assert_round(at, trained.num_merges)
+    assert sess(at).trained.request.corpus == DEFAULT_SLUG
+    assert _player_data(at)["n"] == sess(at).trained.num_merges
 
 
 def test_a_tokenizer_without_merges_says_so():
-    """Vocab size 257 with one special token leaves no merge: a warning, no player, no traceback."""
-    at = _merges_page("Toy: aaabdaaabac", vocab_size=257)
-    assert at.session_state["trained"].num_merges == 0
+    at = _merges_page("toy-aaabdaaabac", vocab=257)
+    assert sess(at).trained.num_merges == 0
     assert any("no merges" in warning.value for warning in at.warning)
-    assert not at.get("bidi_component")
+    assert not _players(at)
 
 
-def test_xss_in_the_corpus_is_escaped_in_every_round():
-    """Merges built from hostile text show only escaped in the round view and the window, at every round."""
+def test_hostile_corpus_stays_data_in_the_payload_and_the_export():
+    """HTML in the corpus reaches the player as JSON strings only; the exported file embeds it with
+    every < > & escaped, so the only script end tags are the file's own two."""
     at = fresh()
-    at.selectbox(key="corpus_source").set_value(PASTE).run()
-    at.text_area(key="paste_box").input(" ".join(XSS_PROBES * 3)).run()
-    at.selectbox(key="pattern_choice").set_value("none").run()
-    at.number_input(key="vocab_size").set_value(300).run()
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.text_area(key=Session.paste_box.key).input(" ".join(XSS_PROBES * 3) + " \u2028\u2029").run()
+    at.selectbox(key=Session.pattern.key).set_value("none").run()
+    at.number_input(key=Session.vocab.key).set_value(300).run()
     at.button(key="train_button").click().run()
     open_page(at, MERGES)
-    trained = at.session_state["trained"]
-    assert any(b"<" in record.left + record.right for record in trained.trace)
-    for k in range(trained.num_merges + 1):
-        at.slider(key="round_slider").set_value(k).run()
-        no_exception(at)
-        assert_no_raw_tags(htmls(at))
-        assert "".join(span.text for span in token_spans(_window_view(at))) == marked(trained.window_text)
+    trained = sess(at).trained
+    data = _player_data(at)
+    assert data["window"] == trained.window_text and "<script>" in data["window"]
+    page = animation_html(data, "</title><script>alert(1)</script>")
+    lowered = page.lower()
+    assert lowered.count("</script") == 2 and lowered.count("<script") == 2
+    assert "<img" not in lowered and "<iframe" not in lowered and "\u2028" not in page
+    assert "&lt;/title&gt;&lt;script&gt;" in page
+    embedded = page.split('<script type="application/json" id="bpe-data">', 1)[1].split("</script>", 1)[0]
+    assert json.loads(embedded) == data

@@ -1,28 +1,31 @@
 """The merge player: a Streamlit ``st.components.v2`` component (HTML/CSS/JS inline, no build step).
 
-The JavaScript (player.js) draws every round in the browser from boundary lifetimes sent once as
-data; playing sends nothing to the server. Pausing or stepping reports the round back through
-``setStateValue("round", k)`` so the Python view on the page follows.
+The JavaScript (player_model.js, player_window.js, player.js) draws every round in the browser from the payload of
+``ui.merges.player_payload``, sent once; playing sends nothing to the server. Pausing or stepping
+reports ``{round, speed, word}`` back through ``setStateValue("view", ...)`` (one rerun), read
+here as a ``ui.merges.PlayerView``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import streamlit as st
 
-_HERE = Path(__file__).parent
-_JS = (_HERE / "player.js").read_text(encoding="utf-8")
-_CSS = (_HERE / "player.css").read_text(encoding="utf-8")
+from ui.animation_html import PLAYER_CSS, PLAYER_JS
+from ui.merges import PlayerView
 
-_player = st.components.v2.component("bpe_playground.merge_player", css=_CSS, js=_JS)
+_player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_CSS, js=PLAYER_JS)
 
 
-def merge_player(payload: dict, *, key: str = "merge_player", on_round_change=None):
-    """Mount the player. ``payload`` comes from ui.merges.player_payload."""
-    return _player(
+def merge_player(
+    payload: dict, *, key: str = "merge_player", on_change: Callable[[], None] | None = None
+) -> PlayerView | None:
+    """Mount the player; return what it last reported (None before its first pause or step)."""
+    result = _player(
         key=key,
         data=payload,
-        default={"round": payload.get("round", 0)},
-        on_round_change=on_round_change or (lambda: None),
+        default={"view": None},
+        on_view_change=on_change or (lambda: None),
     )
+    return PlayerView.from_state(getattr(result, "view", None), payload["n"])

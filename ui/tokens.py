@@ -1,7 +1,17 @@
-"""Render tokens as escaped HTML: alternating colours, visible whitespace, bytes for partial characters.
+"""The one token renderer: escaped HTML spans, visible whitespace and invisible characters, bytes.
 
-Every piece of user or token text goes through ``html.escape`` here; nothing else in the app
-builds HTML from text. Each token span carries ``class="tok"`` and ``data-token-id``.
+Every token any view draws goes through ``token_span`` here (byte tokens, classic symbols,
+step-by-step labels); nothing else in the app builds token HTML. Each span carries
+``class="tok"`` and ``data-token-id``. The merge player (player.js) draws the same marks from
+``mark_table()``, so a token looks the same in the player and in every other view.
+
+Text people cannot see is drawn as a visible mark, never as itself:
+
+* whitespace: ``·`` space, ``↵`` newline, ``→`` tab, ``␍`` carriage return;
+* C0 controls and DEL as control pictures (``␀`` … ``␟``, ``␡``);
+* bidi overrides and isolates, zero-width characters and every other control or format
+  character as a boxed abbreviation (``⟨RLO⟩``, ``⟨ZWSP⟩``, else ``⟨U+0085⟩``), the code point on
+  hover. A raw U+202E could otherwise reverse the tokens drawn after it.
 """
 
 from __future__ import annotations
@@ -9,18 +19,90 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-# Shown instead of invisible characters.
+import regex
+
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
 _TRANSLATE = str.maketrans(WHITESPACE_MARKS)
+
+INVISIBLE_CLASS = r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]"
+"""Characters drawn as marks (after whitespace): controls, format characters (bidi, zero-width,
+soft hyphen), line/paragraph separators, lone surrogates. The same class is a JavaScript regex."""
+_INVISIBLE = regex.compile(INVISIBLE_CLASS)
+
+ABBREVIATIONS = {
+    0x0085: ("NEL", "NEXT LINE"), 0x00AD: ("SHY", "SOFT HYPHEN"), 0x061C: ("ALM", "ARABIC LETTER MARK"),
+    0x180E: ("MVS", "MONGOLIAN VOWEL SEPARATOR"),
+    0x200B: ("ZWSP", "ZERO WIDTH SPACE"), 0x200C: ("ZWNJ", "ZERO WIDTH NON-JOINER"),
+    0x200D: ("ZWJ", "ZERO WIDTH JOINER"), 0x200E: ("LRM", "LEFT-TO-RIGHT MARK"),
+    0x200F: ("RLM", "RIGHT-TO-LEFT MARK"), 0x2028: ("LSEP", "LINE SEPARATOR"),
+    0x2029: ("PSEP", "PARAGRAPH SEPARATOR"), 0x202A: ("LRE", "LEFT-TO-RIGHT EMBEDDING"),
+    0x202B: ("RLE", "RIGHT-TO-LEFT EMBEDDING"), 0x202C: ("PDF", "POP DIRECTIONAL FORMATTING"),
+    0x202D: ("LRO", "LEFT-TO-RIGHT OVERRIDE"), 0x202E: ("RLO", "RIGHT-TO-LEFT OVERRIDE"),
+    0x2060: ("WJ", "WORD JOINER"), 0x2066: ("LRI", "LEFT-TO-RIGHT ISOLATE"),
+    0x2067: ("RLI", "RIGHT-TO-LEFT ISOLATE"), 0x2068: ("FSI", "FIRST STRONG ISOLATE"),
+    0x2069: ("PDI", "POP DIRECTIONAL ISOLATE"), 0xFEFF: ("BOM", "ZERO WIDTH NO-BREAK SPACE"),
+}  # fmt: skip
+"""Abbreviation and name of the invisible characters people meet most; others show as U+XXXX."""
 
 # Background colours for alternating tokens: light, distinct from their neighbours, and dark
 # text (#111) on each keeps a contrast ratio above 12:1 -- readable on a washed-out projector.
 PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99")
 
+# A piece of a token's label: ("text", shown), ("bytes", "⟨E4 BD⟩") or ("mark", shown, title).
+Piece = tuple[str, ...]
+
+
+def mark_table() -> dict[str, list[str]]:
+    """Abbreviation and name of each named invisible character, keyed by code point (for the JS).
+
+    >>> mark_table()["8238"]
+    ['RLO', 'RIGHT-TO-LEFT OVERRIDE']
+    """
+    return {str(cp): list(names) for cp, names in ABBREVIATIONS.items()}
+
+
+def mark(ch: str) -> tuple[str, str]:
+    """(shown, hover title) of one invisible character.
+
+    >>> mark("\\u202e"), mark("\\x00"), mark("\\x85")
+    (('⟨RLO⟩', 'U+202E RIGHT-TO-LEFT OVERRIDE'), ('␀', 'U+0000'), ('⟨NEL⟩', 'U+0085 NEXT LINE'))
+    """
+    cp = ord(ch)
+    title = f"U+{cp:04X}"
+    if cp < 0x20:
+        return chr(0x2400 + cp), title
+    if cp == 0x7F:
+        return "␡", title
+    names = ABBREVIATIONS.get(cp)
+    if names is None:
+        return f"⟨{title}⟩", title
+    return f"⟨{names[0]}⟩", f"{title} {names[1]}"
+
 
 def show_whitespace(text: str) -> str:
     """``"a b\\n"`` -> ``"a·b↵"``."""
     return text.translate(_TRANSLATE)
+
+
+def text_pieces(text: str) -> list[Piece]:
+    """Whitespace marked, invisible characters split out as marks.
+
+    >>> text_pieces("a b\\u200b")
+    [('text', 'a·b'), ('mark', '⟨ZWSP⟩', 'U+200B ZERO WIDTH SPACE')]
+    """
+    shown = show_whitespace(text)
+    if not _INVISIBLE.search(shown):
+        return [("text", shown)] if shown else []
+    out: list[Piece] = []
+    last = 0
+    for found in _INVISIBLE.finditer(shown):
+        if found.start() > last:
+            out.append(("text", shown[last : found.start()]))
+        out.append(("mark", *mark(found.group())))
+        last = found.end()
+    if last < len(shown):
+        out.append(("text", shown[last:]))
+    return out
 
 
 def byte_pieces(data: bytes) -> list[tuple[bool, str]]:
@@ -45,35 +127,52 @@ def byte_pieces(data: bytes) -> list[tuple[bool, str]]:
     return out
 
 
+def token_pieces(token: bytes | str) -> list[Piece]:
+    """A token (bytes, or a classic symbol / label as str) as pieces to draw; ``∅`` when empty."""
+    if not token:
+        return [("text", "∅")]
+    if isinstance(token, str):
+        return text_pieces(token)
+    out: list[Piece] = []
+    for is_text, piece in byte_pieces(token):
+        out.extend(text_pieces(piece) if is_text else [("bytes", piece)])
+    return out
+
+
 def display_bytes(data: bytes) -> str:
-    """Plain-text label of a token: whitespace marked, partial characters as ``⟨hex⟩``.
+    """Plain-text label of a token: whitespace and invisible characters marked, partial
+    characters as ``⟨hex⟩``.
 
     >>> display_bytes(b"hi there\\n")
     'hi·there↵'
     >>> display_bytes("你".encode()[:2])
     '⟨E4 BD⟩'
+    >>> display_bytes("a\\u202eb".encode())
+    'a⟨RLO⟩b'
     """
-    if not data:
-        return "∅"
-    return "".join(show_whitespace(p) if is_text else p for is_text, p in byte_pieces(data))
+    return "".join(piece[1] for piece in token_pieces(data))
 
 
 def display_str(text: str) -> str:
-    return show_whitespace(text) if text else "∅"
+    """Plain-text label of a classic symbol or any text (see ``display_bytes``)."""
+    return "".join(piece[1] for piece in token_pieces(text))
 
 
-def _token_inner_html(data: bytes) -> str:
+def _inner_html(pieces: list[Piece]) -> str:
     parts = []
-    for is_text, piece in byte_pieces(data):
-        if is_text:
-            parts.append(html.escape(show_whitespace(piece)))
+    for piece in pieces:
+        if piece[0] == "text":
+            parts.append(html.escape(piece[1]))
+        elif piece[0] == "bytes":
+            parts.append(f'<span class="tokbytes">{html.escape(piece[1])}</span>')
         else:
-            parts.append(f'<span class="tokbytes">{html.escape(piece)}</span>')
+            title = html.escape(piece[2], quote=True)
+            parts.append(f'<span class="ctl" title="{title}">{html.escape(piece[1])}</span>')
     return "".join(parts)
 
 
 def token_span(
-    data: bytes,
+    token: bytes | str,
     token_id: int | None,
     index: int,
     *,
@@ -81,37 +180,41 @@ def token_span(
     extra_class: str = "",
     title: str | None = None,
 ) -> str:
-    """One token as an escaped ``<span class="tok" data-token-id=...>``."""
-    label = display_bytes(data)
+    """One token as an escaped ``<span class="tok" data-token-id=...>``.
+
+    ``token`` is a byte token, or a str (a classic symbol or a step label); ``index`` picks the
+    alternating colour. Long tokens are clipped by CSS; the title holds the full label.
+
+    >>> token_span("a<\\u202e", 7, 0)
+    '<span class="tok c0" data-token-id="7" title="id 7 · a&lt;⟨RLO⟩ · 3 chars">a&lt;<span class="ctl" \
+title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
+    """
+    pieces = token_pieces(token)
     if title is None:
-        title = f"id {token_id} · {label} · {len(data)} byte{'s' if len(data) != 1 else ''}"
-    inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _token_inner_html(data)
+        label = "".join(piece[1] for piece in pieces)
+        unit = "byte" if isinstance(token, bytes) else "char"
+        size = f"{len(token)} {unit}{'s' if len(token) != 1 else ''}"
+        title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size])
+    inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _inner_html(pieces)
     cls = f"tok c{index % len(PALETTE)}" + (f" {extra_class}" if extra_class else "")
     tid = "" if token_id is None else str(int(token_id))
-    span = (
-        f'<span class="{cls}" data-token-id="{html.escape(tid, quote=True)}" '
-        f'title="{html.escape(title, quote=True)}">{inner}</span>'
-    )
-    if data.endswith(b"\n") and not show_ids:
+    span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
+    newline = b"\n" if isinstance(token, bytes) else "\n"
+    if token.endswith(newline) and not show_ids:
         span += "<br>"
     return span
 
 
 def tokens_html(
-    tokens: Sequence[bytes],
+    tokens: Sequence[bytes | str],
     ids: Sequence[int | None] | None = None,
     *,
     show_ids: bool = False,
-    emphasize: Sequence[bool] | None = None,
     max_tokens: int | None = None,
 ) -> str:
     """A block of tokens as escaped HTML (``<div class="tokens">...``)."""
     shown = len(tokens) if max_tokens is None else min(len(tokens), max_tokens)
-    spans = []
-    for i in range(shown):
-        tid = ids[i] if ids is not None else None
-        extra = "just" if emphasize is not None and emphasize[i] else ""
-        spans.append(token_span(tokens[i], tid, i, show_ids=show_ids, extra_class=extra))
+    spans = [token_span(tokens[i], ids[i] if ids is not None else None, i, show_ids=show_ids) for i in range(shown)]
     more = ""
     if shown < len(tokens):
         more = f'<span class="more">… {len(tokens) - shown:,} more tokens not shown</span>'
@@ -125,34 +228,36 @@ def words_html(words: Sequence[Sequence[str]]) -> str:
     i = 0
     for word in words:
         for symbol in word:
-            label = symbol if symbol else "∅"
-            spans.append(
-                f'<span class="tok c{i % len(PALETTE)}" data-token-id="" '
-                f'title="{html.escape(label, quote=True)}">{html.escape(label)}</span>'
-            )
+            spans.append(token_span(symbol, None, i, title=display_str(symbol)))
             i += 1
         spans.append(" ")
     return f'<div class="tokens">{"".join(spans)}</div>'
 
 
-def text_block_html(text: str) -> str:
-    """Any plain text, escaped, whitespace preserved."""
-    return f'<div class="plain">{html.escape(text)}</div>'
+SANS_FONTS = (
+    'system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,'
+    '"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","Apple Color Emoji","Segoe UI Emoji",'
+    '"Noto Color Emoji",sans-serif'
+)
+MONO_FONTS = (
+    'ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",'
+    '"Noto Sans Mono CJK SC","PingFang SC","Microsoft YaHei","Apple Color Emoji","Segoe UI Emoji",'
+    '"Noto Color Emoji",monospace'
+)
 
-
+# Tokens are isolated (unicode-bidi: isolate), so right-to-left text inside one token never
+# reorders its neighbours; a token wider than the window is clipped with an ellipsis.
 TOKEN_CSS = (
-    ".tokens{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:1.3rem;"
-    "line-height:2.3rem;overflow-wrap:anywhere;white-space:normal;color:#111}"
+    f".tokens{{font-family:{MONO_FONTS};font-size:1.3rem;"
+    "line-height:2.3rem;overflow-wrap:anywhere;white-space:normal;color:#111;direction:ltr}"
     ".tokens .tok{display:inline-block;white-space:pre;line-height:1.7rem;padding:1px 2px;margin:0 2px 2px 0;"
-    "border-radius:4px;border:1px solid rgba(0,0,0,.18)}"
+    "border-radius:4px;border:1px solid rgba(0,0,0,.18);unicode-bidi:isolate;max-width:min(100%,24em);"
+    "overflow:hidden;text-overflow:ellipsis;vertical-align:bottom;color:#111}"
     + "".join(f".tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
     + ".tokens .tok.just{outline:3px solid #d6336c;outline-offset:1px;font-weight:700}"
     ".tokens .tokbytes{font-size:.8em;color:#7a1f00;font-weight:600}"
+    ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
+    "padding:0 1px;margin:0 1px;unicode-bidi:isolate}"
     ".tokens .more{color:#555;font-style:italic;margin-left:.5rem}"
     ".tokens.ids .tok{font-size:1.05rem}"
-    ".plain{white-space:pre-wrap;font-family:ui-monospace,monospace}"
 )
-
-
-def css_block() -> str:
-    return f"<style>{TOKEN_CSS}</style>"

@@ -1,0 +1,72 @@
+"""The merge animation as one self-contained HTML file, for slides or a USB stick.
+
+The file holds the same player as the Merges page (player_model.js, player_window.js, player.js
+and their CSS) and its payload (``ui.merges.player_payload``), all inline: it opens from
+``file://`` with no network at all (a Content-Security-Policy forbids any request) and plays with
+the same keys. The payload is embedded as JSON in a ``<script type="application/json">`` with
+``<``, ``>``, ``&``, U+2028 and U+2029 escaped, so no token can end the script element; the player
+draws tokens with textContent.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from ui import tokens as tok_ui
+
+_HERE = Path(__file__).parent
+# One ES module: the data, the window, then the player and its default export.
+PLAYER_JS = "\n".join(
+    (_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player_window.js", "player.js")
+)
+PLAYER_CSS = (_HERE / "player.css").read_text(encoding="utf-8") + "\n" + tok_ui.TOKEN_CSS
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+# The player calls nothing outside the file; 'none' makes sure of it (fonts are the system's).
+_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
+
+_BOOT = """
+mountPlayer({
+  data: JSON.parse(document.getElementById("bpe-data").textContent),
+  parentElement: document.getElementById("player"),
+});
+document.querySelector(".bpe-player").focus();
+"""
+
+
+def script_json(value: object) -> str:
+    """JSON that is safe inside a ``<script>`` element: nothing in it can close the element.
+
+    >>> script_json({"t": "</script><b>&\\u2028"})
+    '{"t": "\\\\u003c/script\\\\u003e\\\\u003cb\\\\u003e\\\\u0026\\\\u2028"}'
+    """
+    return json.dumps(value, ensure_ascii=False).translate(_SCRIPT_SAFE)
+
+
+def animation_html(payload: dict, title: str) -> str:
+    """The whole animation as one HTML document (str; save it as UTF-8).
+
+    ``payload`` is ``ui.merges.player_payload(...)``; ``title`` is shown as the heading (text,
+    escaped).
+    """
+    for source, closing in ((PLAYER_JS, "</script"), (PLAYER_CSS, "</style")):
+        if closing in source.lower():
+            raise ValueError(f"the player's source contains {closing!r}: it cannot be inlined")
+    heading = html.escape(title)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{heading} · BPE merges</title>\n"
+        f"<style>body{{margin:16px auto;max-width:1200px;padding:0 12px;font-family:{tok_ui.SANS_FONTS}}}"
+        f"h1{{font-size:1.4rem}}\n{PLAYER_CSS}</style>\n"
+        f"</head><body><h1>{heading}</h1>\n"
+        '<div id="player"></div>\n'
+        f'<script type="application/json" id="bpe-data">{script_json(payload)}</script>\n'
+        f'<script type="module">\n{PLAYER_JS}\n{_BOOT}</script>\n'
+        "</body></html>\n"
+    )
