@@ -80,3 +80,15 @@ def test_a_link_above_the_budget_waits_for_a_click():
     assert sess(at).trained is None
     texts = [unescaped(i.value) for i in at.info] + [unescaped(w.value) for w in at.warning]
     assert any("starts only when you click" in t or "is not possible here" in t for t in texts), texts
+
+
+def test_a_merges_link_opens_the_player_at_its_round_and_speed():
+    """Round and speed travel in the link: the player starts there, and the page writes them back."""
+    import json
+
+    at = _open("merges", {"corpus": "toy-the-cat-in-the-hat", "vocab": "280", "round": "7", "speed": "30"})
+    (player,) = [c for c in at.get("bidi_component") if c.proto.component_name == "bpe_playground.merge_player"]
+    data = json.loads(player.proto.json)
+    assert data["round"] == 7 and data["speed"] == 30
+    written = dict(at.query_params)
+    assert written["round"] in ("7", ["7"]) and written["speed"] in ("30", ["30"])

@@ -328,8 +328,10 @@ def ensure(s: Session, what: str) -> Trained | None:
                 st.warning(f"The tokenizer this link describes cannot be trained: {error}")
             else:
                 already = s.trained is not None and s.trained.request.key == request.key
+                asked_round = s.round  # the link's round, which storing a new tokenizer would reset
                 if already or offer(s, request, text, "This link shows", key="link") is not None:
                     s.link_request = None
+                    s.round = asked_round
     if s.trained is None:
         _quick_train(s, what)
     return s.trained
