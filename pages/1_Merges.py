@@ -9,12 +9,12 @@ from ui import frame, training
 from ui import merges as mg
 from ui.animation_html import animation_html
 from ui.player import merge_player
+from ui.session import Session
 from ui.text import plain
 
 TABLE_PAGE_ROWS = 50
 
 s = frame.page("merges")
-ss = st.session_state
 st.title("Merges, round by round")
 
 trained = training.ensure(s, "watch its merges")
@@ -34,10 +34,10 @@ if n == 0:
 # The payload changes only when the player mounts (its state key exists only while this page is
 # shown): a pause's rerun then sends an unchanged message, which Streamlit does not send again.
 # (The player's start is kept apart from s.round, which follows every pause.)
-start = ss.get("merge_player_start")
-if "merge_player" not in ss or start is None or start[0] != trained.request.key:
-    start = ss["merge_player_start"] = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
-view = merge_player(mg.player_payload(trained, start[1], start[2]), key="merge_player")
+start = s.player_start
+if not mg.player_mounted(s) or start is None or start[0] != trained.request.key:
+    start = s.player_start = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
+view = merge_player(mg.player_payload(trained, start[1], start[2]), key=mg.PLAYER_KEY)
 if view is not None:
     s.round, s.speed, s.word = view.round, view.speed, view.word or ""
 k = n if s.round is None else min(s.round, n)
@@ -83,13 +83,13 @@ st.subheader("All merges")
 left, right = st.columns([4, 1], vertical_alignment="bottom")
 query = left.text_input(
     "Search merges (token text; · is a space, ↵ a newline; or an id / round)",
-    key="merge_search",
-    on_change=lambda: ss.update(merge_table_page=1),
+    key=Session.merge_search.key,
+    on_change=lambda: setattr(s, "merge_table_page", 1),
 )
 rounds = mg.search_merges(trained, query)
 pages = max(1, -(-len(rounds) // TABLE_PAGE_ROWS))
-ss["merge_table_page"] = min(int(ss.get("merge_table_page", 1)), pages)
-page = right.number_input("Page", 1, pages, key="merge_table_page") if pages > 1 else 1
+s.merge_table_page = min(s.merge_table_page, pages)
+page = right.number_input("Page", 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
 shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
 st.caption(f"{len(rounds):,} of {n:,} merges · page {page:,} of {pages:,}")
 st.dataframe(pd.DataFrame(mg.merges_rows(trained, shown)), hide_index=True, width="stretch")

@@ -169,10 +169,10 @@ def test_search_and_pages_of_the_merge_table():
     trace = sess(at).trained.trace
     assert len(trace) > 100
     assert list(at.dataframe[0].value["round"]) == list(range(1, 51))
-    at.number_input(key="merge_table_page").set_value(3).run()
+    at.number_input(key=Session.merge_table_page.key).set_value(3).run()
     assert list(at.dataframe[0].value["round"]) == list(range(101, 151))
     for query in ["th", " t", "·t", "300", "zzz"]:
-        at.text_input(key="merge_search").input(query).run()
+        at.text_input(key=Session.merge_search.key).input(query).run()
         no_exception(at)
         needle = display_str(query)
         expected = [

@@ -169,8 +169,7 @@ def steps_html(steps) -> str:
     rows = []
     for caption, labels, just in steps:
         spans = "".join(
-            f'<span class="tok c{i % len(tok_ui.PALETTE)}{" just" if j else ""}" data-token-id="">'
-            f"{html.escape(label)}</span>"
+            tok_ui.token_span(label, None, i, extra_class="just" if j else "")
             for i, (label, j) in enumerate(zip(labels, just))
         )
         rows.append(

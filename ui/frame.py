@@ -34,7 +34,7 @@ PAGES = (
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "scroll_to"),
+    *("cache", "page", "scroll_to", "player_start"),
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"

@@ -33,7 +33,7 @@ from bpe_core import pretokenize
 from bpe_core.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
-from ui.session import SPEEDS
+from ui.session import SPEEDS, Session
 from ui.trained import Trained
 
 TIE_RULE = "ties go to the lexicographically greatest pair"
@@ -217,3 +217,12 @@ def merges_rows(trained: Trained, rounds: list[int]) -> dict[str, list]:
         "count": [r.count for r in records],
         "tie": [r.tied for r in records],
     }
+
+
+PLAYER_KEY = "merge_player"
+"""The player component's widget key: its state exists only while the Merges page shows it."""
+
+
+def player_mounted(s: Session) -> bool:
+    """Whether the player is on screen already (then its payload must not change: no resend)."""
+    return PLAYER_KEY in s.state

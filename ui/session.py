@@ -179,6 +179,9 @@ class Session:
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
     word: Field[str] = Field("", url="word", parse=short_text(200))
+    merge_search: Field[str] = Field("")
+    merge_table_page: Field[int] = Field(1)
+    player_start: Field[Any] = Field(None)  # (tokenizer key, round, speed) the mounted player started from
     # Encode
     tokenizer: Field[str] = Field(TRAINED, url="tokenizer", parse=one_of((TRAINED, *REFERENCES)))
     text: Field[str] = Field(ENCODE_SAMPLE, url="text", parse=short_text(MAX_LINK_TEXT))

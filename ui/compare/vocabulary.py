@@ -25,26 +25,11 @@ NEVER_SHOWN = 400
 _ID = re.compile(r"[0-9]{1,9}", re.ASCII)  # "²" and "٣" are digits to str.isdigit, not ids
 
 
-def token_label(data: bytes) -> str:
-    """A token as readable text: whitespace marked (· ↵ →), partial characters and control
-    characters as hex (⟨E4 BD⟩, ⟨00⟩).
-
-    >>> token_label(b"a b\\x00")
-    'a·b⟨00⟩'
-    """
-    label = tok_ui.display_bytes(data)
-    if label.isprintable():
-        return label
-    return "".join(
-        ch if ch.isprintable() else "⟨" + " ".join(f"{b:02X}" for b in ch.encode("utf-8")) + "⟩" for ch in label
-    )
-
-
 def vocabulary_frame(rows: Sequence[voc.TokenInfo]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "id": [row.id for row in rows],
-            "token": [token_label(row.token) for row in rows],
+            "token": [tok_ui.display_bytes(row.token) for row in rows],
             "bytes": [row.token.hex(" ") for row in rows],
             "length": [row.length for row in rows],
             "merge round": pd.array([row.merge_round for row in rows], dtype="Int64"),
@@ -98,7 +83,7 @@ def tree_html(tree: voc.MergeTree, max_depth: int = 12) -> str:
             kids = f'<div class="kids">{inner}</div>'
         return (
             f'<div class="{"node leaf" if t.is_leaf else "node"}" data-token-id="{int(t.id)}">'
-            f'<span class="lbl">{html.escape(token_label(t.token))}</span>'
+            f'<span class="lbl">{html.escape(tok_ui.display_bytes(t.token))}</span>'
             f'<span class="meta">{html.escape(meta)}</span>{kids}</div>'
         )
 
@@ -181,7 +166,8 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
     if tree.is_leaf:
         st.caption("A single byte or a special token: nothing was merged to make it.")
     else:
-        st.caption(f"{plain(token_label(tree.token))} — made in round {tree.merge_round:,} from its two parts; "
+        label = plain(tok_ui.display_bytes(tree.token))
+        st.caption(f"{label} — made in round {tree.merge_round:,} from its two parts; "
                    f"{tree.depth()} merge levels down to {len(tree.leaves())} bytes. (#id, r = merge round)")
     st.html(tree_html(tree))
 
