@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import frame, training
+from ui import frame, settings, training
 from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, CorpusError, decode_upload
 from ui.encoding import training_window_html
 from ui.session import KINDS, PATTERN_CHOICES, Session, sample_name
@@ -91,9 +91,9 @@ with right:
     if classic:
         st.caption("Classic BPE splits on whitespace and marks word ends with </w>.")
     try:
-        text = training.corpus_text(s)
-        bounds = training.limits_for(s, text, training.corpus_digest(s, text))
-    except training.SettingsError:
+        text = settings.corpus_text(s)
+        bounds = settings.limits_for(s, text, settings.corpus_digest(s, text))
+    except settings.SettingsError:
         pass  # said when Train is clicked
     else:
         more = "" if bounds.exact else " (the upper end is only bounded by the corpus size)"
@@ -103,8 +103,8 @@ with right:
 trained_before = s.trained
 if st.button("Train ▶", type="primary", key="train_button"):
     try:
-        request, text = training.request_for(s)
-    except training.SettingsError as error:
+        request, text = settings.request_for(s)
+    except settings.SettingsError as error:
         st.error(str(error))
         if error.pattern is not None:
             st.code(error.pattern, language=None)

@@ -24,8 +24,8 @@ from apptest_helpers import (
 import bpe_core
 from ui.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
 from ui.session import Session
+from ui.settings import limits
 from ui.text import plain
-from ui.training import limits
 
 SPECIAL = "<|endoftext|>"  # the page's default special token
 

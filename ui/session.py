@@ -17,11 +17,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from bpe_core.reference import reference_names
 from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SAMPLES, SLUGS, UPLOAD
+from ui.link_values import (
+    LinkProblem,
+    LinkValueError,
+    comma_joined,
+    name_list,
+    number_list,
+    one_of,
+    short_text,
+    whole_number,
+)
 
 T = TypeVar("T")
 
@@ -39,82 +48,6 @@ MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
 MAX_VALUE_CHARS = 2_000
 """A query value longer than this is refused before it is parsed."""
-
-
-class LinkValueError(ValueError):
-    """A link's value that cannot be used; the message says what is allowed."""
-
-
-@dataclass(frozen=True)
-class LinkProblem:
-    parameter: str
-    message: str
-
-
-# -- parsers: text from a link -> a value, or LinkValueError saying what is allowed ----------------
-
-_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are digits to str.isdigit
-
-
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    allowed = f"a whole number from {low:,} to {high:,}"
-
-    def parse(text: str) -> int:
-        if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
-            raise LinkValueError(allowed)
-        return int(text)
-
-    parse.allowed = allowed  # type: ignore[attr-defined]
-    return parse
-
-
-def one_of(choices: Sequence[str]) -> Callable[[str], str]:
-    allowed = "one of " + ", ".join(choices)
-
-    def parse(text: str) -> str:
-        if text not in choices:
-            raise LinkValueError(allowed)
-        return text
-
-    return parse
-
-
-def short_text(limit: int) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if len(text) > limit:
-            raise LinkValueError(f"text of at most {limit:,} characters")
-        return text
-
-    return parse
-
-
-def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
-    """``"300,400"`` -> ``[300, 400]``: up to ``most`` distinct whole numbers, comma-separated."""
-    allowed = f"up to {most} whole numbers from {low:,} to {high:,}, separated by commas"
-
-    def parse(text: str) -> list[int]:
-        parts = [part for part in re.split(r"[,\s]+", text) if part]
-        if len(parts) > most or not all(_DIGITS.fullmatch(part) and low <= int(part) <= high for part in parts):
-            raise LinkValueError(allowed)
-        return list(dict.fromkeys(int(part) for part in parts))
-
-    return parse
-
-
-def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
-    allowed = "a comma-separated list of " + ", ".join(choices) + " (or nothing)"
-
-    def parse(text: str) -> list[str]:
-        names = [name for name in text.split(",") if name]
-        if not all(name in choices for name in names):
-            raise LinkValueError(allowed)
-        return list(dict.fromkeys(names))
-
-    return parse
-
-
-def _join(values: Sequence[Any]) -> str:
-    return ",".join(map(str, values))
 
 
 # -- the fields --------------------------------------------------------------------------------------
@@ -189,8 +122,8 @@ class Session:
     step_word: Field[str] = Field("")  # the word shown merge by merge
     # Compare
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
-    sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=_join)
-    refs: Field[list[str]] = Field(lambda: list(REFERENCES), url="refs", parse=name_list(REFERENCES), dump=_join)
+    sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=comma_joined)
+    refs: Field[list[str]] = Field(lambda: list(REFERENCES), url="refs", parse=name_list(REFERENCES), dump=comma_joined)
     heldout: Field[str] = Field(
         HELDOUT_REST, url="heldout", parse=one_of((HELDOUT_REST, *SLUGS, PASTE, UPLOAD))
     )

@@ -1,0 +1,173 @@
+"""The Train settings checked and turned into a :class:`ui.trained.Request`, before any work.
+
+Everything a user can get wrong is caught here with a message saying what is allowed: no corpus,
+a custom regex that does not compile or does not cover the text (or runs past its time budget), a
+vocab size below the base alphabet or above what the corpus can make (:func:`limits`, shown on
+the Train page before anyone clicks).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from bpe_core.pretokenize import compile_pattern, count_pretokens
+from ui.corpora import PASTE, UPLOAD, load_sample
+from ui.session import MAX_VOCAB, Session, sample_name
+from ui.text import plain
+from ui.trained import Request, text_digest
+
+EXACT_LIMIT_CHARS = 2_000_000
+"""Up to this size the number of possible merges is counted exactly before training."""
+_lock = threading.Lock()
+
+
+class SettingsError(ValueError):
+    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed.
+
+    ``pattern`` is the regex at fault, if any, for the page to show verbatim.
+    """
+
+    def __init__(self, message: str, pattern: str | None = None):
+        super().__init__(message)
+        self.pattern = pattern
+
+
+# -- what to train ----------------------------------------------------------------------------------
+
+
+def corpus_text(s: Session) -> str:
+    """The text of the chosen corpus; SettingsError when there is none."""
+    if s.corpus == PASTE:
+        if not s.pasted_text:
+            raise SettingsError("The corpus is empty: paste some text, upload a .txt file or pick a sample.")
+        return s.pasted_text
+    if s.corpus == UPLOAD:
+        if s.upload is None:
+            raise SettingsError("No file uploaded yet (or the upload was refused): upload a .txt file first.")
+        return s.upload.text
+    return load_sample(s.corpus)
+
+
+def corpus_label(s: Session) -> str:
+    return s.upload.name if s.corpus == UPLOAD and s.upload is not None else sample_name(s.corpus)
+
+
+def special_tokens(s: Session) -> tuple[str, ...]:
+    """Special tokens from the settings (separated by spaces); duplicates dropped, order kept."""
+    return tuple(dict.fromkeys(s.specials.split()))
+
+
+def pattern_for(s: Session) -> str | None:
+    """What ``bpe_core.train`` gets for the chosen pattern; SettingsError for a broken custom regex."""
+    if s.pattern == "none":
+        return None
+    if s.pattern != "custom":
+        return s.pattern
+    try:
+        compile_pattern(s.regex)
+    except ValueError as error:
+        raise SettingsError(
+            f"The custom pre-tokenization pattern cannot be used: {plain(error, limit=400)}", pattern=s.regex
+        ) from None
+    return s.regex
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The vocab sizes a corpus allows with some settings."""
+
+    minimum: int
+    maximum: int
+    exact: bool  # maximum counted from the corpus (else only bounded by its size)
+
+    @property
+    def allowed(self) -> str:
+        return f"from {self.minimum:,} to {self.maximum:,}"
+
+
+def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
+    """Smallest and largest useful vocab size: each merge removes at least one symbol from some distinct
+    word (pre-token), so sum(len - 1) over the distinct words bounds the number of merges.
+
+    >>> limits("aaabdaaabac", "byte", "gpt2", ())
+    Limits(minimum=256, maximum=266, exact=True)
+    """
+    if kind == "classic":
+        words = set(text.split())
+        base = len({character for word in words for character in word}) + 1
+        return Limits(base, min(MAX_VOCAB, base + sum(len(word) for word in words)), True)
+    minimum = 256 + len(specials)
+    if len(text) > EXACT_LIMIT_CHARS:
+        return Limits(minimum, MAX_VOCAB, False)
+    counts = count_pretokens(text, pattern, specials)
+    bound = sum(len(word.encode("utf-8", errors="surrogatepass")) - 1 for word in counts)
+    return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
+
+
+_limits_cache: OrderedDict[tuple, Limits] = OrderedDict()
+
+
+def limits_for(s: Session, text: str, digest: str) -> Limits:
+    """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun)."""
+    classic = s.kind == "classic"
+    pattern = None if classic else pattern_for(s)
+    specials = () if classic else special_tokens(s)
+    key = (digest, s.kind, pattern, specials)
+    with _lock:
+        found = _limits_cache.get(key)
+    if found is None:
+        try:
+            found = limits(text, s.kind, pattern, specials)
+        except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
+            raise SettingsError(
+                f"The pre-tokenization pattern cannot be used on this corpus: {plain(error, limit=400)}",
+                pattern=pattern,
+            ) from None
+        with _lock:
+            _limits_cache[key] = found
+            while len(_limits_cache) > 64:
+                _limits_cache.popitem(last=False)
+    return found
+
+
+def corpus_digest(s: Session, text: str) -> str:
+    return s.upload.digest if s.corpus == UPLOAD and s.upload is not None else text_digest(text)
+
+
+def request_for(s: Session) -> tuple[Request, str]:
+    """The request the settings describe and its text; SettingsError (what and what is allowed) if none."""
+    text = corpus_text(s)
+    classic = s.kind == "classic"
+    if classic and not text.split():
+        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left to train.")
+    digest = corpus_digest(s, text)
+    bounds = limits_for(s, text, digest)
+    if not bounds.minimum <= s.vocab <= bounds.maximum:
+        if s.vocab < bounds.minimum:
+            why = "256 byte tokens + special tokens" if not classic else "the characters of the corpus + </w>"
+            reason = f"the vocabulary starts at {bounds.minimum:,} ({why})"
+        else:
+            reason = f"this corpus allows at most {bounds.maximum - bounds.minimum:,} merges"
+        raise SettingsError(
+            f"Vocab size {s.vocab:,} is not possible here: {reason}. Choose a size {bounds.allowed}."
+        )
+    request = Request(
+        corpus=s.corpus,
+        corpus_label=corpus_label(s),
+        text_digest=digest,
+        kind=s.kind,
+        vocab_size=s.vocab,
+        pattern_choice="classic" if classic else s.pattern,
+        pattern=None if classic else pattern_for(s),
+        special_tokens=() if classic else special_tokens(s),
+    )
+    return request, text
+
+
+def estimate_seconds(request: Request, n_bytes: int) -> float:
+    """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge; 4x without pre-tokens."""
+    merges = max(0, request.vocab_size - 256 - len(request.special_tokens))
+    seconds = n_bytes / 5e6 + merges * 3e-4
+    return seconds * (4 if request.pattern is None and request.kind == "byte" else 1)
