@@ -92,3 +92,14 @@ def test_a_merges_link_opens_the_player_at_its_round_and_speed():
     assert data["round"] == 7 and data["speed"] == 30
     written = dict(at.query_params)
     assert written["round"] in ("7", ["7"]) and written["speed"] in ("30", ["30"])
+
+
+def test_a_catastrophic_regex_in_a_link_is_a_message_not_a_hang():
+    """The regex from the issue backtracks for minutes; its time budget turns it into a message."""
+    import time
+
+    started = time.monotonic()
+    at = _open("merges", {"corpus": "python-reference-excerpt", "pattern": "custom", "regex": r"([\w ]|[\w ])+!|[\s\S]"})
+    assert time.monotonic() - started < 15
+    assert sess(at).trained is None
+    assert any("time" in unescaped(w.value).lower() for w in at.warning), [w.value for w in at.warning]

@@ -94,6 +94,10 @@ def train_job(text: str, request: Request, progress: Any = None) -> Trained:
             pattern=request.pattern,
             progress=progress,
         )
+    if hasattr(result, "pretoken_counts"):
+        # Nothing on the pages reads them, and pickling them back from the job would cost more than
+        # the rest of the result (~5 MB for 10 MB of text).
+        result.pretoken_counts = {}
     return Trained(
         request=request,
         result=result,
