@@ -160,12 +160,17 @@ def test_store_is_bounded_in_bytes_entries_and_idle_time():
 # -- the escaping helper -------------------------------------------------------------------------
 
 
-@given(st.text(max_size=200))
+URLISH = st.sampled_from(["www.", "http://", "a@b.c", "ftp:", ":", "/", "h"])
+
+
+@given(st.lists(URLISH | st.text(max_size=5), max_size=40).map("".join))
 @settings(max_examples=300, deadline=None)
-def test_plain_leaves_no_unescaped_markdown_punctuation(text):
+def test_plain_leaves_no_unescaped_markdown_punctuation_and_no_autolink(text):
     """Every ASCII punctuation character comes out backslash-escaped; nothing can start a link, an image,
     an emoji/icon shortcode or math."""
     out = plain(text, limit=10_000)
     unescaped = re.sub(r"\\.", "", out)
     assert not any(ch in unescaped for ch in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
     assert "\n" not in out and "\u202e" not in out and "\u200b" not in out
+    resolved = re.sub(r"\\(.)", r"\1", out)  # what GFM's autolinker sees once escapes are resolved
+    assert not re.search(r"(?i)(https?|ftp|mailto|xmpp):|www\.|@[^\u2060]", resolved)

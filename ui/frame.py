@@ -34,7 +34,7 @@ PAGES = (
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "scroll_to", "player_start"),
+    *("cache", "page", "scroll_to", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"

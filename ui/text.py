@@ -10,9 +10,11 @@ reorders the sentence around it. Patterns are shown verbatim with ``st.code``, n
 
 from __future__ import annotations
 
+import re
 import string
 
 _PUNCTUATION = frozenset(string.punctuation)
+_AUTOLINK = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
 
 # Characters that are invisible or change the direction of the text around them, shown as ⟨U+XXXX⟩.
 _INVISIBLE = frozenset(
@@ -38,7 +40,7 @@ def plain(text: object, limit: int = 300) -> str:
     Long values are cut to ``limit`` characters (with …), newlines become spaces.
 
     >>> plain("![x](http://e.vil/) :red[hi] $x$")
-    '\\\\!\\\\[x\\\\]\\\\(http\\\\:\\\\/\\\\/e\\\\.vil\\\\/\\\\) \\\\:red\\\\[hi\\\\] \\\\$x\\\\$'
+    '\\\\!\\\\[x\\\\]\\\\(http\\u2060\\\\:\\\\/\\\\/e\\\\.vil\\\\/\\\\) \\\\:red\\\\[hi\\\\] \\\\$x\\\\$'
     >>> plain("a" * 10, limit=4)
     'aaaa…'
     """
@@ -46,6 +48,9 @@ def plain(text: object, limit: int = 300) -> str:
     if len(value) > limit:
         value = value[:limit] + "…"
     shown = "".join(" " if character in "\r\n" else visible_char(character) for character in value)
+    # GFM turns bare URLs and e-mail addresses into links after escapes are resolved; a word joiner
+    # (invisible, no width) inside the scheme, "www." or after "@" keeps them text.
+    shown = _AUTOLINK.sub(lambda match: match.group() + "\u2060", shown)
     return "".join("\\" + character if character in _PUNCTUATION else character for character in shown)
 
 

@@ -1,0 +1,93 @@
+"""Links and reloads in real Chromium: a reload keeps the user's own work, a page's copied link opened in a
+fresh browser shows the same view, and a link with bad values shows messages, never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from browser_support import CHROMIUM, open_page, paste, wait_idle  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
+
+PLAYER = '[data-testid="bpe-player"]'
+
+
+def _copied_link(page) -> str:
+    """The text of the sidebar's "Link to this view" box: what a person copies."""
+    return page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text().strip()
+
+
+def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, shots):
+    corpus = "the quick brown fox jumps over the lazy dog. " * 40 + "a pasted corpus that is mine"
+    page, watch = open_page(browser, server)
+    wait_idle(page)
+    box = page.get_by_role("combobox", name="Corpus")
+    box.click()
+    page.get_by_role("option", name="Paste text").click()
+    wait_idle(page)
+    vocab = page.get_by_role("spinbutton", name="Vocab size")
+    vocab.fill("290")
+    vocab.press("Enter")
+    wait_idle(page)
+    paste(page, page.get_by_label("Paste your text"), corpus)
+    wait_idle(page)
+    page.get_by_role("button", name="Train ▶").click()
+    expect(page.get_by_role("heading", name="3 · Result")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    assert "ws=" in page.url and "mine" not in page.url  # the tab's id travels, the text never does
+
+    page.reload()
+    expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    expect(page.get_by_role("heading", name="3 · Result")).to_be_visible()
+    box_value = page.get_by_label("Paste your text").input_value()
+    stored = page.get_by_text(f"Using the stored pasted text: {len(corpus):,} characters")
+    assert box_value == corpus or stored.count() == 1
+    assert page.get_by_role("spinbutton", name="Vocab size").input_value() == "290"
+    page.screenshot(path=str(shots / "reload_restored.png"))
+
+    # The same address in another browser (no cookie): nothing of this tab's work is handed out.
+    other, other_watch = open_page(browser, page.url)
+    wait_idle(other)
+    expect(other.get_by_text("was made from pasted text").first).to_be_visible(timeout=30_000)
+    assert other.get_by_text("Your work in this tab was restored").count() == 0
+    assert not watch.problems and not other_watch.problems, (watch.problems, other_watch.problems)
+    other.context.close()
+    page.context.close()
+
+
+def test_a_copied_merges_link_opens_the_same_round_in_a_fresh_browser(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Merges?corpus=toy-the-cat-in-the-hat&vocab=300&round=11&speed=30")
+    player = page.locator(PLAYER)
+    expect(player).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    expect(player).to_have_attribute("data-round", "11")
+    link = _copied_link(page)
+    assert "round=11" in link and "speed=30" in link and "specials=" in link and "ws=" not in link
+
+    fresh, fresh_watch = open_page(browser, link)
+    expect(fresh.locator(PLAYER)).to_be_visible(timeout=60_000)
+    wait_idle(fresh)
+    expect(fresh.locator(PLAYER)).to_have_attribute("data-round", "11")
+    assert fresh.locator(f"{PLAYER} .window").inner_text() == player.locator(".window").inner_text()
+    fresh.screenshot(path=str(shots / "merges_from_link.png"))
+    assert not watch.problems and not fresh_watch.problems, (watch.problems, fresh_watch.problems)
+    fresh.context.close()
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", ["", "Merges", "Encode", "Compare", "Export"])
+def test_bad_link_values_show_messages_and_no_traceback(server, browser, path):
+    query = "vocab=%C2%B2&round=-1&token=" + "9" * 5000 + "&sizes=1e999&view=%5Bx%5D(http://127.0.0.1:9/)&zz=1"
+    page, watch = open_page(browser, f"{server}/{path}?{query}")
+    expect(page.get_by_text("was ignored").first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.locator('a[href^="http://127.0.0.1:9"]').count() == 0
+    assert not watch.problems, watch.problems
+    page.context.close()
