@@ -82,7 +82,7 @@ def test_uploaded_heldout_text_is_measured_and_its_name_stays_text(server, brows
     page.get_by_role("option", name="Upload").first.click()
     wait_idle(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').last.set_input_files(str(upload))
-    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text=name)
+    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="<img src=x onerror=alert(1)>.txt")
     expect(caption.first).to_be_visible(timeout=30_000)
     wait_idle(page)
     assert page.locator('img[src="x"], img[src*="127.0.0.1:9"]').count() == 0
