@@ -142,6 +142,7 @@ def main() -> None:
     parser.add_argument("--vocab", type=int, default=5_000)
     parser.add_argument("--ttl", type=int, default=5, help="server.disconnectedSessionTTL, seconds")
     parser.add_argument("--settle", type=float, default=15, help="seconds to wait after the TTL")
+    parser.add_argument("--release", type=float, default=35, help="seconds to wait for the app's release timer")
     parser.add_argument("--app", type=Path, default=ROOT, help="checkout whose app.py to serve (e.g. /work/main)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -189,6 +190,9 @@ def main() -> None:
         browser.close()
         time.sleep(2)
         record("one more visit closed", sampler)
+        # The app hands freed memory back to the system on a 30 s timer (ui.frame: release_memory_every).
+        time.sleep(args.release)
+        record(f"+{args.release:g} s (after the release timer)", sampler)
         sampler.stop()
         report["peak"] = {"server": sampler.peak_server, "children": sampler.peak_children}
         steps = report["steps"]

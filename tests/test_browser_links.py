@@ -91,3 +91,28 @@ def test_bad_link_values_show_messages_and_no_traceback(server, browser, path):
     assert page.locator('a[href^="http://127.0.0.1:9"]').count() == 0
     assert not watch.problems, watch.problems
     page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "selector"),
+    [
+        ("Encode", "tokenizer=cl100k_base&text=Hello%2C%20links%21%20%E4%BD%A0%E5%A5%BD", ".tokens .tok"),
+        ("Compare", "corpus=toy-the-cat-in-the-hat&vocab=300&view=side&sizes=270,300&refs=gpt2", ".tokens .tok"),
+        ("Export", "corpus=toy-the-cat-in-the-hat&vocab=300&format=hf", '[data-testid="stDownloadButton"]'),
+    ],
+)
+def test_a_copied_link_shows_the_same_view_in_a_fresh_browser(server, browser, path, query, selector):
+    page, watch = open_page(browser, f"{server}/{path}?{query}")
+    expect(page.locator(selector).first).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    shown = page.locator(selector).all_inner_texts()
+    link = _copied_link(page)
+    assert "ws=" not in link
+
+    fresh, fresh_watch = open_page(browser, link)
+    expect(fresh.locator(selector).first).to_be_visible(timeout=60_000)
+    wait_idle(fresh)
+    assert fresh.locator(selector).all_inner_texts() == shown
+    assert not watch.problems and not fresh_watch.problems, (watch.problems, fresh_watch.problems)
+    fresh.context.close()
+    page.context.close()
