@@ -209,7 +209,7 @@ def _save(s: Session) -> None:
                 size += len(text)
         values[name] = value
     if s.trained is not None:
-        size += 300 * s.trained.num_merges  # trace records and tokenizer tables, roughly
+        size += 2_000 * s.trained.num_merges  # trace records and tokenizer tables: roughly 2 KB a merge
     store.STORE.save(s.browser, s.workspace, values, size)
 
 

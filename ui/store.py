@@ -7,7 +7,7 @@ values back, so a URL copied from the address bar and opened elsewhere restores 
 "copy link" links never carry ``ws`` at all). Text above :data:`MAX_TEXT_CHARS` is not kept: the
 restored page then says exactly what was lost.
 
-Limits come from the environment: ``BPE_STORE_MB`` (total, default 64), ``BPE_STORE_ENTRIES``
+Limits come from the environment: ``BPE_STORE_MB`` (total, default 32), ``BPE_STORE_ENTRIES``
 (default 64) and ``BPE_STORE_MINUTES`` (idle time, default 60).
 """
 
@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-MAX_BYTES = int(float(os.environ.get("BPE_STORE_MB", "64")) * (1 << 20))
+MAX_BYTES = int(float(os.environ.get("BPE_STORE_MB", "32")) * (1 << 20))
 MAX_ENTRIES = int(os.environ.get("BPE_STORE_ENTRIES", "64"))
 MAX_IDLE_SECONDS = float(os.environ.get("BPE_STORE_MINUTES", "60")) * 60
 MAX_TEXT_CHARS = MAX_BYTES // 4
