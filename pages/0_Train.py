@@ -5,9 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import frame, settings, training
-from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, CorpusError, decode_upload
+from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, CorpusError, decode_upload, sample_name
 from ui.encoding import training_window_html
-from ui.session import KINDS, PATTERN_CHOICES, Session, sample_name
+from ui.session import KINDS, PATTERN_CHOICES, Session
 from ui.text import human_bytes, plain
 
 s = frame.page("train")

@@ -136,6 +136,17 @@ HELDOUT_REST = "reference-rest"
 """Held-out choice: the Python reference after its excerpt (text the excerpt sample never saw)."""
 
 
+def sample_name(slug: str) -> str:
+    """The display name of a corpus choice.
+
+    >>> sample_name("toy-aaabdaaabac"), sample_name(PASTE)
+    ('Toy: aaabdaaabac', 'pasted text')
+    """
+    if slug in SLUGS:
+        return SLUGS[slug].name
+    return {PASTE: "pasted text", UPLOAD: "uploaded file"}.get(slug, slug)
+
+
 def load_sample(name: str) -> str:
     """The text of a built-in sample, by slug or by name."""
     return _load((SLUGS.get(name) or SAMPLES[name]).name)

@@ -17,7 +17,6 @@ from ui import tokens as tok_ui
 from ui.session import TRAINED, Session
 from ui.trained import Trained
 
-REFERENCE_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
 MAX_RENDERED_TOKENS = 4000
 

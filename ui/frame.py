@@ -168,7 +168,7 @@ def _restore(s: Session, workspace: str) -> None:
     for name, value in values.items():
         if isinstance(value, LostText):
             s.notice("warning", plain(value.message()))
-            value = None if name == "upload" else ""
+            value = "" if name == "pasted_text" else None
         setattr(s, name, value)
     s.notice("success", "Your work in this tab was restored after the reload.")
 
@@ -193,24 +193,23 @@ def _save(s: Session) -> None:
     if not s.workspace:
         return
     values, size = {}, 0
-    for name in session.FIELDS:
-        field = session.FIELDS[name]
+    for name, field in session.FIELDS.items():
         if name in TRANSIENT or field.uploader or field.key not in st.session_state:
             continue
         value = getattr(s, name)
-        if isinstance(value, Upload) or (name == "pasted_text" and value):
-            text = value.text if isinstance(value, Upload) else value
-            if len(text) > store.MAX_TEXT_CHARS:
-                what = {"upload": f"uploaded file {value.name}" if isinstance(value, Upload) else "upload"}.get(
-                    name, "pasted text" if name == "pasted_text" else "held-out text"
-                )
-                value = LostText(what, len(text))
-            else:
-                size += len(text)
+        text = value.text if isinstance(value, Upload) else value if name == "pasted_text" else ""
+        if len(text) > store.MAX_TEXT_CHARS:
+            value = LostText(_OWN_TEXT.get(name, "text"), len(text))
+        else:
+            size += len(text)
         values[name] = value
     if s.trained is not None:
         size += 2_000 * s.trained.num_merges  # trace records and tokenizer tables: roughly 2 KB a merge
     store.STORE.save(s.browser, s.workspace, values, size)
+
+
+_OWN_TEXT = {"upload": "uploaded file", "pasted_text": "pasted text", "heldout_text": "held-out text"}
+"""What each field holding the user's own text is called when it is too big to keep."""
 
 
 # -- the link -----------------------------------------------------------------------------------------

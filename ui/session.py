@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
 from bpe_core.reference import reference_names
-from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SAMPLES, SLUGS, UPLOAD
+from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD
 from ui.link_values import (
     LinkProblem,
     LinkValueError,
@@ -300,13 +300,3 @@ def tokenizer_params(request: Any) -> dict[str, str]:
 def signature(params: Mapping[str, Any]) -> str:
     """A canonical form of query parameters, to tell a new link from the page's own writes."""
     return "&".join(f"{key}={params[key]}" for key in sorted(params) if key != WORKSPACE_PARAM)
-
-
-def sample_name(slug: str) -> str:
-    """The display name of a corpus choice."""
-    if slug in SLUGS:
-        return SLUGS[slug].name
-    return {PASTE: "pasted text", UPLOAD: "uploaded file"}.get(slug, slug)
-
-
-assert all(sample.slug in CORPUS_CHOICES for sample in SAMPLES.values())

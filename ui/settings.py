@@ -13,8 +13,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from bpe_core.pretokenize import compile_pattern, count_pretokens
-from ui.corpora import PASTE, UPLOAD, load_sample
-from ui.session import MAX_VOCAB, Session, sample_name
+from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
+from ui.session import MAX_VOCAB, Session
 from ui.text import plain
 from ui.trained import Request, text_digest
 

@@ -17,8 +17,8 @@ from typing import Any
 import streamlit as st
 
 from ui import jobs
-from ui.corpora import PASTE, SLUGS, UPLOAD
-from ui.session import Session, sample_name
+from ui.corpora import PASTE, SLUGS, UPLOAD, sample_name
+from ui.session import Session
 from ui.settings import SettingsError, estimate_seconds, request_for
 from ui.text import human_bytes, plain
 from ui.trained import Request, Trained, train_job
