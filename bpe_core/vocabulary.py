@@ -1,4 +1,5 @@
-"""The data behind the Compare page: a text at every vocab size, and what a vocabulary holds.
+"""The data behind the Compare page: a text at every vocab size, and what a vocabulary holds
+(a token's merge tree is in :mod:`bpe_core.merge_tree`).
 
 One training run to the largest size contains every smaller one (merges are a prefix), and
 boundary lifetimes (:mod:`bpe_core.lifetimes`) give a text's segmentation with the first k
@@ -17,8 +18,6 @@ tokenizers it is ``len(tokenizer.vocab)``: GPT-2 50,257, cl100k_base 100,261 (it
 (256, 1.0)
 >>> bytes_per_token_curve(tokenizer, "lowest low")[-1]
 (262, 2.5)
->>> merge_tree(tokenizer, tokenizer.encode(" lowest")[0]).reassemble()
-b' lowest'
 """
 
 from __future__ import annotations
@@ -36,15 +35,12 @@ from .tokenizer import Tokenizer
 
 __all__ = [
     "BASE_VOCAB",
-    "MergeTree",
     "TokenInfo",
     "boundary_offsets",
     "bytes_per_token",
     "bytes_per_token_curve",
     "changed_tokens",
     "length_histogram",
-    "merge_split",
-    "merge_tree",
     "merges_for_vocab_size",
     "never_emitted",
     "pretoken_counts",
@@ -350,97 +346,3 @@ def vocabulary_rows(
             )
         )
     return rows
-
-
-# -- merge trees --------------------------------------------------------------------------------
-
-
-def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | None:
-    """The two tokens whose merge made ``token`` (None for a single byte or a special token).
-
-    Found by BPE-encoding the token with only the merges ranked below its own, which leaves the
-    pair that made it. Works for any tokenizer, also one built from ranks (tiktoken files).
-
-    >>> import bpe_core
-    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
-    >>> merge_split(tokenizer, b"aaab")
-    (b'aaa', b'b')
-    """
-    rank = tokenizer.merge_rank(token)
-    if rank is None:
-        return None
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 2:
-        best: tuple[int, int] | None = None
-        for index in range(len(parts) - 1):
-            candidate = tokenizer.merge_rank(parts[index] + parts[index + 1])
-            if candidate is not None and candidate < rank and (best is None or candidate < best[0]):
-                best = (candidate, index)
-        if best is None:
-            break
-        index = best[1]
-        parts[index : index + 2] = [parts[index] + parts[index + 1]]
-    if len(parts) != 2:
-        raise ValueError(f"token {token!r} (merge rank {rank}) is not the merge of two lower-ranked tokens")
-    return parts[0], parts[1]
-
-
-@dataclass(frozen=True)
-class MergeTree:
-    """A token and, unless it is a single byte (or special token), the two tokens merged into it."""
-
-    id: int
-    token: bytes
-    merge_round: int | None
-    left: MergeTree | None = None
-    right: MergeTree | None = None
-
-    @property
-    def is_leaf(self) -> bool:
-        return self.left is None
-
-    def reassemble(self) -> bytes:
-        """The bytes of the leaves, left to right: always equal to ``token``."""
-        if self.left is None or self.right is None:
-            return self.token
-        return self.left.reassemble() + self.right.reassemble()
-
-    def depth(self) -> int:
-        if self.left is None or self.right is None:
-            return 0
-        return 1 + max(self.left.depth(), self.right.depth())
-
-    def leaves(self) -> list[bytes]:
-        if self.left is None or self.right is None:
-            return [self.token]
-        return self.left.leaves() + self.right.leaves()
-
-
-def merge_tree(tokenizer: Tokenizer, token_id: int) -> MergeTree:
-    """The token's merge tree: its two parts, recursively, down to single bytes.
-
-    >>> import bpe_core
-    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
-    >>> tree = merge_tree(tokenizer, 258)
-    >>> (tree.token, tree.left.token, tree.right.token, tree.leaves())
-    (b'aaab', b'aaa', b'b', [b'a', b'a', b'a', b'b'])
-    """
-    token = tokenizer.token_bytes(token_id)
-    ids_of = tokenizer.mergeable_ranks
-
-    def build(identifier: int, data: bytes) -> MergeTree:
-        if identifier in tokenizer.special_tokens.values() and ids_of.get(data) != identifier:
-            return MergeTree(identifier, data, None)
-        split = merge_split(tokenizer, data)
-        if split is None:
-            return MergeTree(identifier, data, None)
-        left, right = split
-        return MergeTree(
-            identifier,
-            data,
-            tokenizer.merge_rank(data),
-            build(ids_of[left], left),
-            build(ids_of[right], right),
-        )
-
-    return build(int(token_id), token)

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import bpe_core
-from bpe_core import formats
+from bpe_core import formats, merge_tree
 from bpe_core import vocabulary as voc
 
 SMALL_TEXTS = {
@@ -118,12 +118,12 @@ def test_merge_tree_reassembles_and_matches_merges():
     merges = tokenizer.merges
     for rank, (left, right) in enumerate(merges):
         token_id = 256 + rank
-        tree = voc.merge_tree(tokenizer, token_id)
+        tree = merge_tree.merge_tree(tokenizer, token_id)
         assert tree.reassemble() == tokenizer.token_bytes(token_id) == left + right
         assert (tree.left.token, tree.right.token) == (left, right)
         assert tree.merge_round == rank
         assert all(len(leaf) == 1 for leaf in tree.leaves())
-    leaf = voc.merge_tree(tokenizer, 97)
+    leaf = merge_tree.merge_tree(tokenizer, 97)
     assert leaf.is_leaf and leaf.depth() == 0 and leaf.reassemble() == b"a"
 
 
@@ -132,7 +132,7 @@ def test_merge_tree_reference_tokenizer():
 
     gpt2 = reference("gpt2")
     token_id = gpt2.encode(" tokenization")[0]
-    tree = voc.merge_tree(gpt2, token_id)
+    tree = merge_tree.merge_tree(gpt2, token_id)
     assert tree.reassemble() == gpt2.token_bytes(token_id)
     assert tree.depth() >= 2
 

@@ -13,6 +13,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from bpe_core import merge_tree
 from bpe_core import vocabulary as voc
 from ui import tokens as tok_ui
 from ui.compare import texts
@@ -70,10 +71,10 @@ def length_chart(histogram: dict[int, int]) -> alt.Chart:
     )
 
 
-def tree_html(tree: voc.MergeTree, max_depth: int = 12) -> str:
+def tree_html(tree: merge_tree.MergeTree, max_depth: int = 12) -> str:
     """A merge tree as nested boxes: each token above its two parts (escaped text)."""
 
-    def node(t: voc.MergeTree, depth: int) -> str:
+    def node(t: merge_tree.MergeTree, depth: int) -> str:
         meta = f"#{t.id}" + (f" r{t.merge_round}" if t.merge_round is not None else "")
         kids = ""
         if not t.is_leaf and t.left is not None and t.right is not None:
@@ -160,7 +161,7 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
     if s.token not in ids:  # an id between others (a file's ids may have gaps)
         st.warning(f"This tokenizer has no token with id {s.token:,}.")
         return
-    tree = attempt("build the merge tree", lambda: voc.merge_tree(subject.tokenizer, s.token))
+    tree = attempt("build the merge tree", lambda: merge_tree.merge_tree(subject.tokenizer, s.token))
     if tree is None:
         return
     if tree.is_leaf:
