@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from bpe_core.reference import reference_names
 from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD
+from ui.i18n import LANGUAGES
 from ui.link_values import (
     LinkProblem,
     LinkValueError,
@@ -108,6 +109,8 @@ class Session:
     pattern: Field[str] = Field("gpt2", url="pattern", parse=one_of(PATTERN_CHOICES))
     regex: Field[str] = Field(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", url="regex", parse=short_text(1_000))
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
+    # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
+    lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)))
     # Merges
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
