@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import merge_tree
-from bpe_core import vocabulary as voc
+from bpe_core import vocabulary_table as voc
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
