@@ -104,7 +104,16 @@ def language_switch() -> None:
     Its label is in both languages, so whoever cannot read the current one still finds it.
     """
     st.sidebar.segmented_control("Language · 语言", tuple(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get,
-                                 key=session.Session.lang.key, required=True, persist_state="session")
+                                 key=session.Session.lang.key, required=True, persist_state="session",
+                                 on_change=_keep_choices)
+
+
+def _keep_choices() -> None:
+    """A selectbox sends back the text of its option, which the new language no longer has (its value would
+    become that text): every field is set again here, where the old texts still map to their options."""
+    for field in session.FIELDS.values():
+        if not field.uploader and field.key in st.session_state and field is not session.Session.lang:
+            st.session_state[field.key] = st.session_state[field.key]
 
 
 def scroll_into_view(element_id: str) -> None:
