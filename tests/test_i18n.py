@@ -58,7 +58,9 @@ def catalog_files() -> dict[str, dict[str, str]]:
 
 def fields(text: str) -> Counter:
     """The ``{name:spec}`` placeholders of a template, with their format specs."""
-    return Counter((name, spec, conversion) for _, name, spec, conversion in Formatter().parse(text) if name is not None)
+    return Counter(
+        (name, spec, conversion) for _, name, spec, conversion in Formatter().parse(text) if name is not None
+    )
 
 
 # -- (a) static: the catalogs and the code agree ------------------------------------------------------
