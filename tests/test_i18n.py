@@ -15,7 +15,17 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, fresh, no_exception, open_page, sess, unescaped, vega_specs
+from apptest_helpers import (
+    APP,
+    TIMEOUT,
+    fresh,
+    no_exception,
+    open_page,
+    options_in,
+    sess,
+    unescaped,
+    vega_specs,
+)
 from streamlit.testing.v1 import AppTest
 
 from ui import i18n
@@ -179,15 +189,7 @@ def choose(at: AppTest, field, value) -> AppTest:
 
 @pytest.fixture()
 def formats_in(monkeypatch):
-    """AppTest formats a widget's options again in the test's own thread, outside any script run, where
-    ``t`` speaks English: there it must speak the session's language, as it does inside the run."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    def use(lang: str) -> None:
-        inside = i18n.language
-        monkeypatch.setattr(i18n, "language", lambda: inside() if get_script_run_ctx(suppress_warning=True) else lang)
-
-    return use
+    return lambda lang: options_in(lang, monkeypatch)
 
 
 def in_language(lang: str, page: str | None = None) -> AppTest:
