@@ -2,13 +2,14 @@
 
 The English text is its own key, as in gettext, so code stays readable and a missing translation
 shows English rather than a key. Catalogs are JSON files in ``ui/locales/<lang>/`` (one file per
-area of the app, merged when first used): ``{"Train": "训练", "{count:,} merges": "{count:,} 次合并"}``.
+area of the app, merged when first used): ``{"Train": "训练", "Vocab size": "词表大小"}``.
 Placeholders use ``str.format`` and are filled after translation.
 
 >>> t("Train", lang="en"), t("Train", lang="zh")
 ('Train', '训练')
->>> t("{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.", n=1200, merges=944, lang="zh")
-'1,200 个词元（944 次合并）。每种文件加载回来后词元 id 都相同。'
+>>> t("{n:,} of {merges:,} learned tokens never appear when encoding the corpus: longer tokens made from "
+...   "them replaced them everywhere.", n=12, merges=1200, lang="zh")[:32]
+'在 1,200 个学到的词元中，有 12 个在编码语料时从未出现'
 
 Two helpers cover text that is written in one place and shown in another:
 
@@ -28,6 +29,9 @@ Two helpers cover text that is written in one place and shown in another:
 The language is the session's ``lang`` field (``ui.session``); this module only reads it, so that
 any module may translate without importing the session (arrows point down). Outside a Streamlit run
 (the library, tests, doctests) it is English unless ``lang`` is given.
+
+Streamlit's own widget texts (the file uploader's "Drag and drop", "Browse files") come from its
+frontend, which has no other language.
 """
 
 from __future__ import annotations
