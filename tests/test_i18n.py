@@ -249,6 +249,29 @@ def test_pages_before_training_and_a_classic_tokenizer(lang, formats_in):
     check(at, lang, "classic trained")
     for page in ("pages/1_Merges.py", "pages/2_Encode.py", "pages/3_Compare.py"):
         check(open_page(at, page), lang, f"{page}, classic")
+    choose(at, Session.view, "algos")
+    check(at, lang, "compare algos, classic")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_own_text_choices_in_both_languages(lang, formats_in):
+    """Paste and upload boxes on Train and Compare, and the messages when their text is missing."""
+    formats_in(lang)
+    i18n.MISSING.clear()
+    at = in_language(lang)
+    for corpus in ("paste", "upload"):
+        choose(at, Session.corpus, corpus)
+        check(at, lang, f"train, {corpus}")
+        at.button(key="train_button").click().run()
+        assert at.error, corpus
+        check(at, lang, f"train, {corpus}, nothing given")
+    choose(at, Session.corpus, CORPUS)
+    at.session_state[Session.vocab.key] = 259
+    at.button(key="train_button").click().run()
+    open_page(at, "pages/3_Compare.py")
+    for heldout in ("paste", "upload"):
+        choose(at, Session.heldout, heldout)
+        check(at, lang, f"compare, held-out {heldout}")
 
 
 # -- (c) the language in links --------------------------------------------------------------------------
