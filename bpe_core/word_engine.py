@@ -1,10 +1,17 @@
 """The merge loop's layout for pre-tokenized text: each distinct pre-token once, with its count.
 
 A 10 MB English corpus has about 2.8 million pre-tokens but only 56,000 distinct ones, about
-6 bytes each. Each is kept as a short list of symbol ids; for each pair, ``_words`` holds the
-pre-tokens it occurs in, so a merge rewrites only those (the rewrite is a list splice, cheap on
-lists this short). A pre-token listed for a pair it no longer holds is skipped when found: sets
-are only ever added to, which costs less than keeping them exact.
+6 bytes each. Each is kept as a ``str`` with one character per symbol (``chr(id)``): finding a
+pair in a word and replacing it are then ``str.find`` and ``str.replace``, in C, and
+``replace`` goes left to right without overlap, the merge convention. For each pair,
+``_words`` holds the pre-tokens it occurs in, so a merge visits only those. A pre-token listed
+for a pair it no longer holds is skipped when found (one ``find``): sets are only ever added
+to, which costs less than keeping them exact.
+
+The pair counts change only next to an occurrence: (x, a) and (b, y) lose the word's weight,
+(x, new) and (new, y) gain it. The loop over occurrences only notes each neighbour x (and y)
+with the word; the counts change once per distinct neighbour afterwards, by the summed
+weights: on docs10m, 216,000 occurrences have a few thousand distinct neighbours.
 
 >>> engine = WordEngine([(b"low", 5), (b"lower", 2)], [bytes([byte]) for byte in range(256)])
 >>> engine.best(1)
@@ -20,69 +27,93 @@ from collections.abc import Iterable, Sequence
 
 from .merge_engine import PAIR_SHIFT, MergeEngine
 
+MAX_SYMBOLS = 0x110000
+"""Symbols are characters of a ``str``: ids stay below ``chr``'s limit (a vocabulary of 1.1 million)."""
+
 
 class WordEngine(MergeEngine):
-    """Distinct weighted words, each a list of symbol ids, and for each pair the words that hold it."""
+    """Distinct weighted words, each a string of symbol characters, and for each pair the words that hold it."""
 
     def __init__(self, words: Iterable[tuple[Sequence[int], int]], symbols: Sequence[bytes]):
+        """``words``: each word's symbol ids (``bytes`` is the fast case) and its weight."""
         super().__init__(symbols)
-        self._symbols: list[list[int]] = []
+        self._text: list[str] = []
         self._weights: list[int] = []
-        self._words: defaultdict[int, set[int]] = defaultdict(set)
-        counts, holders = self._counts, self._words
-        for ids, weight in words:
-            if len(ids) < 2:
+        texts, weights = self._text, self._weights
+        # Each pair's words first (one append per occurrence), then its count once per pair.
+        found: defaultdict[int, list[int]] = defaultdict(list)
+        for word, weight in words:
+            if len(word) < 2:
                 continue  # a single symbol holds no pair and never changes
-            index = len(self._symbols)
-            self._symbols.append(list(ids))
-            self._weights.append(weight)
-            for left, right in zip(ids, ids[1:]):
-                pair = (left << PAIR_SHIFT) | right
-                counts[pair] += weight
-                holders[pair].add(index)
+            index = len(texts)
+            # Byte b is the symbol chr(b): latin-1 decodes bytes to exactly these characters.
+            texts.append(word.decode("latin-1") if isinstance(word, bytes) else "".join(map(chr, word)))
+            weights.append(weight)
+            for left, right in zip(word, word[1:]):
+                found[(left << PAIR_SHIFT) | right].append(index)
+        self._words: dict[int, set[int]] = {}
+        self._add_pairs(found)
         self._start_queue()
 
+    def _add_pairs(self, found: dict[int, list[int]]) -> list[int]:
+        """Count new pairs from their words (a word once per occurrence); return the pairs."""
+        weight_of = self._weights.__getitem__
+        counts, holders = self._counts, self._words
+        for pair, indices in found.items():
+            counts[pair] += sum(map(weight_of, indices))
+            holders.setdefault(pair, set()).update(indices)
+        return list(found)
+
     def merge(self, a: int, b: int) -> tuple[int, int]:
+        if len(self.symbol_bytes) >= MAX_SYMBOLS:
+            raise ValueError(f"a vocabulary of more than {MAX_SYMBOLS:,} symbols is not supported")
         new = self._new_symbol(a, b)
-        all_symbols, weights, holders, counts = self._symbols, self._weights, self._words, self._counts
+        texts, weights, counts = self._text, self._weights, self._counts
         merged = (a << PAIR_SHIFT) | b
-        new_left = new << PAIR_SHIFT
-        b_left = b << PAIR_SHIFT
-        increased: set[int] = set()
-        replaced = 0
-        # Written out inline, like PositionEngine.merge: it runs once per occurrence merged.
-        for index in holders.pop(merged, ()):
-            symbols = all_symbols[index]
-            weight = weights[index]
-            last = len(symbols) - 1
-            i = 0
-            while i < last:
-                if symbols[i] != a or symbols[i + 1] != b:
-                    i += 1
-                    continue
-                # Left to right, so the left neighbour may already be `new` (abab -> XX).
-                if i:
-                    left_symbol = symbols[i - 1] << PAIR_SHIFT
-                    old_pair = left_symbol | a
-                    if old_pair != merged:  # the merged pair's own occurrences all go in this loop
-                        counts[old_pair] -= weight
-                    new_pair = left_symbol | new
-                    counts[new_pair] += weight
-                    holders[new_pair].add(index)
-                    increased.add(new_pair)
-                if i + 1 < last:
-                    right_symbol = symbols[i + 2]
-                    old_pair = b_left | right_symbol
-                    if old_pair != merged:
-                        counts[old_pair] -= weight
-                    new_pair = new_left | right_symbol
-                    counts[new_pair] += weight
-                    holders[new_pair].add(index)
-                    increased.add(new_pair)
-                symbols[i : i + 2] = (new,)
-                last -= 1
-                i += 1
-                replaced += weight
+        target, new_char = chr(a) + chr(b), chr(new)
+        lefts: defaultdict[str, list[int]] = defaultdict(list)  # neighbour x of (a, b) -> its words
+        rights: defaultdict[str, list[int]] = defaultdict(list)  # neighbour y of (a, b) -> its words
+        doubles: list[int] = []  # words where an occurrence directly follows another (abab -> XX)
+        # Occurrences of (a, a) may overlap (aaa holds two, and one is replaced): count those.
+        replaced = 0 if a == b else counts.get(merged, 0)
+        for index in self._words.pop(merged, ()):
+            word = texts[index]
+            start = word.find(target)
+            if start < 0:
+                continue
+            size = len(word)
+            end = 0
+            while start >= 0:
+                if start != end:  # end: where the previous occurrence ended (0: none before)
+                    lefts[word[start - 1]].append(index)
+                end = start + 2
+                start = word.find(target, end)
+                if end < size:
+                    if start != end:
+                        rights[word[end]].append(index)
+                    else:
+                        doubles.append(index)  # (b, a) between them becomes (new, new)
+                if a == b:
+                    replaced += weights[index]
+            texts[index] = word.replace(target, new_char)
         counts.pop(merged, None)
-        self._push(increased)
+
+        weight_of = weights.__getitem__
+        found: dict[int, list[int]] = {}
+        for symbol, indices in lefts.items():
+            left = ord(symbol) << PAIR_SHIFT
+            if left | a != merged:  # the merged pair's own count is gone already
+                counts[left | a] -= sum(map(weight_of, indices))
+            found[left | new] = indices
+        new_left, b_left = new << PAIR_SHIFT, b << PAIR_SHIFT
+        for symbol, indices in rights.items():
+            right = ord(symbol)
+            if b_left | right != merged:
+                counts[b_left | right] -= sum(map(weight_of, indices))
+            found[new_left | right] = indices
+        if doubles:
+            if a != b:
+                counts[b_left | a] -= sum(map(weight_of, doubles))
+            found[new_left | new] = doubles
+        self._push(self._add_pairs(found))
         return new, replaced
