@@ -1,0 +1,114 @@
+"""Counting pre-tokens in forked processes gives exactly the counts of one process, in the same order."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import pytest
+
+from bpe_core import counting, train
+from bpe_core.counting import count_text
+from bpe_core.pretokenize import count_pretokens
+
+SPECIALS = ["<|endoftext|>"]
+
+
+@pytest.fixture
+def forking(monkeypatch):
+    """Every text is cut into 3 parts, whatever its size and the number of cores here."""
+    monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(counting, "COUNT_PROCESSES", 3)
+
+
+def _generated(seed: int, size: int = 60_000) -> str:
+    rng = random.Random(seed)
+    pieces = ["word", "Wort", "été", "日本", " ", "  ", "\n", "\n\n", "'s", "12345", "!?", "<|endoftext|>", "\t", "a"]
+    return "".join(rng.choice(pieces) for _ in range(size // 4))
+
+
+def _no_children_left() -> bool:
+    try:
+        os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "o200k", "whitespace", None, r"\w+|\s+|."])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_parts_count_like_the_whole(forking, seed, pattern):
+    text = _generated(seed)
+    expected = count_pretokens(text, pattern, SPECIALS)
+    counts = count_text(text, pattern, SPECIALS)
+    assert counts == expected
+    assert list(counts) == list(expected)  # first occurrence order, as one process counts
+    assert _no_children_left()
+
+
+def test_a_real_corpus_counts_like_one_process(forking, docs):
+    expected = count_pretokens(docs, "gpt2", SPECIALS)
+    counts = count_text(docs, "gpt2", SPECIALS)
+    assert (counts, list(counts)) == (expected, list(expected))
+
+
+def test_training_merges_are_those_of_one_process(forking, docs, monkeypatch):
+    parallel = train(docs, 600, special_tokens=SPECIALS)
+    monkeypatch.setattr(counting, "COUNT_PROCESSES", 1)
+    serial = train(docs, 600, special_tokens=SPECIALS)
+    assert parallel.merges == serial.merges
+    assert parallel.pretoken_counts == serial.pretoken_counts
+
+
+def test_a_failed_child_costs_time_not_counts(forking, monkeypatch):
+    parent = os.getpid()
+
+    def fail_in_child(*args, **kwargs):
+        if os.getpid() != parent:
+            raise MemoryError
+        return count_pretokens(*args, **kwargs)
+
+    monkeypatch.setattr(counting, "count_pretokens", fail_in_child)
+    text = _generated(3)
+    assert count_text(text, "gpt2", SPECIALS) == count_pretokens(text, "gpt2", SPECIALS)
+    assert _no_children_left()
+
+
+def test_cancelling_kills_the_children(forking):
+    class Cancelled(Exception):
+        pass
+
+    def cancel(done, total):
+        raise Cancelled
+
+    with pytest.raises(Cancelled):
+        count_text(_generated(4, 400_000), "gpt2", SPECIALS, on_chunk=cancel)
+    assert _no_children_left()
+
+
+def test_progress_only_grows_and_reaches_its_total(forking):
+    seen = []
+    count_text(_generated(5, 600_000), "gpt2", SPECIALS, on_chunk=lambda done, total: seen.append((done, total)))
+    assert seen[-1][0] == seen[-1][1]
+    assert all(done <= total for done, total in seen)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert len({total for _, total in seen}) == 1
+
+
+def test_no_fork_while_another_thread_runs(monkeypatch):
+    monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
+
+    def no_fork():
+        raise AssertionError("forked while a thread was running")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        text = _generated(6)
+        assert count_text(text, "gpt2", SPECIALS) == count_pretokens(text, "gpt2", SPECIALS)
+    finally:
+        stop.set()
+        thread.join()
