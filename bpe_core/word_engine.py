@@ -40,19 +40,19 @@ class WordEngine(MergeEngine):
         self._text: list[str] = []
         self._weights: list[int] = []
         texts, weights = self._text, self._weights
-        # Each pair's words first (one append per occurrence), then its count once per pair.
-        found: defaultdict[int, list[int]] = defaultdict(list)
+        all_bytes = True
         for word, weight in words:
             if len(word) < 2:
                 continue  # a single symbol holds no pair and never changes
-            index = len(texts)
             # Byte b is the symbol chr(b): latin-1 decodes bytes to exactly these characters.
-            texts.append(word.decode("latin-1") if isinstance(word, bytes) else "".join(map(chr, word)))
+            if isinstance(word, bytes):
+                texts.append(word.decode("latin-1"))
+            else:
+                texts.append("".join(map(chr, word)))
+                all_bytes = False
             weights.append(weight)
-            for left, right in zip(word, word[1:]):
-                found[(left << PAIR_SHIFT) | right].append(index)
         self._words: dict[int, set[int]] = {}
-        self._add_pairs(found)
+        self._add_pairs(_byte_pairs(texts) if all_bytes else _pairs(texts))
         self._start_queue()
 
     def _add_pairs(self, found: dict[int, list[int]]) -> list[int]:
@@ -117,3 +117,31 @@ class WordEngine(MergeEngine):
             found[new_left | new] = doubles
         self._push(self._add_pairs(found))
         return new, replaced
+
+
+def _pairs(texts: list[str]) -> dict[int, list[int]]:
+    """For each pair in the words, the index of each word once per occurrence."""
+    found: defaultdict[int, list[int]] = defaultdict(list)
+    for index, word in enumerate(texts):
+        for left, right in zip(word, word[1:]):
+            found[(ord(left) << PAIR_SHIFT) | ord(right)].append(index)
+    return found
+
+
+def _byte_pairs(texts: list[str]) -> dict[int, list[int]]:
+    """``_pairs`` of words of byte symbols, with numpy: a Python loop over the 300,000 pairs of
+    docs10m's words took 0.1 s, a quarter of the merges' time (numpy: 0.03 s)."""
+    if not texts:
+        return {}
+    import numpy as np  # here, not at the top: importing bpe_core stays light
+
+    data = np.frombuffer("".join(texts).encode("latin-1"), np.uint8).astype(np.uint16)
+    owner = np.repeat(np.arange(len(texts)), np.fromiter(map(len, texts), np.intp, len(texts)))
+    inside = owner[:-1] == owner[1:]  # the pairs across two words are no pairs
+    codes = ((data[:-1] << 8) | data[1:])[inside]  # 16 bits: numpy sorts them by radix
+    order = np.argsort(codes, kind="stable")  # stable: each pair's words stay in order
+    codes, owners = codes[order], owner[:-1][inside][order].tolist()
+    starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    bounds = [*starts.tolist(), len(owners)]
+    pairs = [(code >> 8) << PAIR_SHIFT | (code & 0xFF) for code in codes[starts].tolist()]
+    return {pair: owners[start:end] for pair, start, end in zip(pairs, bounds, bounds[1:])}
