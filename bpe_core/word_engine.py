@@ -51,18 +51,12 @@ class WordEngine(MergeEngine):
                 texts.append("".join(map(chr, word)))
                 all_bytes = False
             weights.append(weight)
+        weight_of = weights.__getitem__
         self._words: dict[int, set[int]] = {}
-        self._add_pairs(_byte_pairs(texts) if all_bytes else _pairs(texts))
+        for pair, found in (_byte_pairs(texts) if all_bytes else _pairs(texts)).items():
+            self._counts[pair] = sum(map(weight_of, found))
+            self._words[pair] = set(found)
         self._start_queue()
-
-    def _add_pairs(self, found: dict[int, list[int]]) -> list[int]:
-        """Count new pairs from their words (a word once per occurrence); return the pairs."""
-        weight_of = self._weights.__getitem__
-        counts, holders = self._counts, self._words
-        for pair, indices in found.items():
-            counts[pair] += sum(map(weight_of, indices))
-            holders.setdefault(pair, set()).update(indices)
-        return list(found)
 
     def merge(self, a: int, b: int) -> tuple[int, int]:
         if len(self.symbol_bytes) >= MAX_SYMBOLS:
@@ -98,24 +92,21 @@ class WordEngine(MergeEngine):
             texts[index] = word.replace(target, new_char)
         counts.pop(merged, None)
 
-        weight_of = weights.__getitem__
-        found: dict[int, list[int]] = {}
-        for symbol, indices in lefts.items():
-            left = ord(symbol) << PAIR_SHIFT
-            if left | a != merged:  # the merged pair's own count is gone already
-                counts[left | a] -= sum(map(weight_of, indices))
-            found[left | new] = indices
+        # Each neighbour's pairs: (x, a) or (b, y) or, between two occurrences, (b, a), loses
+        # the weight of its words; (x, new) or (new, y) or (new, new) is new, with that weight.
         new_left, b_left = new << PAIR_SHIFT, b << PAIR_SHIFT
-        for symbol, indices in rights.items():
-            right = ord(symbol)
-            if b_left | right != merged:
-                counts[b_left | right] -= sum(map(weight_of, indices))
-            found[new_left | right] = indices
+        changes = [((ord(x) << PAIR_SHIFT) | a, (ord(x) << PAIR_SHIFT) | new, found) for x, found in lefts.items()]
+        changes += [(b_left | ord(y), new_left | ord(y), found) for y, found in rights.items()]
         if doubles:
-            if a != b:
-                counts[b_left | a] -= sum(map(weight_of, doubles))
-            found[new_left | new] = doubles
-        self._push(self._add_pairs(found))
+            changes.append((b_left | a, new_left | new, doubles))
+        weight_of, holders = weights.__getitem__, self._words
+        for old_pair, new_pair, found in changes:
+            weight = sum(map(weight_of, found))
+            if old_pair != merged:  # the merged pair's own count is gone already
+                counts[old_pair] -= weight
+            counts[new_pair] = weight
+            holders[new_pair] = set(found)
+        self._push([new_pair for _, new_pair, _ in changes])
         return new, replaced
 
 
