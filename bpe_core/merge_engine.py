@@ -102,13 +102,14 @@ class MergeEngine:
         winner = self._pop_live()
         if winner is None:
             return None
-        popped = [winner]
+        popped, pairs = [winner], {winner[3]}
         while len(popped) <= runners_up:
             other = self._pop_live()
             if other is None:
                 break
-            if other[3] not in [entry[3] for entry in popped]:  # a pair may be queued twice
+            if other[3] not in pairs:  # a pair may be queued twice
                 popped.append(other)
+                pairs.add(other[3])
         # Popped entries are live: pushed back as they are, their sort keys need no recomputing.
         heap = self._heap
         for entry in popped:

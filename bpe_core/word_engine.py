@@ -87,9 +87,9 @@ class WordEngine(MergeEngine):
                         rights[word[end]].append(index)
                     else:
                         doubles.append(index)  # (b, a) between them becomes (new, new)
-                if a == b:
-                    replaced += weights[index]
-            texts[index] = word.replace(target, new_char)
+            texts[index] = merged_word = word.replace(target, new_char)
+            if a == b:  # each occurrence replaced made the word one symbol shorter
+                replaced += weights[index] * (size - len(merged_word))
         counts.pop(merged, None)
 
         # Each neighbour's pairs: (x, a) or (b, y) or, between two occurrences, (b, a), loses
