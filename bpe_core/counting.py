@@ -151,6 +151,9 @@ _Child = list  # [pid or None once reaped, read end of its pipe or None once clo
 
 
 def _start_child(text: str, start: int, end: int, pattern: str | None, specials: list[str]) -> _Child:
+    import ctypes  # here, not at the top: only processes that fork need it
+
+    parent = os.getpid()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: count, send, and leave without running any of the parent's code
@@ -158,10 +161,10 @@ def _start_child(text: str, start: int, end: int, pattern: str | None, specials:
         try:
             os.close(read_end)
             gc.disable()  # it would touch every inherited object, copying their pages, to free none
-            import ctypes  # only here: most processes never need it
-
             with contextlib.suppress(OSError, AttributeError):
                 ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            if os.getppid() != parent:  # the parent died before the death signal was set
+                return  # through finally: os._exit
             counts = count_pretokens(text[start:end], pattern, specials)
             with os.fdopen(write_end, "wb") as channel:
                 pickle.dump(dict(counts), channel, pickle.HIGHEST_PROTOCOL)

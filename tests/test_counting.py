@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
+import textwrap
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -112,3 +117,54 @@ def test_no_fork_while_another_thread_runs(monkeypatch):
     finally:
         stop.set()
         thread.join()
+
+
+def test_a_child_dies_with_its_parent(tmp_path):
+    """Killing the counting process (as ui.jobs kills a cancelled job) leaves no child counting on."""
+    pids = tmp_path / "pids"
+    script = textwrap.dedent(
+        f"""
+        import os, time
+        from bpe_core import counting
+
+        parent, original = os.getpid(), counting.count_pretokens
+
+        def slow_in_child(*args, **kwargs):
+            if os.getpid() != parent:
+                with open({str(pids)!r}, "a") as out:
+                    out.write(f"{{os.getpid()}}\\n")
+                time.sleep(60)
+            return original(*args, **kwargs)
+
+        counting.count_pretokens, counting.PARALLEL_MIN_CHARS, counting.COUNT_PROCESSES = slow_in_child, 0, 3
+        counting.count_text("word\\n" * 1000, "gpt2")
+        """
+    )
+    root = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert _wait(lambda: pids.exists() and len(pids.read_text().split()) == 2), "no child started"
+        children = [int(pid) for pid in pids.read_text().split()]
+        process.kill()  # the parent only, not its process group
+        process.wait(timeout=30)
+        assert _wait(lambda: not any(_alive(pid) for pid in children)), "a child outlived its parent"
+    finally:
+        process.kill()
+
+
+def _wait(predicate, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
