@@ -20,8 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .counting import last_safe_cut
-from .pretokenize import count_pretokens
+from .counting import count_text, last_safe_cut
 from .training import TrainResult, check_settings, count_special_tokens, train_counts
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
@@ -102,7 +101,7 @@ def text_blocks(
 
 
 def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str] = ()) -> Counter[str]:
-    """Pre-token counts of blocks of text, in this process, one block at a time.
+    """Pre-token counts of blocks of text, one block at a time (a big block on every core, see ``count_text``).
 
     >>> count_blocks(["low low", " lower"], "gpt2") == Counter({"low": 1, " low": 1, " lower": 1})
     True
@@ -110,7 +109,7 @@ def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Ite
     specials = list(special_tokens)
     counts: Counter[str] = Counter()
     for block in blocks:
-        count_pretokens(block, pattern, specials, counts=counts)
+        count_text(block, pattern, specials, counts=counts)
     return counts
 
 

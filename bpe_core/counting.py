@@ -62,10 +62,12 @@ def count_text(
     special_tokens: Iterable[str] = (),
     *,
     on_chunk: Callable[[int, int], None] | None = None,
+    counts: Counter[str] | None = None,
 ) -> Counter[str]:
     """The pre-token counts of ``text``, exactly those of ``count_pretokens``, in the same order.
 
-    ``on_chunk(done, total)`` reports this process's progress (see the module docstring).
+    ``on_chunk(done, total)`` reports this process's progress (see the module docstring). With
+    ``counts`` given, the text's counts are added to it and it is returned.
 
     >>> sorted(count_text("low low lower low", "gpt2").items())
     [(' low', 2), (' lower', 1), ('low', 1)]
@@ -82,7 +84,7 @@ def count_text(
     bounds.append(len(text))
     parts = [(start, end) for start, end in zip(bounds, bounds[1:])]
     if len(parts) == 1:
-        return count_pretokens(text, pattern, specials, on_chunk=on_chunk)
+        return count_pretokens(text, pattern, specials, on_chunk=on_chunk, counts=counts)
 
     children = [_start_child(text, start, end, pattern, specials) for start, end in parts[1:]]
     try:
@@ -95,7 +97,7 @@ def count_text(
             if on_chunk is not None:
                 on_chunk(done, total + 1)
 
-        counts = count_pretokens(text[:first_end], pattern, specials, on_chunk=on_own_chunk)
+        counts = count_pretokens(text[:first_end], pattern, specials, on_chunk=on_own_chunk, counts=counts)
         # In order: keys new to the total are added in the order of their first occurrence,
         # as counting the whole text in one go adds them.
         for child, (start, end) in zip(children, parts[1:]):

@@ -1,7 +1,7 @@
 """Byte-level BPE training, as in GPT-2 and Stanford CS336.
 
 1. Split the text on the special tokens and drop them: nothing merges with or across them.
-2. Pre-tokenize each piece and count the unique pre-tokens.
+2. Pre-tokenize each piece and count the unique pre-tokens (a big text on every core: ``counting``).
 3. Start from the 256 single bytes; repeatedly merge the most frequent adjacent pair (each
    pre-token counted by its frequency; ties go to the lexicographically greatest pair).
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bpe_core import counting, train
+from bpe_core import counting, train, train_files
 from bpe_core.counting import count_text
 from bpe_core.pretokenize import count_pretokens
 
@@ -64,6 +64,23 @@ def test_training_merges_are_those_of_one_process(forking, docs, monkeypatch):
     serial = train(docs, 600, special_tokens=SPECIALS)
     assert parallel.merges == serial.merges
     assert parallel.pretoken_counts == serial.pretoken_counts
+
+
+def test_counts_are_added_to_those_given(forking):
+    first, second = _generated(7), _generated(8)
+    expected = count_pretokens(second, "gpt2", SPECIALS, counts=count_pretokens(first, "gpt2", SPECIALS))
+    counts = count_text(second, "gpt2", SPECIALS, counts=count_pretokens(first, "gpt2", SPECIALS))
+    assert (counts, list(counts)) == (expected, list(expected))
+
+
+def test_files_streamed_in_blocks_count_in_children_too(forking, tmp_path):
+    texts = [_generated(9, 200_000), _generated(10, 100_000)]
+    for number, text in enumerate(texts):
+        (tmp_path / f"{number}.txt").write_text(text, encoding="utf-8")
+    streamed = train_files(tmp_path / "*.txt", 400, special_tokens=SPECIALS, block_bytes=50_000)
+    whole = train("<|endoftext|>".join(texts), 400, special_tokens=SPECIALS)
+    assert streamed.pretoken_counts == whole.pretoken_counts
+    assert streamed.merges == whole.merges
 
 
 def test_a_failed_child_costs_time_not_counts(forking, monkeypatch):
