@@ -22,8 +22,9 @@ SPECIALS = ["<|endoftext|>"]
 
 @pytest.fixture
 def forking(monkeypatch):
-    """Every text is cut into 3 parts, whatever its size and the number of cores here."""
+    """Every text is counted by 3 processes in small parts, whatever its size and the cores here."""
     monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(counting, "PART_CHARS", 4096)
     monkeypatch.setattr(counting, "COUNT_PROCESSES", 3)
 
 
@@ -154,6 +155,7 @@ def test_a_child_dies_with_its_parent(tmp_path):
             return original(*args, **kwargs)
 
         counting.count_pretokens, counting.PARALLEL_MIN_CHARS, counting.COUNT_PROCESSES = slow_in_child, 0, 3
+        counting.PART_CHARS = 100
         counting.count_text("word\\n" * 1000, "gpt2")
         """
     )
@@ -185,3 +187,28 @@ def _alive(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def test_no_fork_when_the_cpus_are_busy(monkeypatch):
+    monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(counting, "cpu_contended", lambda: True)
+
+    def no_fork():
+        raise AssertionError("forked on a busy machine")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    text = _generated(11)
+    assert count_text(text, "gpt2", SPECIALS) == count_pretokens(text, "gpt2", SPECIALS)
+
+
+def test_cpu_contention_is_read_from_the_kernels_pressure_information(tmp_path, monkeypatch):
+    pressure = tmp_path / "cpu"
+    pressure.write_text("some avg10=43.11 avg60=41.72 avg300=58.94 total=1268082746\nfull avg10=0.00\n")
+    assert counting.cpu_contended(str(pressure))
+    pressure.write_text("some avg10=3.50 avg60=41.72 avg300=58.94 total=1268082746\nfull avg10=0.00\n")
+    assert not counting.cpu_contended(str(pressure))
+    # Without that file, the load average tells: busy from one runnable task per CPU.
+    monkeypatch.setattr(os, "getloadavg", lambda: (float(os.cpu_count()), 0.0, 0.0))
+    assert counting.cpu_contended(str(tmp_path / "absent"))
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
+    assert not counting.cpu_contended(str(tmp_path / "absent"))
