@@ -8,10 +8,10 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from test_jobs import alive, wait_until
 
 from bpe_core import counting, train, train_files
 from bpe_core.counting import count_text
@@ -152,6 +152,7 @@ def test_a_child_dies_with_its_parent(tmp_path):
                 with open({str(pids)!r}, "a") as out:
                     out.write(f"{{os.getpid()}}\\n")
                 time.sleep(60)
+            time.sleep(0.1)  # here: leave the children time to start and take a part each
             return original(*args, **kwargs)
 
         counting.count_pretokens, counting.PARALLEL_MIN_CHARS, counting.COUNT_PROCESSES = slow_in_child, 0, 3
@@ -162,31 +163,13 @@ def test_a_child_dies_with_its_parent(tmp_path):
     root = Path(__file__).resolve().parents[1]
     process = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(root)})
     try:
-        assert _wait(lambda: pids.exists() and len(pids.read_text().split()) == 2), "no child started"
+        assert wait_until(lambda: pids.exists() and len(pids.read_text().split()) == 2), "no child started"
         children = [int(pid) for pid in pids.read_text().split()]
         process.kill()  # the parent only, not its process group
         process.wait(timeout=30)
-        assert _wait(lambda: not any(_alive(pid) for pid in children)), "a child outlived its parent"
+        assert wait_until(lambda: not any(alive(pid) for pid in children)), "a child outlived its parent"
     finally:
         process.kill()
-
-
-def _wait(predicate, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
-def _alive(pid: int) -> bool:
-    """True while the process exists and is not a zombie."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
 
 
 def test_no_fork_when_the_cpus_are_busy(monkeypatch):
