@@ -21,11 +21,23 @@ SPECIALS = ["<|endoftext|>"]
 
 
 @pytest.fixture
-def forking(monkeypatch):
-    """Every text is counted by 3 processes in small parts, whatever its size and the cores here."""
+def forking(monkeypatch) -> list[int]:
+    """Every text is counted by 3 processes in small parts, whatever its size and the cores here.
+    Gives the list of the children forked."""
     monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
     monkeypatch.setattr(counting, "PART_CHARS", 4096)
     monkeypatch.setattr(counting, "COUNT_PROCESSES", 3)
+    forked: list[int] = []
+    fork = os.fork
+
+    def recording_fork() -> int:
+        pid = fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording_fork)
+    return forked
 
 
 def _generated(seed: int, size: int = 60_000) -> str:
@@ -34,12 +46,15 @@ def _generated(seed: int, size: int = 60_000) -> str:
     return "".join(rng.choice(pieces) for _ in range(size // 4))
 
 
-def _no_children_left() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+def _all_reaped(forked: list[int]) -> bool:
+    """True when children were forked and every one has been waited for (none left running or a zombie)."""
+    for pid in forked:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return len(forked) == 2
 
 
 @pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "o200k", "whitespace", None, r"\w+|\s+|."])
@@ -50,7 +65,7 @@ def test_parts_count_like_the_whole(forking, seed, pattern):
     counts = count_text(text, pattern, SPECIALS)
     assert counts == expected
     assert list(counts) == list(expected)  # first occurrence order, as one process counts
-    assert _no_children_left()
+    assert _all_reaped(forking)
 
 
 def test_a_real_corpus_counts_like_one_process(forking, docs):
@@ -95,7 +110,7 @@ def test_a_failed_child_costs_time_not_counts(forking, monkeypatch):
     monkeypatch.setattr(counting, "count_pretokens", fail_in_child)
     text = _generated(3)
     assert count_text(text, "gpt2", SPECIALS) == count_pretokens(text, "gpt2", SPECIALS)
-    assert _no_children_left()
+    assert _all_reaped(forking)
 
 
 def test_cancelling_kills_the_children(forking):
@@ -107,7 +122,7 @@ def test_cancelling_kills_the_children(forking):
 
     with pytest.raises(Cancelled):
         count_text(_generated(4, 400_000), "gpt2", SPECIALS, on_chunk=cancel)
-    assert _no_children_left()
+    assert _all_reaped(forking)
 
 
 def test_progress_only_grows_and_reaches_its_total(forking):
