@@ -4,9 +4,10 @@ The regex is most of the time of counting (docs10m: 0.5 s of 0.7 s) and the text
 cleanly: cut where no special token and no pre-token crosses (``last_safe_cut``), the
 counts of the parts add up to exactly the counts of the whole. So a big text is cut into parts
 of about ``PART_CHARS``, and this process and one ``os.fork`` child per other core take them one
-at a time, this process from the front, the children from the back, until they meet: on a
-machine busy with other work a child that gets little CPU takes few parts, and counting costs
-little more than in one process (with one part per process it cost 1.2x as much there).
+at a time, this process from the front, the children from the back, until they meet: a process
+that gets less CPU than the others takes fewer parts, and none waits long for another. When the
+machine's CPUs are busy altogether, a child only takes CPU time from this process (measured here:
+1.1-1.5x the time of one process), so counting then stays in one process (``cpu_contended``).
 
 Why fork, and only fork: a child inherits the text (nothing is pickled on the way in) and
 starts at once, without re-importing the caller's ``__main__`` (a spawned pool re-ran unguarded
