@@ -1,6 +1,6 @@
 """Benchmark bpe_core against its peers, interleaved in the same run on the same text.
 
-    python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--repeat 5]
+    python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--rounds 5]
     python bench/run.py --quick          # a smoke test: 1 MB, one size, two rounds
     python bench/run.py --sizes 5000 --baseline ../main   # also time another checkout's bpe_core
 
@@ -13,7 +13,10 @@ Encoding: bpe_core's reference tokenizers (freshly built, so their caches start 
 The machine is shared, so single timings are noise: each round runs every contender once, one
 after the other (ours, HF file, HF iterator, ours, ...), and each round gives one ratio
 bpe_core / peer. The tables show the median ratio, its range and the number of rounds; below
-1.0 bpe_core is faster. The Markdown tables can be pasted into the README as they are.
+1.0 bpe_core is faster, and the load average before and after each size, since other work on
+the machine takes cores from both sides (HF trains on 2 threads, bpe_core counts in one process
+per core). ``taskset -c 0 python bench/run.py`` gives both one core. The Markdown tables can be
+pasted into the README as they are.
 """
 
 from __future__ import annotations
@@ -79,6 +82,10 @@ def load_baseline(checkout: Path):
     return importlib.import_module("bpe_core_baseline")
 
 
+def load_average() -> str:
+    return "/".join(f"{load:.1f}" for load in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+
+
 def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, baseline=None) -> list[dict]:
     if baseline is not None:
         print("\nbaseline: the bpe_core of --baseline, in the same rounds; ratio = baseline / HF train([file])")
@@ -88,18 +95,26 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
         "|---:|---:|---:|---:|---:|---:|"
     )
     rows = []
+    notes = []  # printed below the table, so that it can be pasted as it is
     for size in sizes:
+        phases: list[dict[str, float]] = []
+        loads = [load_average()]
         contenders = {
-            "bpe_core": lambda size=size: bpe_core.train(text, size, special_tokens=[SPECIAL], pattern="gpt2"),
+            "bpe_core": lambda size=size, phases=phases: phases.append(
+                bpe_core.train(text, size, special_tokens=[SPECIAL], pattern="gpt2").timings
+            ),
             "hf_file": lambda size=size: hf_train_file(corpus, size),
             "hf_iterator": lambda size=size: hf_train_iterator(documents(text), size),
         }
         if baseline is not None:
             contenders["baseline"] = lambda size=size: baseline.train(text, size, special_tokens=[SPECIAL])
         seconds = interleaved(contenders, rounds)
+        loads.append(load_average())
         row = {
             "vocab_size": size,
             "seconds": seconds,
+            "bpe_core_phases": phases,
+            "load_average": loads,
             "vs_file": ratio_summary(seconds["bpe_core"], seconds["hf_file"]),
             "vs_iterator": ratio_summary(seconds["bpe_core"], seconds["hf_iterator"]),
         }
@@ -110,9 +125,12 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
             f"| {format_ratio(row['vs_file'])} | {format_ratio(row['vs_iterator'])} |",
             flush=True,
         )
+        phase_medians = ", ".join(f"{name} {statistics.median(p[name] for p in phases):.2f} s" for name in phases[0])
+        notes.append(f"- {size:,}: bpe_core {phase_medians}; load average {loads[0]} before, {loads[1]} after")
         if baseline is not None:
             row["baseline_vs_file"] = ratio_summary(seconds["baseline"], seconds["hf_file"])
             print(f"| {size:,} baseline | {median['baseline']:.2f} s | | | {format_ratio(row['baseline_vs_file'])} | |")
+    print("\nbpe_core's phases (medians) and the load average (1/5/15 min):\n" + "\n".join(notes))
     return rows
 
 
@@ -145,7 +163,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000, 10000])
-    parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per measurement")
+    parser.add_argument("--rounds", "--repeat", dest="repeat", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--quick", action="store_true", help="smoke test: the first 1 MB, vocab 1000, 2 rounds")
     parser.add_argument("--skip-encoding", action="store_true")
     parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core.train")

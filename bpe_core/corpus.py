@@ -20,9 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import regex
-
-from .pretokenize import PATTERNS, count_pretokens, split_on_special
+from .counting import count_text, last_safe_cut
 from .training import TrainResult, check_settings, count_special_tokens, train_counts
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
@@ -33,10 +31,6 @@ BLOCK_BYTES = 1 << 22
 
 Sources = str | os.PathLike | Iterable[str | os.PathLike]
 """One path or glob pattern, or several."""
-
-# The cut of pretokenize.safe_chunks, searched backwards: the last letter followed by a newline.
-# Every named pattern ends a pre-token there.
-_LAST_SAFE_CUT = regex.compile(r"(?r)(?<=\p{L})(?=\n)")
 
 
 def expand_paths(sources: Sources) -> list[Path]:
@@ -65,34 +59,6 @@ def expand_paths(sources: Sources) -> list[Path]:
         else:
             paths.append(Path(name))
     return paths
-
-
-def last_safe_cut(text: str, pattern: str | None, special_tokens: Iterable[str] = ()) -> int:
-    """The last offset where ``text`` may be cut so that both sides count like the whole, or 0.
-
-    A cut may go after a special token, or, for the named patterns, between a letter and a
-    newline. The last ``len(longest special token)`` characters are never cut: a special token
-    there may be only partly read, and so may change which special tokens the text holds before.
-
-    >>> last_safe_cut("one\\ntwo\\nthr", "gpt2")
-    7
-    >>> last_safe_cut("one<|e|>two three", None, ["<|e|>"])
-    8
-    """
-    specials = list(special_tokens)
-    limit = len(text) - max(map(len, specials), default=0)
-    spans = []
-    offset = 0
-    for piece, is_special in split_on_special(text, specials):
-        if is_special:
-            spans.append((offset, offset + len(piece)))
-        offset += len(piece)
-    cut = max((end for _, end in spans if end <= limit), default=0)
-    if pattern in PATTERNS:
-        for match in _LAST_SAFE_CUT.finditer(text, cut + 1, max(cut, limit)):
-            if not any(start < match.start() < end for start, end in spans):
-                return match.start()
-    return cut
 
 
 def text_blocks(
@@ -135,7 +101,7 @@ def text_blocks(
 
 
 def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str] = ()) -> Counter[str]:
-    """Pre-token counts of blocks of text, in this process, one block at a time.
+    """Pre-token counts of blocks of text, one block at a time (a big block on every core, see ``count_text``).
 
     >>> count_blocks(["low low", " lower"], "gpt2") == Counter({"low": 1, " low": 1, " lower": 1})
     True
@@ -143,7 +109,7 @@ def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Ite
     specials = list(special_tokens)
     counts: Counter[str] = Counter()
     for block in blocks:
-        count_pretokens(block, pattern, specials, counts=counts)
+        count_text(block, pattern, specials, counts=counts)
     return counts
 
 

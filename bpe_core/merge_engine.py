@@ -4,8 +4,8 @@ The corpus is a set of symbol sequences, each with a weight (a distinct pre-toke
 it occurs, or the whole text once). ``MergeEngine`` holds what every layout shares: the pair
 counts, the best-pair queue and the tie rule. Two layouts fill it in, one per shape of corpus:
 
-- ``WordEngine`` (``word_engine.py``) keeps each distinct pre-token as a short list and, per pair,
-  the pre-tokens it occurs in: a merge rewrites only those. The layout for pre-tokenized text.
+- ``WordEngine`` (``word_engine.py``) keeps each distinct pre-token as a string of symbol characters
+  and, per pair, the pre-tokens it occurs in: a merge rewrites only those. The layout for pre-tokenized text.
 - ``PositionEngine`` (here) keeps every position in one doubly linked list, so a merge touches only
   the positions where its pair occurs, and a text with no pre-tokenization (one sequence of
   millions of symbols) costs the same per occurrence as a word.
@@ -81,36 +81,41 @@ class MergeEngine:
             if count:
                 heapq.heappush(heap, (-count, sort_key[pair >> PAIR_SHIFT], sort_key[pair & _RIGHT], pair))
 
-    def _pop_live(self) -> tuple[int, int, int] | None:
-        """Pop the best live pair as (count, left, right), or None when no pair is left."""
+    def _pop_live(self) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
+        """Pop the heap entry of the best live pair, or None when no pair is left."""
         heap, counts = self._heap, self._counts
         while heap:
-            negative_count, _, _, pair = heapq.heappop(heap)
-            live = counts.get(pair, 0)
-            if live == -negative_count:
-                return live, pair >> PAIR_SHIFT, pair & _RIGHT
+            entry = heapq.heappop(heap)
+            live = counts.get(entry[3], 0)
+            if live == -entry[0]:
+                return entry
             if live > 0:
-                self._push((pair,))
+                self._push((entry[3],))
         return None
 
     def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
         """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
 
         Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes).
-        The queue is left as it was.
+        The queue is left as it was (less the stale entries found on the way).
         """
         winner = self._pop_live()
         if winner is None:
             return None
-        others: list[tuple[int, int, int]] = []
-        while len(others) < runners_up:
+        popped, pairs = [winner], {winner[3]}
+        while len(popped) <= runners_up:
             other = self._pop_live()
             if other is None:
                 break
-            if (other[1], other[2]) != (winner[1], winner[2]) and other not in others:
-                others.append(other)
-        self._push((a << PAIR_SHIFT) | b for _, a, b in [winner, *others])
-        return winner, others
+            if other[3] not in pairs:  # a pair may be queued twice
+                popped.append(other)
+                pairs.add(other[3])
+        # Popped entries are live: pushed back as they are, their sort keys need no recomputing.
+        heap = self._heap
+        for entry in popped:
+            heapq.heappush(heap, entry)
+        best, *others = [(-entry[0], entry[3] >> PAIR_SHIFT, entry[3] & _RIGHT) for entry in popped]
+        return best, others
 
     def _new_symbol(self, a: int, b: int) -> int:
         new = len(self.symbol_bytes)

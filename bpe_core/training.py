@@ -1,7 +1,7 @@
 """Byte-level BPE training, as in GPT-2 and Stanford CS336.
 
 1. Split the text on the special tokens and drop them: nothing merges with or across them.
-2. Pre-tokenize each piece and count the unique pre-tokens.
+2. Pre-tokenize each piece and count the unique pre-tokens (a big text on every core: ``counting``).
 3. Start from the 256 single bytes; repeatedly merge the most frequent adjacent pair (each
    pre-token counted by its frequency; ties go to the lexicographically greatest pair).
 
@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .counting import count_text
 from .merge_engine import Candidate, MergeEngine, PositionEngine
-from .pretokenize import compile_pattern, count_pretokens, split_on_special
+from .pretokenize import compile_pattern, split_on_special
 from .tokenizer import Tokenizer
 from .word_engine import WordEngine
 
@@ -200,7 +201,7 @@ def train(
         report.step = max(1, report.total // 100)
         report(done)
 
-    pretokens = count_pretokens(text, pattern, specials, on_chunk=on_chunk)
+    pretokens = count_text(text, pattern, specials, on_chunk=on_chunk)
     result = train_counts(
         pretokens,
         vocab_size,
