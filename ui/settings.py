@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens
 from ui import jobs
 from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
+from ui.i18n import t
 from ui.session import MAX_VOCAB, Session
 from ui.text import plain
 from ui.trained import Request, text_digest
@@ -149,10 +150,13 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
     def give_up(status: jobs.JobStatus) -> None:
         if status.seconds > CUSTOM_CHECK_SECONDS:  # running time only: a queued check is not late
             raise PatternTimeout(
-                f"pre-tokenization pattern {pattern!r:.200} ran for more than {CUSTOM_CHECK_SECONDS:g} s on "
-                f"{len(text):,} characters and was stopped: it backtracks catastrophically (typically a repeated "
-                "group whose alternatives overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or "
-                "use possessive quantifiers (++, *+) or atomic groups (?>...)"
+                t(
+                    "pre-tokenization pattern {pattern} ran for more than {seconds:g} s on {characters:,} characters "
+                    "and was stopped: it backtracks catastrophically (typically a repeated group whose alternatives "
+                    "overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive quantifiers "
+                    "(++, *+) or atomic groups (?>...)",
+                    pattern=f"{pattern!r:.200}", seconds=CUSTOM_CHECK_SECONDS, characters=len(text),
+                )
             )
 
     return jobs.run_with_progress(limits, (text, kind, pattern, specials), give_up, poll_interval=0.1)
