@@ -3,13 +3,17 @@ GPT-2, cl100k_base and o200k_base, and against other ways to train. The view is 
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import streamlit as st
 
 from ui import frame, training
-from ui.compare import algorithms, common, curve, side, vocabulary
+from ui.compare import common
 from ui.session import TRAINED, VIEWS, Session
 
-BYTE_LEVEL_VIEWS = {"curve": curve.render, "side": side.render, "vocab": vocabulary.render}
+VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms"}
+"""Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server)."""
+BYTE_LEVEL_VIEWS = ("curve", "side", "vocab")
 
 s = frame.page("compare")
 st.title("Compare vocab sizes")
@@ -38,9 +42,7 @@ if subject is None:
     st.warning("That tokenizer is no longer here (files loaded before a reload are not kept): load it again.")
     frame.stop()
 
-if s.view == "algos":
-    algorithms.render(s, subject)
-elif common.byte_level_only(subject):
-    BYTE_LEVEL_VIEWS[s.view](s, subject)
+if s.view not in BYTE_LEVEL_VIEWS or common.byte_level_only(subject):
+    import_module(f"ui.compare.{VIEW_MODULES[s.view]}").render(s, subject)
 if s.trained is not None and s.compared != TRAINED:
     st.caption("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links.")
