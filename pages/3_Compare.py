@@ -20,8 +20,14 @@ st.title("Compare vocab sizes")
 st.html(common.CSS)
 
 from_link = bool(s.link_request)
+warm_up = st.empty()
+if from_link and s.view == "curve":
+    # An empty chart while the link's tokenizer trains: Chromium fetches and parses the chart library
+    # meanwhile (~1 s on a fresh page here) instead of after the curve arrives.
+    warm_up.vega_lite_chart({"data": {"values": []}, "mark": "point"}, height=10)
 if from_link or s.trained is not None or not s.loaded:
     training.ensure(s, "compare its vocab sizes")  # a link's tokenizer, or an offer to train one
+warm_up.empty()
 choices = common.choices(s)
 if not choices:
     st.page_link("pages/4_Export.py", label="Or load a tokenizer from files (Export / import page)",
