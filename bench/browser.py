@@ -1,7 +1,7 @@
 """What a person waits for in the browser: training from the Train page, and the merge player.
 
     python bench/browser.py [--corpus ../shared/corpora/docs10m.txt] [--repeat 3] [--vocab 5000,8000]
-                            [--click-only] [--json out.json]
+                            [--click-only] [--root DIR] [--json out.json]
 
 Starts the app on a free port and drives Debian's Chromium (headless) with Playwright:
 
@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+import browser_support  # noqa: E402
 from browser_support import CHROMIUM, CHROMIUM_ARGS, IDLE, open_page, paste, streamlit_server  # noqa: E402
 
 import bpe_core  # noqa: E402
@@ -220,7 +221,10 @@ def main() -> None:
     parser.add_argument("--vocab", default=",".join(map(str, PASTE_VOCABS)), help="click-to-results vocab sizes")
     parser.add_argument("--player-only", action="store_true", help="skip the click-to-results runs")
     parser.add_argument("--click-only", action="store_true", help="only the click-to-results runs")
+    parser.add_argument("--root", type=Path, help="serve the app of another checkout (e.g. main before a change)")
     args = parser.parse_args()
+    if args.root:
+        browser_support.ROOT = args.root.resolve()  # streamlit_server runs app.py from this folder
     if not args.corpus.exists():
         print(f"corpus {args.corpus} not found (pass --corpus FILE); nothing measured")
         return
