@@ -3,22 +3,32 @@ GPT-2, cl100k_base and o200k_base, and against other ways to train. The view is 
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import streamlit as st
 
 from ui import frame, training
-from ui.compare import algorithms, common, curve, side, vocabulary
+from ui.compare import common
 from ui.i18n import N_, t
 from ui.session import TRAINED, VIEWS, Session
 
-BYTE_LEVEL_VIEWS = {"curve": curve.render, "side": side.render, "vocab": vocabulary.render}
+VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms"}
+"""Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server)."""
+BYTE_LEVEL_VIEWS = ("curve", "side", "vocab")
 
 s = frame.page("compare")
 st.title(t("Compare vocab sizes"))
 st.html(common.CSS)
 
 from_link = bool(s.link_request)
+warm_up = st.empty()
+if from_link and s.view == "curve":
+    # An empty chart while the link's tokenizer trains: Chromium fetches and parses the chart library
+    # meanwhile (~1 s on a fresh page here) instead of after the curve arrives.
+    warm_up.vega_lite_chart({"data": {"values": []}, "mark": "point"}, height=10)
 if from_link or s.trained is not None or not s.loaded:
     training.ensure(s, N_("compare its vocab sizes"))  # a link's tokenizer, or an offer to train one
+warm_up.empty()
 choices = common.choices(s)
 if not choices:
     st.page_link("pages/4_Export.py", label=t("Or load a tokenizer from files (Export / import page)"),
@@ -39,9 +49,7 @@ if subject is None:
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
     frame.stop()
 
-if s.view == "algos":
-    algorithms.render(s, subject)
-elif common.byte_level_only(subject):
-    BYTE_LEVEL_VIEWS[s.view](s, subject)
+if s.view not in BYTE_LEVEL_VIEWS or common.byte_level_only(subject):
+    import_module(f"ui.compare.{VIEW_MODULES[s.view]}").render(s, subject)
 if s.trained is not None and s.compared != TRAINED:
     st.caption(t("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links."))

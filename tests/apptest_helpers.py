@@ -69,13 +69,16 @@ def vega_specs(at: AppTest) -> list[dict]:
 
 
 def chart_rows(at: AppTest, index: int = 0) -> list[dict]:
-    """The data of a chart: Streamlit ships each dataset as Arrow IPC in proto.datasets."""
+    """The data of a chart: Streamlit ships altair's datasets as Arrow IPC in proto.datasets; a spec
+    written as a dict (the Compare curve) carries its rows inline in each layer."""
     import pyarrow as pa
 
     element = at.get("vega_lite_chart")[index]
     rows: list[dict] = []
     for dataset in element.proto.datasets:
         rows.extend(pa.ipc.open_stream(dataset.data.data).read_pandas().to_dict("records"))
+    for layer in json.loads(element.proto.spec).get("layer", []):
+        rows.extend(row for row in layer.get("data", {}).get("values", []) if "text" in row)
     return rows
 
 

@@ -47,6 +47,13 @@ def free_port() -> int:
 @contextmanager
 def streamlit_server(timeout: float = 30) -> Iterator[str]:
     """Start ``streamlit run app.py`` on a free port; yield its URL; stop it by its PID."""
+    with streamlit_process(timeout) as (url, _process):
+        yield url
+
+
+@contextmanager
+def streamlit_process(timeout: float = 30) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Like :func:`streamlit_server`, yielding ``(url, process)`` for tests that watch the server's CPU and memory."""
     port = free_port()
     process = subprocess.Popen(
         [
@@ -74,7 +81,7 @@ def streamlit_server(timeout: float = 30) -> Iterator[str]:
             if time.time() > deadline or process.poll() is not None:
                 raise RuntimeError("the Streamlit server did not start")
             time.sleep(0.2)
-        yield url
+        yield url, process
     finally:
         process.terminate()
         try:

@@ -19,7 +19,7 @@ PLAYER = '[data-testid="bpe-player"]'
 
 def _copied_link(page) -> str:
     """The text of the sidebar's "Link to this view" box: what a person copies."""
-    return page.locator('[data-testid="stSidebar"] [data-testid="stCode"]').first.inner_text().strip()
+    return page.locator('[data-testid="stSidebar"] .bpe-link code').first.inner_text().strip()
 
 
 def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, shots):

@@ -50,6 +50,14 @@ PAGE_TOOLS_KEY = "bpe.page_tools"
 _page_tools = st.components.v2.component(
     "bpe_playground.page_tools",
     js=(Path(__file__).parent / "page_tools.js").read_text(encoding="utf-8"),
+    css=(
+        ".bpe-link{display:flex;gap:.25rem;align-items:flex-start;background:#f0f2f6;border-radius:.5rem;"
+        "padding:.45rem .35rem .45rem .6rem}\n"  # a newline: Streamlit takes a one-line string with "/" for a path
+        ".bpe-link code{flex:1;font:.78rem/1.35 'Source Code Pro',ui-monospace,monospace;color:#31333f;"
+        "white-space:pre-wrap;word-break:break-all}"
+        ".bpe-link button{border:0;background:none;cursor:pointer;font-size:1rem;line-height:1;padding:.1rem .2rem;"
+        "color:#555;border-radius:.3rem}.bpe-link button:hover{background:#e0e3ea}"
+    ),
 )
 
 
@@ -80,12 +88,6 @@ def run_app() -> None:
         _save(s)
         with link_slot:
             _link_box(s)
-            _page_tools(
-                key=PAGE_TOOLS_KEY,
-                data={"known": s.browser, "cookie": COOKIE, "scroll": s.scroll_to, "nonce": secrets.token_hex(4)},
-                default={},
-                on_browser_change=lambda: None,
-            )
         s.scroll_to = ""
 
 
@@ -255,7 +257,17 @@ def _link_box(s: Session) -> None:
     s.link_signature = session.signature(address)
     base = (st.context.url or "").split("?")[0]
     st.caption(":material/link: " + t("Link to this view (copy with the icon)"))
-    st.code(f"{base}?{urlencode(params, safe=',')}", language=None, wrap_lines=True)
+    # The link is drawn by the page's own small component, not st.code: st.code loads a 1.5 MB syntax
+    # highlighter whose parsing held Chromium's main thread ~0.3 s on every fresh page (measured).
+    _page_tools(
+        key=PAGE_TOOLS_KEY,
+        data={
+            "known": s.browser, "cookie": COOKIE, "scroll": s.scroll_to, "nonce": secrets.token_hex(4),
+            "link": f"{base}?{urlencode(params, safe=',')}", "copy": t("Copy the link"),
+        },
+        default={},
+        on_browser_change=lambda: None,
+    )  # fmt: skip
     notes = []
     if params.get("corpus") in (PASTE, UPLOAD):
         notes.append(t("Pasted and uploaded text never goes into a link: whoever opens it is asked for the text."))

@@ -68,7 +68,7 @@ def language() -> str:
     ctx = get_script_run_ctx(suppress_warning=True)
     if ctx is None:
         return DEFAULT
-    lang = ctx.session_state[LANG_KEY] if LANG_KEY in ctx.session_state else DEFAULT
+    lang = ctx.session_state[LANG_KEY] if LANG_KEY in ctx.session_state else DEFAULT  # noqa: SIM401 (no .get)
     return lang if lang in LANGUAGES else DEFAULT
 
 

@@ -1,7 +1,8 @@
 // Small page services the frame needs from the browser (ui/frame.py), all without touching the page's text:
 // - keeps this browser's id in a cookie, so a reload finds this tab's work again (ui/store.py). The
 //   server proposes an id (data.known); a cookie already set by another tab wins and is reported back;
-// - scrolls a just-drawn result into view (data.scroll: an element id, once per data.nonce).
+// - scrolls a just-drawn result into view (data.scroll: an element id, once per data.nonce);
+// - shows the link to this view (data.link, as text) with a copy button (titled data.copy).
 function readCookie(name) {
   const found = document.cookie.split("; ").find((item) => item.startsWith(name + "="));
   return found ? decodeURIComponent(found.slice(name.length + 1)) : "";
@@ -9,9 +10,44 @@ function readCookie(name) {
 
 let lastNonce = null;
 
+function copy(text, button) {
+  const done = () => {
+    button.textContent = "✓";
+    setTimeout(() => { button.textContent = "⧉"; }, 1200);
+  };
+  const byHand = () => { // no clipboard API outside a secure context (an http:// address other than localhost)
+    const range = document.createRange();
+    range.selectNodeContents(button.previousSibling);
+    const selection = window.getSelection();
+    selection.removeAllRanges();
+    selection.addRange(range);
+    if (document.execCommand("copy")) done();
+  };
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, byHand);
+  else byHand();
+}
+
+function showLink(parent, link, label) {
+  let box = parent.querySelector(".bpe-link");
+  if (!box) {
+    box = document.createElement("div");
+    box.className = "bpe-link";
+    box.append(document.createElement("code"), document.createElement("button"));
+    const button = box.lastChild;
+    button.type = "button";
+    button.textContent = "⧉";
+    button.addEventListener("click", () => copy(box.firstChild.textContent, button));
+    parent.appendChild(box);
+  }
+  box.firstChild.textContent = link; // text, never HTML
+  box.lastChild.title = label;
+  box.lastChild.setAttribute("aria-label", label);
+}
+
 export default function (component) {
-  const { data, setStateValue } = component;
+  const { data, setStateValue, parentElement } = component;
   if (!data || !data.known) return;
+  if (data.link && parentElement) showLink(parentElement, data.link, data.copy || "Copy");
   const existing = readCookie(data.cookie);
   if (!existing) {
     document.cookie = `${data.cookie}=${encodeURIComponent(data.known)}; path=/; max-age=86400; SameSite=Strict`;

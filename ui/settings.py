@@ -12,15 +12,18 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from bpe_core.pretokenize import compile_pattern, count_pretokens
+from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens
+from ui import jobs
 from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
-from ui.i18n import N_, Later, later
+from ui.i18n import N_, Later, later, t
 from ui.session import MAX_VOCAB, Session
 from ui.text import plain
 from ui.trained import Request, text_digest
 
 EXACT_LIMIT_CHARS = 2_000_000
 """Up to this size the number of possible merges is counted exactly before training."""
+CUSTOM_CHECK_SECONDS = 6.0
+"""A custom regex is first run over the corpus in a job process, given up (and killed) after this long."""
 _lock = threading.Lock()
 
 
@@ -108,11 +111,12 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
     return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
 
 
-_limits_cache: OrderedDict[tuple, Limits] = OrderedDict()
+_limits_cache: OrderedDict[tuple, Limits | SettingsError] = OrderedDict()
 
 
 def limits_for(s: Session, text: str, digest: str) -> Limits:
-    """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun)."""
+    """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun).
+    A pattern that fails on this corpus is remembered too: finding out may take seconds."""
     classic = s.kind == "classic"
     pattern = None if classic else pattern_for(s)
     specials = () if classic else special_tokens(s)
@@ -121,15 +125,43 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
         found = _limits_cache.get(key)
     if found is None:
         try:
-            found = limits(text, s.kind, pattern, specials)
+            found = _limits_bounded(text, s.kind, pattern, specials)
         except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
-            raise SettingsError(later("The pre-tokenization pattern cannot be used on this corpus: {error}",
-                                      error=plain(error, limit=400)), pattern=pattern) from None
+            found = SettingsError(
+                later("The pre-tokenization pattern cannot be used on this corpus: {error}",
+                      error=plain(error, limit=400)),
+                pattern=pattern,
+            )
         with _lock:
             _limits_cache[key] = found
             while len(_limits_cache) > 64:
                 _limits_cache.popitem(last=False)
+    if isinstance(found, SettingsError):
+        raise SettingsError(str(found), pattern=found.pattern)
     return found
+
+
+def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
+    """:func:`limits`; a custom regex runs in a job process: in the server's thread a regex that
+    backtracks catastrophically would hold the whole server (the regex engine keeps the GIL) for
+    as long as its own budget allows, seconds beyond it on a busy machine (18 s measured)."""
+    custom = kind == "byte" and pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
+    if not custom:
+        return limits(text, kind, pattern, specials)
+
+    def give_up(status: jobs.JobStatus) -> None:
+        if status.seconds > CUSTOM_CHECK_SECONDS:  # running time only: a queued check is not late
+            raise PatternTimeout(
+                t(
+                    "pre-tokenization pattern {pattern} ran for more than {seconds:g} s on {characters:,} characters "
+                    "and was stopped: it backtracks catastrophically (typically a repeated group whose alternatives "
+                    "overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive quantifiers "
+                    "(++, *+) or atomic groups (?>...)",
+                    pattern=f"{pattern!r:.200}", seconds=CUSTOM_CHECK_SECONDS, characters=len(text),
+                )
+            )
+
+    return jobs.run_with_progress(limits, (text, kind, pattern, specials), give_up, poll_interval=0.1)
 
 
 def corpus_digest(s: Session, text: str) -> str:

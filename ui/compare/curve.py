@@ -12,8 +12,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import altair as alt
-import pandas as pd
 import streamlit as st
 
 from bpe_core import vocabulary as voc
@@ -85,47 +83,58 @@ def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
     }
 
 
-def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> alt.LayerChart:
-    """Lines for the tokenizer at every size, points for the reference tokenizers, dashed rules at ``marks``."""
-    curve = pd.DataFrame(
-        [row(t(LINE), item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
-    )
-    dots = pd.DataFrame(points, columns=list(curve.columns) or None)
-    values = [*curve.get("bytes per token", []), *dots.get("bytes per token", [])]
-    top = max(values, default=2.0)
-    x = alt.X(
-        "vocab size:Q",
-        scale=alt.Scale(type="log", domain=[200, 250_000], nice=False),
-        axis=alt.Axis(values=[256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], format="~s"),
-        title=t("vocab size (log scale)"),
-    )
-    low = max(0.0, min(values, default=1.0) - 0.2)
-    y = alt.Y("bytes per token:Q", scale=alt.Scale(domain=[low, top * 1.1 + 0.2], nice=False),
-              title=t("bytes per token"))
+def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> dict:
+    """A Vega-Lite spec: lines for the tokenizer at every size, points for the reference tokenizers, dashed
+    rules at ``marks``. Written as a dict with each layer's rows inline: altair and pandas would cost a
+    fresh server ~1.4 s of imports before its first curve, and the rows need no Arrow on either side."""
+    line = t(LINE)
+    curve = [row(line, item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
+    values = [item["bytes per token"] for item in (*curve, *points)]
+    top, low = max(values, default=2.0), max(0.0, min(values, default=1.0) - 0.2)
+    x = {
+        "field": "vocab size", "type": "quantitative", "title": t("vocab size (log scale)"),
+        "scale": {"type": "log", "domain": [200, 250_000], "nice": False},
+        "axis": {"values": [256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], "format": "~s"},
+    }  # fmt: skip
+    y = {
+        "field": "bytes per token", "type": "quantitative", "title": t("bytes per token"),
+        "scale": {"domain": [low, top * 1.1 + 0.2], "nice": False},
+    }  # fmt: skip
     labels = list(dict.fromkeys(item.text.label for item in lines))
-    color = alt.Color(
-        "text:N",
-        scale=alt.Scale(domain=labels, range=PALETTE[: len(labels)] or PALETTE),
-        legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
-        title=t("text"),
-    )
-    tooltip = [alt.Tooltip("tokenizer:N", title=t("tokenizer")), alt.Tooltip("text:N", title=t("text")),
-               alt.Tooltip("vocab size:Q", format=",", title=t("vocab size")),
-               alt.Tooltip("bytes per token:Q", title=t("bytes per token")),
-               alt.Tooltip("tokens:Q", format=",", title=t("tokens"))]  # fmt: skip
+    color = {
+        "field": "text", "type": "nominal", "title": t("text"),
+        "scale": {"domain": labels, "range": PALETTE[: len(labels)] or PALETTE},
+        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 600},
+    }  # fmt: skip
+    tooltip = [
+        {"field": "tokenizer", "type": "nominal", "title": t("tokenizer")},
+        {"field": "text", "type": "nominal", "title": t("text")},
+        {"field": "vocab size", "type": "quantitative", "format": ",", "title": t("vocab size")},
+        {"field": "bytes per token", "type": "quantitative", "title": t("bytes per token")},
+        {"field": "tokens", "type": "quantitative", "format": ",", "title": t("tokens")},
+    ]  # fmt: skip
+    encoding = {"x": x, "y": y, "color": color, "tooltip": tooltip}
     layers = []
     if marks:
-        rules = pd.DataFrame({"vocab size": list(marks)})
-        layers.append(alt.Chart(rules).mark_rule(color="#868e96", strokeDash=[4, 3]).encode(x="vocab size:Q"))
-    layers.append(alt.Chart(curve).mark_line(strokeWidth=2.5).encode(x=x, y=y, color=color, tooltip=tooltip))
-    if not dots.empty:
-        shape = alt.Shape("tokenizer:N", title=t("reference tokenizer"), legend=alt.Legend(orient="bottom"))
-        layers.append(
-            alt.Chart(dots)
-            .mark_point(size=180, filled=True, opacity=0.85, stroke="#212529", strokeWidth=1)
-            .encode(x=x, y=y, color=color, shape=shape, tooltip=tooltip)
-        )
-    return alt.layer(*layers).properties(height=420).interactive(bind_y=False)
+        layers.append({
+            "name": "marks", "data": {"values": [{"vocab size": size} for size in marks]},
+            "mark": {"type": "rule", "color": "#868e96", "strokeDash": [4, 3]},
+            "encoding": {"x": {"field": "vocab size", "type": "quantitative"}},
+        })  # fmt: skip
+    layers.append({"name": "lines", "data": {"values": curve}, "mark": {"type": "line", "strokeWidth": 2.5},
+                   "encoding": encoding})  # fmt: skip
+    if points:
+        shape = {"field": "tokenizer", "type": "nominal", "title": t("reference tokenizer"),
+                 "legend": {"orient": "bottom"}}  # fmt: skip
+        layers.append({
+            "name": "points", "data": {"values": list(points)},
+            "mark": {"type": "point", "size": 180, "filled": True, "opacity": 0.85, "stroke": "#212529",
+                     "strokeWidth": 1},
+            "encoding": {**encoding, "shape": shape},
+        })  # fmt: skip
+    zoom = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales",
+            "views": [layers[0]["name"]]}  # fmt: skip
+    return {"layer": layers, "height": 420, "params": [zoom]}
 
 
 # -- the view ------------------------------------------------------------------------------------------
@@ -170,7 +179,7 @@ def render(s: Session, subject: Subject) -> None:
     slot = st.empty()  # drawn now with what is known, again after each reference tokenizer has counted
     marks = [size for size in s.sizes if 200 <= size <= 250_000]
     points = reference_rows(s.refs, measured, known_only=True)
-    slot.altair_chart(chart(lines, points, marks), width="stretch")
+    slot.vega_lite_chart(chart(lines, points, marks), width="stretch")
     caption(subject, lines, training is None)
     pending = [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]
     if pending:
@@ -182,7 +191,7 @@ def render(s: Session, subject: Subject) -> None:
         if attempt(t("count with {name}", name=name), count) is None:
             break
         points = reference_rows(s.refs, measured, known_only=True)
-        slot.altair_chart(chart(lines, points, marks), width="stretch")
+        slot.vega_lite_chart(chart(lines, points, marks), width="stretch")
     status.empty()
     summary_table(subject, lines, points)
 
@@ -206,6 +215,8 @@ def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict
     """The full-vocabulary numbers (a static table: cell text is Markdown, so labels are escaped)."""
     size = voc.vocab_size_of(subject.tokenizer)
     rows = [row(t(LINE), item.text, size, item.tokens) for item in lines] + list(points)
+    import pandas as pd  # here, after the curve is on screen: pandas costs a fresh server ~1 s to import
+
     st.table(pd.DataFrame({
         t("tokenizer"): [plain(item["tokenizer"]) for item in rows],
         t("text"): [plain(item["text"]) for item in rows],
