@@ -12,8 +12,9 @@ from ui.compare import common
 from ui.i18n import N_, t
 from ui.session import TRAINED, VIEWS, Session
 
+# Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server).
+# (A comment, not a docstring: Streamlit's magic would draw a bare string in a page.)
 VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms"}
-"""Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server)."""
 BYTE_LEVEL_VIEWS = ("curve", "side", "vocab")
 
 s = frame.page("compare")
