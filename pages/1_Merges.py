@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import frame, training
+from ui import chart_style, frame, training
 from ui import merges as mg
 from ui.animation_html import animation_html
 from ui.player import merge_player
@@ -60,6 +60,7 @@ st.subheader("Winning pair's count per round")
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
 chart = {
     "height": 260,
+    "config": chart_style.config(),
     "layer": [
         {
             "mark": {"type": "line", "interpolate": "step-after"},

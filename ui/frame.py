@@ -20,7 +20,10 @@ from streamlit.runtime.pages_manager import PagesManager
 from ui import jobs, session, store
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
+from ui.i18n import t
 from ui.session import Session
+from ui.talk import keys as talk_keys
+from ui.talk import stage
 from ui.text import human_bytes, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,10 +34,11 @@ PAGES = (
     ("encode", "pages/2_Encode.py", "Encode", "Encode", ":material/text_fields:"),
     ("compare", "pages/3_Compare.py", "Compare", "Compare", ":material/compare:"),
     ("export", "pages/4_Export.py", "Export", "Export", ":material/download:"),
+    ("talk", "pages/5_Talk.py", "Talk", "Talk", ":material/co_present:"),
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "scroll_to", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
+    *("cache", "page", "scroll_to", "goto", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"
@@ -63,9 +67,14 @@ def run_app() -> None:
     navigation = st.navigation(pages, position="sidebar")
     s = session.current()
     _open(s)
+    if s.goto:  # a talk key asked for the next or previous page
+        target, s.goto = s.goto, ""
+        st.switch_page(pages[[page_id for page_id, *_ in PAGES].index(target)])
     link_slot = st.sidebar.container()
     with link_slot:
         st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
+        stage.apply(s.talk)
+        st.toggle(t("Talk mode"), key=Session.talk.key, help=t("Big text for a projector; press ? for the keys."))
     try:
         navigation.run()
     except PageDone:
@@ -83,6 +92,7 @@ def run_app() -> None:
                 default={},
                 on_browser_change=lambda: None,
             )
+            talk_keys.mount(s, [page_id for page_id, *_ in PAGES])
         s.scroll_to = ""
 
 
@@ -218,7 +228,7 @@ _OWN_TEXT = {"upload": "uploaded file", "pasted_text": "pasted text", "heldout_t
 def link_params(s: Session) -> dict[str, str]:
     """What the link to the current view carries: the page's fields, the tokenizer as trained."""
     params = session.link_params(s, s.page)
-    if s.page != "train" and s.trained is not None:
+    if s.page not in ("train", "talk") and s.trained is not None:
         request = s.trained.request
         params.update(session.tokenizer_params(request))
     return params

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import vocabulary as voc
+from ui import chart_style
 from ui import encoding as enc
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, known, remembered
@@ -119,7 +120,7 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
             .mark_point(size=180, filled=True, opacity=0.85, stroke="#212529", strokeWidth=1)
             .encode(x=x, y=y, color=color, shape=shape, tooltip=tooltip)
         )
-    return alt.layer(*layers).properties(height=420).interactive(bind_y=False)
+    return chart_style.style(alt.layer(*layers).properties(height=420).interactive(bind_y=False))
 
 
 # -- the view ------------------------------------------------------------------------------------------

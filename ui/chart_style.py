@@ -1,0 +1,49 @@
+"""Chart text sizes from one place: every chart the app draws passes through :func:`style` (Altair)
+or takes :func:`config` (a Vega-Lite dict), so talk mode makes axes, labels, titles and legends as
+large as the rest of the stage (``ui.talk.stage.text_px``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ui import session
+from ui.talk import keys, stage
+
+NORMAL_PX = (12, 13)
+"""Label and title sizes outside talk mode (Vega's defaults are 10 and 11)."""
+
+
+def font_px(talk: bool, width: int | None) -> tuple[int, int]:
+    """(label, title) sizes in pixels.
+
+    >>> font_px(False, 1920), font_px(True, 1280), font_px(True, 1920)
+    ((12, 13), (29, 29), (44, 44))
+    """
+    if not talk:
+        return NORMAL_PX
+    size = stage.text_px(width)
+    return size, size
+
+
+def config(talk: bool | None = None) -> dict[str, Any]:
+    """A Vega-Lite ``config`` with this run's text sizes (talk mode: the session's)."""
+    running = get_script_run_ctx(suppress_warning=True) is not None
+    if talk is None:
+        talk = running and bool(session.current().talk)
+    label, title = font_px(talk, keys.viewport_width() if running else None)
+    limit = 0 if talk else 600  # 0: no limit (long legend labels wrap instead of being cut)
+    return {
+        "axis": {"labelFontSize": label, "titleFontSize": title, "labelLimit": 400},
+        "legend": {"labelFontSize": label, "titleFontSize": title, "labelLimit": limit, "symbolSize": label * 10},
+        "header": {"labelFontSize": label, "titleFontSize": title},
+        "title": {"fontSize": title},
+        "text": {"fontSize": label},
+    }
+
+
+def style(chart: Any, talk: bool | None = None) -> Any:
+    """An Altair chart with :func:`config` applied (top level: works for layered charts too)."""
+    return chart.configure(**config(talk))

@@ -1,0 +1,68 @@
+"""Talk mode's keys: a small browser component (keys.js) mounted by the frame on every page.
+
+It sends back two values: ``action`` (``next``, ``prev``, ``talk``), handled here before the next
+run, and ``width``, the window's width, from which charts size their text (:func:`viewport_width`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from ui.i18n import t
+from ui.session import TALK_STEPS, Session
+
+KEY = "bpe.talk_keys"
+_keys = st.components.v2.component("bpe_playground.talk_keys", js=(Path(__file__).parent / "keys.js").read_text("utf-8"))
+
+
+def keys_help() -> list[tuple[str, str]]:
+    """(keys, what they do), as the ``?`` overlay lists them."""
+    return [
+        ("n  PageDown", t("next step of the talk (next page elsewhere)")),
+        ("p  PageUp", t("previous step (previous page)")),
+        ("t", t("talk mode on / off")),
+        ("s", t("show / hide the sidebar")),
+        ("?  Esc", t("show / hide these keys")),
+        ("space", t("player: play / pause")),
+        ("← →", t("player: one round back / forward")),
+        ("Home  End", t("player: first / last round")),
+        ("+  −", t("player: faster / slower")),
+    ]
+
+
+def viewport_width() -> int | None:
+    """The browser window's width in pixels, as last reported (None before the first report)."""
+    width = st.session_state.get(KEY, {}).get("width")
+    return width if isinstance(width, int) and 200 <= width <= 20_000 else None
+
+
+def mount(s: Session, page_ids: Sequence[str]) -> None:
+    """Listen for the keys on this page (call once per run, after the page)."""
+    _keys(
+        key=KEY,
+        data={
+            "talk": bool(s.talk),
+            "width": viewport_width(),
+            "labels": {"title": t("Keys"), "keys": keys_help()},
+        },
+        default={},
+        on_action_change=lambda: _act(s, page_ids),
+        on_width_change=lambda: None,
+    )
+
+
+def _act(s: Session, page_ids: Sequence[str]) -> None:
+    """A key was pressed: runs as a callback, before the script, so the talk switch may still be set."""
+    action = st.session_state.get(KEY, {}).get("action")
+    act = action.get("act") if isinstance(action, dict) else None
+    if act == "talk":
+        s.talk = not s.talk
+    elif act in ("next", "prev"):
+        delta = 1 if act == "next" else -1
+        if s.page == "talk":
+            s.step = min(TALK_STEPS, max(1, s.step + delta))
+        elif s.page in page_ids:
+            s.goto = page_ids[(page_ids.index(s.page) + delta) % len(page_ids)]
