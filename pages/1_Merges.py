@@ -8,6 +8,7 @@ import streamlit as st
 from ui import chart_style, frame, training
 from ui import merges as mg
 from ui.animation_html import animation_html
+from ui.i18n import language
 from ui.player import merge_player
 from ui.session import Session
 from ui.text import plain
@@ -46,8 +47,8 @@ st.caption(f"Player at round {k:,} of {n:,} (as of its last pause or step; the r
 
 st.download_button(
     "Download this animation (one HTML file, works offline)",
-    # Built on click, on another thread: it must not touch the session (hence k and speed).
-    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label),
+    # Built on click, on another thread: it must not touch the session (hence k, speed and lang).
+    data=lambda lang=language(): animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",

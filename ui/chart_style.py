@@ -35,12 +35,15 @@ def config(talk: bool | None = None) -> dict[str, Any]:
         talk = running and bool(session.current().talk)
     label, title = font_px(talk, keys.viewport_width() if running else None)
     limit = 0 if talk else 600  # 0: no limit (long legend labels wrap instead of being cut)
+    ink = {"labelColor": "#111", "titleColor": "#111"} if talk else {}  # Streamlit's grey fades on a projector
     return {
-        "axis": {"labelFontSize": label, "titleFontSize": title, "labelLimit": 400},
-        "legend": {"labelFontSize": label, "titleFontSize": title, "labelLimit": limit, "symbolSize": label * 10},
+        "axis": {"labelFontSize": label, "titleFontSize": title, "labelLimit": 400, **ink},
+        "legend": {"labelFontSize": label, "titleFontSize": title, "labelLimit": limit, "titleLimit": limit,
+                   "symbolSize": label * 10, **ink},
         "header": {"labelFontSize": label, "titleFontSize": title},
         "title": {"fontSize": title},
         "text": {"fontSize": label},
+        **({"padding": {"left": 12, "top": 6, "right": 6, "bottom": 6}} if talk else {}),  # room for big axis titles
     }
 
 

@@ -106,6 +106,7 @@ class Model {
   constructor(data) {
     this.n = data.n;
     this.bytesMode = data.mode === "bytes";
+    this.labels = data.labels;
     this.marks = data.marks;
     this.atoms = this.bytesMode ? new TextEncoder().encode(data.window) : data.window;
     this.life = new Int32Array(Uint8Array.from(atob(data.lifetimes), (c) => c.charCodeAt(0)).buffer);
@@ -228,8 +229,8 @@ class Model {
     if (tok === undefined) {
       const value = this.bytesMode ? this.atoms.subarray(s, e) : this.atoms.slice(s, e).join("");
       const pieces = this.piecesOfValue(value);
-      const unit = this.bytesMode ? "byte" : "symbol";
-      tok = { pieces, title: `${labelOf(pieces)} · ${e - s} ${unit}${e - s === 1 ? "" : "s"}` };
+      const unit = (this.bytesMode ? "byte" : "symbol") + (e - s === 1 ? "" : "s");
+      tok = { pieces, title: `${labelOf(pieces)} · ${fill(this.labels[unit], { n: e - s })}` };
       this.tokenPieces.set(key, tok);
     }
     return tok;

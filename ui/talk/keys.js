@@ -18,7 +18,7 @@ function typingInto(target) {
 }
 
 function sidebarOpen() {
-  return document.querySelector('[data-testid="stSidebar"]')?.getAttribute("aria-expanded") === "true";
+  return document.querySelector('[data-testid="stSidebar"]')?.dataset.collapsed === "false";
 }
 
 function toggleSidebar() {
@@ -85,7 +85,8 @@ export default function (component) {
     window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(reportWidth, 300); });
   }
   current = { data, setStateValue };
-  if (data.talk && !wasTalk && sidebarOpen()) toggleSidebar();
+  // The sidebar may be drawn a moment after this component: look again for a second.
+  if (data.talk && !wasTalk) for (const ms of [0, 300, 1000]) setTimeout(() => { if (sidebarOpen()) toggleSidebar(); }, ms);
   wasTalk = data.talk;
   document.documentElement.dataset.bpeTalk = data.talk ? "1" : "0";
   reportWidth();

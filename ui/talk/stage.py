@@ -29,6 +29,7 @@ STAGE_CSS = (
     # Every text of the main column: one size (headings above it), whatever Streamlit gave it.
     f"{_TEXT} :is(p,li,span,label,div,code,pre,button,input,textarea,select,td,th,a,summary,small,h4,h5,h6)"
     "{font-size:var(--talk-text)!important;line-height:1.3!important}"
+    "[data-testid='stSkipToContent']{font-size:var(--talk-text)!important}"
     f"{_TEXT} h1{{font-size:calc(var(--talk-text)*1.45)!important;padding:.2em 0!important}}"
     f"{_TEXT} h2{{font-size:calc(var(--talk-text)*1.25)!important}}"
     f"{_TEXT} h3{{font-size:calc(var(--talk-text)*1.1)!important}}"

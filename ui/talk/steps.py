@@ -115,8 +115,10 @@ def vocab_against_compression() -> None:
     corpus = make_text(t("training text"), text)
     points = data.real_curve()
     line = curve_view.Line(corpus, points, round(corpus.n_bytes / points[-1][1]), 0.0)
-    st.markdown(t("Bytes per token at every vocab size from 256 to {n:,} (one pass over the text):", n=points[-1][0]))
-    st.altair_chart(curve_view.chart([line], [], marks=[256, points[-1][0]]), width="stretch")
+    st.markdown(t("Bytes per token at every vocab size from 256 to {n:,} (one pass over the text), and three real "
+                  "tokenizers on the same text:", n=points[-1][0]))
+    references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
+    st.altair_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
 
 
 def three_tokenizers() -> None:
