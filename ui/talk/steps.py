@@ -165,7 +165,7 @@ STEPS: tuple[Step, ...] = (
     Step("GPT-2 vs cl100k vs o200k", "Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
          "spaces of indentation become one token; Chinese words become whole tokens.", three_tokenizers),
     Step("Where classic and byte-level differ", "Classic BPE works on characters and marks word ends with "
-         "</w>: a character never seen becomes <unk>. Byte-level BPE falls back to bytes.",
+         "</w>: a character never seen in training gets the id of <unk>. Byte-level BPE falls back to bytes.",
          classic_and_byte_level),
     Step("Summary", "Recap, then invite the audience to train their own tokenizer.", summary),
 )  # fmt: skip
