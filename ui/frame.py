@@ -38,7 +38,7 @@ PAGES = (
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "scroll_to", "goto", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
+    *("cache", "page", "scroll_to", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
 )
 """Session fields that are never saved for a reload."""
 FAILED = "Something went wrong on this page:"
@@ -67,14 +67,12 @@ def run_app() -> None:
     navigation = st.navigation(pages, position="sidebar")
     s = session.current()
     _open(s)
-    if s.goto:  # a talk key asked for the next or previous page
-        target, s.goto = s.goto, ""
-        st.switch_page(pages[[page_id for page_id, *_ in PAGES].index(target)])
     link_slot = st.sidebar.container()
     with link_slot:
         st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
         stage.apply(s.talk)
-        st.toggle(t("Talk mode"), key=Session.talk.key, help=t("Big text for a projector; press ? for the keys."))
+        st.toggle(t("Talk mode"), key=Session.talk.key, help=t("Big text for a projector; press ? for the keys."),
+                  persist_state="session")  # fmt: skip
     try:
         navigation.run()
     except PageDone:
@@ -92,7 +90,7 @@ def run_app() -> None:
                 default={},
                 on_browser_change=lambda: None,
             )
-            talk_keys.mount(s, [page_id for page_id, *_ in PAGES])
+            talk_keys.mount(s, [(page_id, path) for page_id, _, _, path, _ in PAGES])
         s.scroll_to = ""
 
 

@@ -117,7 +117,6 @@ class Session:
     talk: Field[bool] = Field(False, url="talk", parse=lambda text: one_of(("0", "1"))(text) == "1",
                               dump=lambda on: "1" if on else "0")  # fmt: skip
     step: Field[int] = Field(1, url="step", parse=whole_number(1, TALK_STEPS))  # the guided talk's step
-    goto: Field[str] = Field("")  # a page the talk keys asked for (ui.talk.keys), opened by the frame
     # Merges
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))

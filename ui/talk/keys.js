@@ -1,5 +1,6 @@
 // Talk mode's keys, on every page (ui/talk/keys.py mounts this component from the frame):
-// n / PageDown and p / PageUp move between the guided talk's steps (between pages elsewhere),
+// n / PageDown and p / PageUp move between the guided talk's steps (elsewhere: between pages, by
+// the sidebar's links),
 // t turns talk mode on and off, s shows or hides the sidebar, ? shows the keys (Esc hides them).
 // It also reports the window's width once and after a resize (charts size their text from it),
 // and folds the sidebar away when talk mode starts. Text is drawn with textContent only.
@@ -26,6 +27,12 @@ function toggleSidebar() {
     ? document.querySelector('[data-testid="stSidebarCollapseButton"] button')
     : document.querySelector('[data-testid="stExpandSidebarButton"]');
   button?.click();
+}
+
+// Another page through the sidebar's own link (works folded too): the session and talk mode stay.
+function openPage(path) {
+  const links = document.querySelectorAll('a[data-testid="stSidebarNavLink"]');
+  [...links].find((a) => new URL(a.href).pathname.replace(/^\//, "") === path)?.click();
 }
 
 function showKeys() {
@@ -70,6 +77,7 @@ function onKey(e) {
   if (!act) return;
   e.preventDefault();
   hideKeys();
+  if (act !== "talk" && !current.data.steps) { openPage(current.data[act]); return; }
   current.setStateValue("action", { act, n: ++counter });
 }
 

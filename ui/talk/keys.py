@@ -1,7 +1,7 @@
 """Talk mode's keys: a small browser component (keys.js) mounted by the frame on every page.
 
-It sends back two values: ``action`` (``next``, ``prev``, ``talk``), handled here before the next
-run, and ``width``, the window's width, from which charts size their text (:func:`viewport_width`).
+It sends back two values: ``action`` (``next``, ``prev`` on the Talk page, ``talk``), handled here
+before the next run, and ``width``, the window's width, from which charts size their text (:func:`viewport_width`).
 """
 
 from __future__ import annotations
@@ -39,30 +39,32 @@ def viewport_width() -> int | None:
     return width if isinstance(width, int) and 200 <= width <= 20_000 else None
 
 
-def mount(s: Session, page_ids: Sequence[str]) -> None:
-    """Listen for the keys on this page (call once per run, after the page)."""
+def mount(s: Session, pages: Sequence[tuple[str, str]]) -> None:
+    """Listen for the keys on this page (call once per run, after the page). ``pages``: (id, URL path)
+    in order; off the Talk page, n and p open the next and previous one (the browser follows the
+    sidebar's own link, so the session and talk mode stay)."""
+    here = [page_id for page_id, _ in pages].index(s.page) if s.page in dict(pages) else 0
     _keys(
         key=KEY,
         data={
             "talk": bool(s.talk),
             "width": viewport_width(),
             "labels": {"title": t("Keys"), "keys": keys_help()},
+            "steps": s.page == "talk",
+            "next": pages[(here + 1) % len(pages)][1],
+            "prev": pages[(here - 1) % len(pages)][1],
         },
         default={},
-        on_action_change=lambda: _act(s, page_ids),
+        on_action_change=lambda: _act(s),
         on_width_change=lambda: None,
     )
 
 
-def _act(s: Session, page_ids: Sequence[str]) -> None:
+def _act(s: Session) -> None:
     """A key was pressed: runs as a callback, before the script, so the talk switch may still be set."""
     action = st.session_state.get(KEY, {}).get("action")
     act = action.get("act") if isinstance(action, dict) else None
     if act == "talk":
         s.talk = not s.talk
-    elif act in ("next", "prev"):
-        delta = 1 if act == "next" else -1
-        if s.page == "talk":
-            s.step = min(TALK_STEPS, max(1, s.step + delta))
-        elif s.page in page_ids:
-            s.goto = page_ids[(page_ids.index(s.page) + delta) % len(page_ids)]
+    elif act in ("next", "prev") and s.page == "talk":
+        s.step = min(TALK_STEPS, max(1, s.step + (1 if act == "next" else -1)))

@@ -33,6 +33,7 @@ STAGE_CSS = (
     f"{_TEXT} h1{{font-size:calc(var(--talk-text)*1.45)!important;padding:.2em 0!important}}"
     f"{_TEXT} h2{{font-size:calc(var(--talk-text)*1.25)!important}}"
     f"{_TEXT} h3{{font-size:calc(var(--talk-text)*1.1)!important}}"
+    f"{_TEXT} [data-testid='stCaptionContainer']{{color:#333!important}}"  # grey fades on a projector
     f"{_TEXT} .tokens{{line-height:1.9!important}}"
     f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}"
     + token_ui.talk_token_css(_TEXT)

@@ -20,6 +20,7 @@ from ui import merges as mg
 from ui import tokens as tok_ui
 from ui.compare import curve as curve_view
 from ui.compare.algorithms import comparison
+from ui.compare.common import CSS as COMPARE_CSS
 from ui.compare.common import draw_views, neighbour_diffs
 from ui.compare.side import reference_view
 from ui.compare.texts import make_text
@@ -126,6 +127,7 @@ def three_tokenizers() -> None:
     n_bytes = len(text.encode("utf-8"))
     views = [reference_view(name, text, n_bytes) for name in REFERENCES]
     st.markdown(t("The same text, three tokenizers. Outlined: tokens the neighbour does not have."))
+    st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
     draw_views(views, neighbour_diffs(views))
 
 
