@@ -7,11 +7,6 @@
 
 // -- the player ------------------------------------------------------------------------------
 
-// "{k} of {n}" with values filled in (labels come translated from the host, in data.labels).
-function fill(template, values) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
-
 class Player {
   constructor(parent, labels) {
     this.parent = parent;

@@ -79,6 +79,11 @@ function bytePieces(bytes, marks) {
   return out;
 }
 
+// "{k} of {n}" with values filled in (the words come translated from the host, in data.labels).
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 function labelOf(pieces) { return pieces.length ? pieces.map((p) => p[1]).join("") : "∅"; }
 
 function fillToken(node, pieces) {

@@ -64,7 +64,7 @@ def pair_rows() -> list[dict]:
 
 
 def counting_pairs() -> None:
-    st.markdown(t("The text “{text}” as bytes, and every pair of neighbours counted:", text=data.PAIRS_TEXT))
+    st.markdown(t("The text “{text}” as bytes, and every pair of neighbours counted:", text=plain(data.PAIRS_TEXT)))
     _tokens([bytes([b]) for b in data.PAIRS_TEXT.encode()])
     frame = pd.DataFrame(pair_rows())
     bars = (
@@ -81,7 +81,7 @@ def first_merge() -> None:
     tokenizer = data.trained("aaabdaaabac", "byte", 259)
     record = tokenizer.trace[0]
     st.markdown(t("Round 1: the most frequent pair {left} + {right} ({count} times) becomes token {id}.",
-                  left=tok_ui.display_bytes(record.left), right=tok_ui.display_bytes(record.right),
+                  left=plain(tok_ui.display_bytes(record.left)), right=plain(tok_ui.display_bytes(record.right)),
                   count=record.count, id=record.new_id))  # fmt: skip
     segmentation = tokenizer.tokenizer.segment(data.PAIRS_TEXT)
     for k in range(tokenizer.num_merges + 1):
