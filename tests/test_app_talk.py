@@ -83,6 +83,7 @@ def test_chart_text_follows_talk_mode(talk):
     sizes = [config["axis"]["labelFontSize"], config["axis"]["titleFontSize"], config["legend"]["labelFontSize"]]
     if talk == "1":
         assert min(sizes) >= stage.MIN_PX and config["axis"]["labelColor"] == "#111"
+        assert spec["height"] >= chart_style.TALK_HEIGHT_IN_LINES * stage.MIN_PX  # room for the plot
     else:
         assert sizes == [12, 13, 12] and "labelColor" not in config["axis"]
 

@@ -14,6 +14,8 @@ from ui.talk import keys, stage
 
 NORMAL_PX = (12, 13)
 """Label and title sizes outside talk mode (Vega's defaults are 10 and 11)."""
+TALK_HEIGHT_IN_LINES = 14
+"""A talk-mode chart is at least this many text lines tall."""
 
 
 def font_px(talk: bool, width: int | None) -> tuple[int, int]:
@@ -48,5 +50,11 @@ def config(talk: bool | None = None) -> dict[str, Any]:
 
 
 def style(chart: Any, talk: bool | None = None) -> Any:
-    """An Altair chart with :func:`config` applied (top level: works for layered charts too)."""
-    return chart.configure(**config(talk))
+    """An Altair chart with :func:`config` applied (top level: works for layered charts too); in talk
+    mode also taller, so big axis and legend text leave the plot its room."""
+    settings = config(talk)
+    size = settings["axis"]["labelFontSize"]
+    if size > NORMAL_PX[0]:
+        height = chart.height if isinstance(chart.height, int) else 0
+        chart = chart.properties(height=max(height, TALK_HEIGHT_IN_LINES * size))
+    return chart.configure(**settings)
