@@ -26,7 +26,8 @@ STAGE_CSS = (
     # The chrome: Streamlit's header, toolbar and the coloured line above them; the page's paddings.
     "[data-testid='stHeader'],[data-testid='stToolbar'],[data-testid='stDecoration']{display:none!important}"
     "[data-testid='stMainBlockContainer']{padding:1.2vh 2.5vw 4vh!important;max-width:none!important}"
-    # Every text of the main column: one size (captions dark: grey fades on a projector) (headings above it), whatever Streamlit gave it.
+    # Every text of the main column: one size (headings above it), whatever Streamlit gave it; captions
+    # dark (grey fades on a projector).
     f"{_TEXT} :is(p,li,span,label,div,code,pre,button,input,textarea,select,td,th,a,summary,small,h4,h5,h6)"
     "{font-size:var(--talk-text)!important;line-height:1.3!important}"
     "[data-testid='stSkipToContent']{font-size:var(--talk-text)!important}"
