@@ -2,7 +2,7 @@
 // n / PageDown and p / PageUp move between the guided talk's steps (elsewhere: between pages, by
 // the sidebar's links),
 // t turns talk mode on and off, s shows or hides the sidebar, ? shows the keys (Esc hides them).
-// It also reports the window's width once and after a resize (charts size their text from it),
+// In talk mode it also reports the window's width once and after a resize (charts size their text from it),
 // and folds the sidebar away when talk mode starts. Text is drawn with textContent only.
 const MOVES = { n: "next", PageDown: "next", p: "prev", PageUp: "prev", t: "talk" };
 const TYPING = /^(slider|textbox|combobox|listbox|spinbutton|option|menuitem|tab|switch|checkbox|radio)$/;
@@ -81,8 +81,17 @@ function onKey(e) {
   current.setStateValue("action", { act, n: ++counter });
 }
 
+// Only in talk mode (outside it nothing needs the width), and only between runs: a report costs a
+// rerun, which would interrupt the page's own (a link's training, say).
 function reportWidth() {
-  if (current && current.data.width !== window.innerWidth) current.setStateValue("width", window.innerWidth);
+  if (!current || !current.data.talk || current.data.width === window.innerWidth) return;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (app && app.dataset.testScriptState === "running") {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(reportWidth, 500);
+    return;
+  }
+  current.setStateValue("width", window.innerWidth);
 }
 
 export default function (component) {
