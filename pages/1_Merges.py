@@ -45,10 +45,11 @@ k = n if s.round is None else min(s.round, n)
 speed = s.speed
 st.caption(f"Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).")
 
+lang = language()
 st.download_button(
     "Download this animation (one HTML file, works offline)",
     # Built on click, on another thread: it must not touch the session (hence k, speed and lang).
-    data=lambda lang=language(): animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
+    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",

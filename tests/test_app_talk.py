@@ -44,7 +44,7 @@ def test_every_step_renders_in_both_languages_and_its_link_round_trips(step, lan
     assert not at.warning, [w.value for w in at.warning]
     title = at.title[0].value
     assert title.startswith(i18n.t(STEPS[step - 1].title, lang=lang)) and f"{step}/{TALK_STEPS}" in title
-    assert i18n.MISSING == set(), sorted(i18n.MISSING)[:5]
+    assert set() == i18n.MISSING, sorted(i18n.MISSING)[:5]
     # The address bar and "copy link" carry the step and talk mode, and nothing of a tokenizer.
     assert link_params(s, "talk") == {"step": str(step), "talk": "1"}
     assert at.query_params["step"] == str(step) and at.query_params["talk"] == "1"

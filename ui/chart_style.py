@@ -40,8 +40,14 @@ def config(talk: bool | None = None) -> dict[str, Any]:
     ink = {"labelColor": "#111", "titleColor": "#111"} if talk else {}  # Streamlit's grey fades on a projector
     return {
         "axis": {"labelFontSize": label, "titleFontSize": title, "labelLimit": 400, **ink},
-        "legend": {"labelFontSize": label, "titleFontSize": title, "labelLimit": limit, "titleLimit": limit,
-                   "symbolSize": label * 10, **ink},
+        "legend": {
+            "labelFontSize": label,
+            "titleFontSize": title,
+            "labelLimit": limit,
+            "titleLimit": limit,
+            "symbolSize": label * 10,
+            **ink,
+        },
         "header": {"labelFontSize": label, "titleFontSize": title},
         "title": {"fontSize": title},
         "text": {"fontSize": label},

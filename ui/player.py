@@ -12,8 +12,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
 from ui import session
+from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
 from ui.merges import PlayerView
 
 _player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_CSS, js=PLAYER_JS)

@@ -283,7 +283,9 @@ def link_params(session: Session, page: str) -> dict[str, str]:
     for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
         field = FIELDS[name]
         value = getattr(session, name)
-        if value is None or (name == "talk" and not value) or (name == "regex" and session.pattern != "custom") or (name == "word" and not value):
+        if value is None or (name in ("talk", "word") and not value):
+            continue
+        if name == "regex" and session.pattern != "custom":
             continue
         if name == "text" and len(value) > MAX_LINK_TEXT:
             continue

@@ -51,4 +51,3 @@ def mixed(kind: str) -> Trained:
 def real_curve() -> list[tuple[int, float]]:
     """Bytes per token at every vocab size of :func:`real` on its own text, sampled for a chart."""
     return voc.sample_curve(voc.bytes_per_token_curve(real().tokenizer, load_sample(REAL_CORPUS)), 300)
-

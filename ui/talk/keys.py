@@ -15,7 +15,9 @@ from ui.i18n import t
 from ui.session import TALK_STEPS, Session
 
 KEY = "bpe.talk_keys"
-_keys = st.components.v2.component("bpe_playground.talk_keys", js=(Path(__file__).parent / "keys.js").read_text("utf-8"))
+_keys = st.components.v2.component(
+    "bpe_playground.talk_keys", js=(Path(__file__).parent / "keys.js").read_text("utf-8")
+)
 
 
 def keys_help() -> list[tuple[str, str]]:

@@ -36,8 +36,7 @@ STAGE_CSS = (
     f"{_TEXT} h3{{font-size:calc(var(--talk-text)*1.1)!important}}"
     f"{_TEXT} :is([data-testid='stCaptionContainer'],[data-testid='stCaptionContainer'] *){{color:#333!important}}"
     f"{_TEXT} .tokens{{line-height:1.9!important}}"
-    f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}"
-    + token_ui.talk_token_css(_TEXT)
+    f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}" + token_ui.talk_token_css(_TEXT)
 )
 
 

@@ -48,10 +48,12 @@ def _tokens(tokens: list[bytes]) -> None:
 def bytes_of_a_sentence() -> None:
     text = data.BYTES_SENTENCE
     encoded = text.encode("utf-8")
-    st.markdown(t("“{text}”: {chars} characters, {n} bytes in UTF-8.", text=plain(text), chars=len(text), n=len(encoded)))
+    st.markdown(
+        t("“{text}”: {chars} characters, {n} bytes in UTF-8.", text=plain(text), chars=len(text), n=len(encoded))
+    )
     _tokens([ch.encode("utf-8") for ch in text])
     _tokens([bytes([b]) for b in encoded])
-    world = "世".encode("utf-8")
+    world = "世".encode()
     st.markdown(t("世 is three bytes: {hex}. A byte on its own is not a character, so it shows as ⟨hex⟩.",
                   hex=" ".join(f"{b:02X}" for b in world)))  # fmt: skip
 
@@ -116,8 +118,13 @@ def vocab_against_compression() -> None:
     corpus = make_text(t("training text"), text)
     points = data.real_curve()
     line = curve_view.Line(corpus, points, round(corpus.n_bytes / points[-1][1]), 0.0)
-    st.markdown(t("Bytes per token at every vocab size from 256 to {n:,} (one pass over the text), and three real "
-                  "tokenizers on the same text:", n=points[-1][0]))
+    st.markdown(
+        t(
+            "Bytes per token at every vocab size from 256 to {n:,} (one pass over the text), and three real "
+            "tokenizers on the same text:",
+            n=points[-1][0],
+        )
+    )
     references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
     st.altair_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
 
