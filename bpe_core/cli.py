@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import io
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn
 
 from . import formats
+from .cli_streams import CliError, open_input, open_output, read_all, read_chunks, read_ids
 from .pretokenize import PATTERNS
 from .tokenizer import Tokenizer
 
@@ -37,14 +37,6 @@ if TYPE_CHECKING:
 
 PROG = "python -m bpe_core"
 EXIT_USAGE = 2
-READ_CHARS = 1 << 16
-"""Characters read per chunk when streaming a file through the encoder."""
-
-
-class CliError(Exception):
-    """A problem to report as one line on stderr (exit status 2)."""
-
-
 class _Parser(argparse.ArgumentParser):
     # argparse prints the whole usage block before its message; one line is easier to read in a log.
     def error(self, message: str) -> NoReturn:
@@ -196,7 +188,7 @@ def _run_training(
     from .training import train
 
     if args.files == ["-"]:
-        text = _read_all("-")
+        text = read_all("-")
         on_step = None if progress is None else (lambda done, total: progress("train", done, total))
         result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=on_step)
         return result, len(text.encode("utf-8"))
@@ -236,9 +228,9 @@ def _load_tokenizer(args: argparse.Namespace) -> Tokenizer:
 
 def _encode(args: argparse.Namespace) -> int:
     tokenizer = _load_tokenizer(args)
-    with _open_input(args.file) as source, _open_output(args.output) as sink:
+    with open_input(args.file) as source, open_output(args.output) as sink:
         batch: list[str] = []
-        for token_id in tokenizer.encode_iterable(_read_chunks(source, args.file)):
+        for token_id in tokenizer.encode_iterable(read_chunks(source, args.file)):
             batch.append(str(token_id))
             if len(batch) >= 4096:
                 sink.write(" ".join(batch) + " ")
@@ -251,9 +243,9 @@ def _decode(args: argparse.Namespace) -> int:
     tokenizer = _load_tokenizer(args)
     # Ids are decoded in batches; a character split across two batches must still come out whole.
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    with _open_input(args.file) as source, _open_output(args.output) as sink:
+    with open_input(args.file) as source, open_output(args.output) as sink:
         batch: list[int] = []
-        for token_id in _read_ids(source):
+        for token_id in read_ids(source):
             batch.append(token_id)
             if len(batch) >= 4096:
                 sink.write(decoder.decode(_decode_bytes(tokenizer, batch)))
@@ -267,69 +259,6 @@ def _decode_bytes(tokenizer: Tokenizer, ids: list[int]) -> bytes:
         return tokenizer.decode_bytes(ids)
     except (KeyError, ValueError) as error:
         raise CliError(_describe(error)) from None
-
-
-def _read_ids(source: TextIO) -> Iterator[int]:
-    for line_number, line in enumerate(source, 1):
-        for word in line.replace(",", " ").replace("[", " ").replace("]", " ").split():
-            if not word.isdigit():
-                raise CliError(f"line {line_number}: {word[:40]!r} is not a token id")
-            yield int(word)
-
-
-def _read_chunks(source: TextIO, name: str) -> Iterator[str]:
-    while True:
-        try:
-            chunk = source.read(READ_CHARS)
-        except UnicodeDecodeError as error:
-            raise CliError(
-                f"{_input_name(name)} is not UTF-8 text ({error.reason} at byte 0x{error.object[error.start]:02X})"
-            ) from None
-        if not chunk:
-            return
-        yield chunk
-
-
-def _input_name(name: str) -> str:
-    return "standard input" if name == "-" else name
-
-
-class _Closing:
-    """A context manager that closes a stream unless it is stdin/stdout."""
-
-    def __init__(self, stream, close: bool):
-        self.stream, self.close = stream, close
-
-    def __enter__(self):
-        return self.stream
-
-    def __exit__(self, *exc_info) -> None:
-        if self.close:
-            self.stream.close()
-        else:
-            # Detach rather than let the wrapper close sys.stdin/sys.stdout's buffer when collected.
-            self.stream.flush()
-            self.stream.detach()
-
-
-def _open_input(name: str) -> _Closing:
-    # UTF-8 whatever the locale says (or UTF-16/32 when a byte order mark says so), "\r\n" kept as it is.
-    binary = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed by _Closing)
-    head = binary.peek(4)[:4] if hasattr(binary, "peek") else b""
-    stream = io.TextIOWrapper(binary, encoding=formats.text_encoding(head), errors="strict", newline="")
-    return _Closing(stream, name != "-")
-
-
-def _open_output(name: str | None) -> _Closing:
-    if name is None:
-        stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
-        return _Closing(stdout, False)
-    return _Closing(open(name, "w", encoding="utf-8", newline=""), True)
-
-
-def _read_all(name: str) -> str:
-    with _open_input(name) as source:
-        return "".join(_read_chunks(source, name))
 
 
 def _pattern_arg(value: str) -> str | None:

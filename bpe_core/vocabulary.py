@@ -1,5 +1,5 @@
-"""The data behind the Compare page: a text at every vocab size, and what a vocabulary holds
-(a token's merge tree is in :mod:`bpe_core.merge_tree`).
+"""The data behind the Compare page: a text at every vocab size (the vocabulary's tokens, one row
+each, are in :mod:`bpe_core.vocabulary_table`; a token's merge tree in :mod:`bpe_core.merge_tree`).
 
 One training run to the largest size contains every smaller one (merges are a prefix), and
 boundary lifetimes (:mod:`bpe_core.lifetimes`) give a text's segmentation with the first k
@@ -25,7 +25,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 from math import log
 
@@ -35,21 +34,16 @@ from .tokenizer import Tokenizer
 
 __all__ = [
     "BASE_VOCAB",
-    "TokenInfo",
     "boundary_offsets",
     "bytes_per_token",
     "bytes_per_token_curve",
     "changed_tokens",
-    "length_histogram",
     "merges_for_vocab_size",
-    "never_emitted",
     "pretoken_counts",
     "sample_curve",
     "token_counts_by_size",
-    "token_usage",
     "tokens_at_size",
     "vocab_size_of",
-    "vocabulary_rows",
 ]
 
 BASE_VOCAB = 256
@@ -250,99 +244,3 @@ def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes]) -> li
     other_offsets = boundary_offsets(other_tokens)
     other_spans = set(pairwise(other_offsets))
     return [(start, stop) not in other_spans for start, stop in pairwise(offsets)]
-
-
-# -- what the vocabulary holds ------------------------------------------------------------------
-
-
-def token_usage(tokenizer: Tokenizer, text: str) -> Counter[int]:
-    """How often each token id is emitted when encoding text with the full vocabulary.
-
-    >>> import bpe_core
-    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
-    >>> sorted(token_usage(tokenizer, "aaabdaaabac").items())
-    [(97, 1), (99, 1), (100, 1), (258, 2)]
-    """
-    return Counter(tokenizer.encode(text))
-
-
-def never_emitted(tokenizer: Tokenizer, text: str, usage: Counter[int] | None = None) -> list[int]:
-    """Ids of learned tokens (made by a merge) that encoding text never emits, in merge order.
-
-    A token can be learned yet never emitted: it was only a step towards longer tokens, which
-    then replaced it everywhere.
-
-    >>> import bpe_core
-    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
-    >>> never_emitted(tokenizer, "aaabdaaabac")
-    [256, 257]
-    """
-    if usage is None:
-        usage = token_usage(tokenizer, text)
-    learned = sorted(
-        (rank, identifier)
-        for token, identifier in tokenizer.mergeable_ranks.items()
-        if (rank := tokenizer.merge_rank(token)) is not None
-    )
-    return [identifier for _, identifier in learned if not usage.get(identifier)]
-
-
-def length_histogram(tokenizer: Tokenizer, *, learned_only: bool = True) -> Counter[int]:
-    """Token length in bytes -> how many tokens have it (learned tokens only, by default).
-
-    >>> import bpe_core
-    >>> length_histogram(bpe_core.train("aaabdaaabac", 259).tokenizer)
-    Counter({2: 1, 3: 1, 4: 1})
-    """
-    return Counter(
-        len(token) for token in tokenizer.mergeable_ranks if not learned_only or tokenizer.merge_rank(token) is not None
-    )
-
-
-@dataclass(frozen=True)
-class TokenInfo:
-    """One row of the vocabulary explorer."""
-
-    id: int
-    token: bytes
-    length: int
-    merge_round: int | None  # rank of the merge that made it; None for single bytes and specials
-    count_when_merged: int | None  # pair count in the round it was merged (training trace), if known
-    used: int  # how often encoding the text emits it
-    special: bool = False
-
-
-def vocabulary_rows(
-    tokenizer: Tokenizer,
-    usage: Counter[int] | None = None,
-    trace: Sequence | None = None,
-) -> list[TokenInfo]:
-    """Every token, in id order, with its merge round, count when merged and use count.
-
-    ``trace`` is a training trace (``TrainResult.trace``): record r gives the count of merge r.
-
-    >>> import bpe_core
-    >>> result = bpe_core.train("aaabdaaabac", 259)
-    >>> row = vocabulary_rows(result.tokenizer, Counter({258: 2}), result.trace)[258]
-    >>> (row.token, row.merge_round, row.count_when_merged, row.used)
-    (b'aaab', 2, 2, 2)
-    """
-    usage = usage or Counter()
-    counts = {record.rank: record.count for record in trace} if trace else {}
-    special_ids = set(tokenizer.special_tokens.values())
-    rows = []
-    for identifier, token in sorted(tokenizer.vocab.items()):
-        special = identifier in special_ids
-        rank = None if special else tokenizer.merge_rank(token)
-        rows.append(
-            TokenInfo(
-                id=identifier,
-                token=token,
-                length=len(token),
-                merge_round=rank,
-                count_when_merged=counts.get(rank) if rank is not None else None,
-                used=usage.get(identifier, 0),
-                special=special,
-            )
-        )
-    return rows

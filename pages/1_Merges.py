@@ -8,7 +8,7 @@ import streamlit as st
 from ui import chart_style, frame, training
 from ui import merges as mg
 from ui.animation_html import animation_html
-from ui.i18n import language
+from ui.i18n import N_, language, t
 from ui.player import merge_player
 from ui.session import Session
 from ui.text import plain
@@ -16,19 +16,17 @@ from ui.text import plain
 TABLE_PAGE_ROWS = 50
 
 s = frame.page("merges")
-st.title("Merges, round by round")
+st.title(t("Merges, round by round"))
 
-trained = training.ensure(s, "watch its merges")
+trained = training.ensure(s, N_("watch its merges"))
 if trained is None:
     frame.stop()
 
 n = trained.num_merges
-st.caption(
-    f"{plain(trained.label)} — {n:,} merges. Round k shows the start of the training text "
-    "after the first k merges; the occurrences merged in that round are outlined in red."
-)
+st.caption(t("{label} — {n:,} merges. Round k shows the start of the training text after the first k merges; the "
+             "occurrences merged in that round are outlined in red.", label=plain(trained.label), n=n))
 if n == 0:
-    st.warning("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate.")
+    st.warning(t("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate."))
     frame.stop()
 
 # --- the player (browser-side animation; reports its round when paused or stepped) ----------
@@ -43,11 +41,12 @@ if view is not None:
     s.round, s.speed, s.word = view.round, view.speed, view.word or ""
 k = n if s.round is None else min(s.round, n)
 speed = s.speed
-st.caption(f"Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).")
+st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
+             k=k, n=n))
 
 lang = language()
 st.download_button(
-    "Download this animation (one HTML file, works offline)",
+    t("Download this animation (one HTML file, works offline)"),
     # Built on click, on another thread: it must not touch the session (hence k, speed and lang).
     data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
     file_name="bpe-merges.html",
@@ -58,7 +57,7 @@ st.download_button(
 )
 
 # --- chart and table ----------------------------------------------------------------------
-st.subheader("Winning pair's count per round")
+st.subheader(t("Winning pair's count per round"))
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
 chart = {
     "height": 260,
@@ -67,10 +66,10 @@ chart = {
         {
             "mark": {"type": "line", "interpolate": "step-after"},
             "encoding": {
-                "x": {"field": "round", "type": "quantitative", "title": "round"},
-                "y": {"field": "count", "type": "quantitative", "title": "count (peak per stretch, log)",
+                "x": {"field": "round", "type": "quantitative", "title": t("round")},
+                "y": {"field": "count", "type": "quantitative", "title": t("count (peak per stretch, log)"),
                       "scale": {"type": "log"}},
-                "tooltip": [{"field": "round"}, {"field": "count"}],
+                "tooltip": [{"field": "round", "title": t("round")}, {"field": "count", "title": t("count")}],
             },
         },
         {
@@ -82,17 +81,17 @@ chart = {
 }  # fmt: skip
 st.vega_lite_chart(pd.DataFrame(mg.count_chart_points(trained)), chart, width="stretch")
 
-st.subheader("All merges")
+st.subheader(t("All merges"))
 left, right = st.columns([4, 1], vertical_alignment="bottom")
 query = left.text_input(
-    "Search merges (token text; · is a space, ↵ a newline; or an id / round)",
+    t("Search merges (token text; · is a space, ↵ a newline; or an id / round)"),
     key=Session.merge_search.key,
     on_change=lambda: setattr(s, "merge_table_page", 1),
 )
 rounds = mg.search_merges(trained, query)
 pages = max(1, -(-len(rounds) // TABLE_PAGE_ROWS))
 s.merge_table_page = min(s.merge_table_page, pages)
-page = right.number_input("Page", 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
+page = right.number_input(t("Page"), 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
 shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
-st.caption(f"{len(rounds):,} of {n:,} merges · page {page:,} of {pages:,}")
+st.caption(t("{found:,} of {n:,} merges · page {page:,} of {pages:,}", found=len(rounds), n=n, page=page, pages=pages))
 st.dataframe(pd.DataFrame(mg.merges_rows(trained, shown)), hide_index=True, width="stretch")

@@ -6,69 +6,72 @@ import streamlit as st
 
 from ui import encoding as enc
 from ui import export, frame, training
+from ui.i18n import N_, t
 from ui.session import MAX_LINK_TEXT, TRAINED, Session
 from ui.text import plain
 from ui.tokens import display_str
 
 s = frame.page("encode")
-st.title("Encode text")
+st.title(t("Encode text"))
 
 if s.tokenizer == TRAINED and (s.trained is not None or s.link_request):
-    training.ensure(s, "encode with it")
+    training.ensure(s, N_("encode with it"))
 choices = enc.tokenizer_choices(s)
 if s.tokenizer not in choices:
     s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
-    st.text_area("Text to encode", key=Session.text.key, height=150, persist_state="session")
+    st.text_area(t("Text to encode"), key=Session.text.key, height=150, persist_state="session")
     if len(s.text) > MAX_LINK_TEXT:
-        st.caption(f"Texts over {MAX_LINK_TEXT:,} characters are not put in the page's link.")
+        st.caption(t("Texts over {n:,} characters are not put in the page's link.", n=MAX_LINK_TEXT))
 with top_right:
-    st.selectbox("Tokenizer", list(choices), format_func=choices.get, key=Session.tokenizer.key,
+    st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key,
                  persist_state="session")
-    st.toggle("Show token ids instead of text", key=Session.show_ids.key, persist_state="session")
+    st.toggle(t("Show token ids instead of text"), key=Session.show_ids.key, persist_state="session")
     if s.trained is None:
-        st.caption("Train a tokenizer on the Train page to compare it here.")
-    with st.expander("Load a tokenizer from files", icon=":material/upload_file:"):
+        st.caption(t("Train a tokenizer on the Train page to compare it here."))
+    with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
         export.import_box(s, "encode_import", on_loaded=lambda label: setattr(s, "tokenizer", enc.loaded_choice(label)))
 
 try:
     tokenizer = enc.tokenizer_for(s, s.tokenizer)
 except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
-    st.error(f"The {plain(s.tokenizer)} vocabulary is not available: {plain(error)}")
+    st.error(t("The {name} vocabulary is not available: {error}", name=plain(s.tokenizer), error=plain(error)))
     frame.stop()
 try:
     result = enc.encode(tokenizer, s.text)
 except Exception as error:  # noqa: BLE001 -- a tokenizer that cannot encode this text: say so, keep the page
-    st.error(f"Could not encode the text: {plain(type(error).__name__)}: {plain(error)}")
+    st.error(t("Could not encode the text: {kind}: {error}", kind=plain(type(error).__name__), error=plain(error)))
     frame.stop()
 
 c1, c2, c3, c4 = st.columns(4)
-c1.metric("Characters", f"{result.n_chars:,}")
-c2.metric("Bytes (UTF-8)", f"{result.n_bytes:,}")
-c3.metric("Tokens", f"{result.n_tokens:,}")
-c4.metric("Bytes per token", f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
+c1.metric(t("Characters"), f"{result.n_chars:,}")
+c2.metric(t("Bytes (UTF-8)"), f"{result.n_bytes:,}")
+c3.metric(t("Tokens"), f"{result.n_tokens:,}")
+c4.metric(t("Bytes per token"), f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
 if result.words is not None:
-    st.caption("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks.")
-st.caption("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split "
-           "across tokens. Hover a token for its id.")
+    st.caption(t("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks."))
+st.caption(t("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
+             "tokens. Hover a token for its id."))
 if result.n_tokens > enc.MAX_RENDERED_TOKENS:
-    st.caption(f"Showing the first {enc.MAX_RENDERED_TOKENS:,} tokens.")
+    st.caption(t("Showing the first {n:,} tokens.", n=enc.MAX_RENDERED_TOKENS))
 st.html(enc.encoded_html(result, s.show_ids))
 
-st.subheader("One word, merge by merge")
+st.subheader(t("One word, merge by merge"))
 words = enc.pretokens(tokenizer, s.text)
 if not words:
-    st.caption("Type some text above to pick a word.")
+    st.caption(t("Type some text above to pick a word."))
 else:
     if s.step_word not in words:
         s.step_word = words[0]
-    word = st.selectbox("Word (pre-token)", words, format_func=display_str, key=Session.step_word.key)
+    word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key)
     try:
         steps = enc.word_steps(tokenizer, word)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback
-        st.error(f"Could not trace the merges of that word: {plain(error)}")
+        st.error(t("Could not trace the merges of that word: {error}", error=plain(error)))
     else:
-        st.caption(f"{len(steps) - 1} merge{'s' if len(steps) != 2 else ''} applied, lowest rank first.")
+        n = len(steps) - 1
+        st.caption(t("{n} merges applied, lowest rank first.", n=n) if n != 1 else
+                   t("1 merge applied, lowest rank first."))
         st.html(enc.steps_html(steps))

@@ -6,29 +6,30 @@ import streamlit as st
 
 from ui import encoding as enc
 from ui import export, frame
+from ui.i18n import N_, t
 from ui.session import FORMATS, REFERENCES, TRAINED, Session
 from ui.text import human_bytes, plain
 
 s = frame.page("export")
-st.title("Export and import")
+st.title(t("Export and import"))
 
-st.subheader("Download")
+st.subheader(t("Download"))
 if s.trained is None and s.link_request:
     from ui import training
 
-    training.ensure(s, "export it")
+    training.ensure(s, N_("export it"))
 sources = {choice: label for choice, label in enc.tokenizer_choices(s).items() if choice not in REFERENCES}
 if not sources:
-    st.info("Nothing to export yet: train a tokenizer on the Train page, or load one below.")
+    st.info(t("Nothing to export yet: train a tokenizer on the Train page, or load one below."))
 else:
     if s.exported not in sources:
         s.exported = next(iter(sources))
-    st.selectbox("Tokenizer", list(sources), format_func=sources.get, key=Session.exported.key)
+    st.selectbox(t("Tokenizer"), list(sources), format_func=sources.get, key=Session.exported.key)
     tokenizer = enc.tokenizer_for(s, s.exported)
-    st.caption(f"{len(tokenizer.vocab):,} tokens ({tokenizer.num_merges:,} merges). Each file loads back with "
-               "the same token ids.")
-    st.radio("Format", FORMATS, format_func=export.LABELS.get, key=Session.format.key, horizontal=True,
-             persist_state="session", help=export.HELP.get(s.format))
+    st.caption(t("{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.",
+                 n=len(tokenizer.vocab), merges=tokenizer.num_merges))
+    st.radio(t("Format"), FORMATS, format_func=lambda f: t(export.LABELS[f]), key=Session.format.key, horizontal=True,
+             persist_state="session", help=t(export.HELP[s.format]))
     training_info = None
     if s.exported == TRAINED:
         request = s.trained.request
@@ -38,22 +39,23 @@ else:
     try:
         files = export.export_files(tokenizer, s.format, training_info)
     except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why
-        st.error(f"{export.LABELS[s.format]} cannot hold this tokenizer: {plain(error, limit=600)}")
+        st.error(t("{format} cannot hold this tokenizer: {error}", format=t(export.LABELS[s.format]),
+                   error=plain(error, limit=600)))
     else:
         ((file_name, data),) = files.items()
-        st.download_button(f"Download {export.LABELS[s.format]}", data, file_name=file_name,
+        st.download_button(t("Download {format}", format=t(export.LABELS[s.format])), data, file_name=file_name,
                            mime=export.MIME[s.format], key="download", on_click="ignore",
                            icon=":material/download:", type="primary")
-        st.caption(f"{plain(file_name)} · {human_bytes(len(data))} · {export.HELP[s.format]}")
+        st.caption(f"{plain(file_name)} · {human_bytes(len(data))} · {t(export.HELP[s.format])}")
     if s.format == "tiktoken":
-        st.caption("tiktoken files hold only the ranks: the pattern and special tokens are not part of that format "
-                   "(on import, GPT-2's pattern is assumed and special tokens are dropped).")
+        st.caption(t("tiktoken files hold only the ranks: the pattern and special tokens are not part of that format "
+                     "(on import, GPT-2's pattern is assumed and special tokens are dropped)."))
 
-st.subheader("Import")
-st.markdown("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages.")
+st.subheader(t("Import"))
+st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))
 export.import_box(s, "export_import", on_loaded=lambda label: setattr(s, "exported", enc.loaded_choice(label)))
 if s.loaded:
-    st.caption("Loaded in this session: " + ", ".join(
-        f"{plain(name)} ({len(tok.vocab):,} tokens)" for name, tok in s.loaded.items()))
-    st.page_link("pages/3_Compare.py", label="Compare →")
-    st.page_link("pages/2_Encode.py", label="Encode →")
+    st.caption(t("Loaded in this session: {files}", files=", ".join(
+        t("{name} ({n:,} tokens)", name=plain(name), n=len(tok.vocab)) for name, tok in s.loaded.items())))
+    st.page_link("pages/3_Compare.py", label=t("Compare →"))
+    st.page_link("pages/2_Encode.py", label=t("Encode →"))

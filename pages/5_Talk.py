@@ -22,7 +22,7 @@ def _move(s: Session, delta: int) -> None:
     s.step = min(max(s.step + delta, 1), TALK_STEPS)
 
 
-st.title(t("{title} ({step}/{total})", title=t(step.title), step=s.step, total=TALK_STEPS))
+st.title(t("{title} (step {step} of {total})", title=t(step.title), step=s.step, total=TALK_STEPS))
 try:
     step.draw()
 finally:  # the way on is kept even when a step cannot draw (the frame shows its error)

@@ -170,3 +170,14 @@ def open_page(at: AppTest, page: str) -> AppTest:
     at.run()
     no_exception(at)
     return at
+
+
+def options_in(lang: str, monkeypatch) -> None:
+    """Let AppTest read translated widgets in ``lang``: it formats their options again in the test's own
+    thread, outside any script run, where ``ui.i18n.t`` would speak English and no option would match."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    from ui import i18n
+
+    inside = i18n.language
+    monkeypatch.setattr(i18n, "language", lambda: inside() if get_script_run_ctx(suppress_warning=True) else lang)

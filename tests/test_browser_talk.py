@@ -90,7 +90,7 @@ class Offline:
 
 def at_step(page, step: int, lang: str = "en") -> None:
     """Wait until the page shows ``step`` (its title and the address bar), drawn in full."""
-    title = t("{title} ({step}/{total})", lang=lang, title=t(STEPS[step - 1].title, lang=lang), step=step,
+    title = t("{title} (step {step} of {total})", lang=lang, title=t(STEPS[step - 1].title, lang=lang), step=step,
               total=TALK_STEPS)  # fmt: skip
     expect(page.locator("h1")).to_have_text(title, timeout=30_000)
     wait_idle(page)

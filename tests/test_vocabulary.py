@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import bpe_core
-from bpe_core import formats, merge_tree
+from bpe_core import formats, merge_tree, vocabulary_table
 from bpe_core import vocabulary as voc
 
 SMALL_TEXTS = {
@@ -141,18 +141,18 @@ def test_usage_never_emitted_histogram_rows(shakespeare):
     text = shakespeare[:40_000]
     result = bpe_core.train(text, 700)
     tokenizer = result.tokenizer
-    usage = voc.token_usage(tokenizer, text)
+    usage = vocabulary_table.token_usage(tokenizer, text)
     assert usage == Counter(tokenizer.encode(text))
-    never = voc.never_emitted(tokenizer, text, usage)
-    assert never == voc.never_emitted(tokenizer, text)
+    never = vocabulary_table.never_emitted(tokenizer, text, usage)
+    assert never == vocabulary_table.never_emitted(tokenizer, text)
     assert never, "some intermediate tokens are always absorbed into longer ones"
     assert all(usage[i] == 0 and i >= 256 for i in never)
     learned_used = [i for i in range(256, 256 + tokenizer.num_merges) if usage[i]]
     assert len(never) + len(learned_used) == tokenizer.num_merges
-    histogram = voc.length_histogram(tokenizer)
+    histogram = vocabulary_table.length_histogram(tokenizer)
     assert sum(histogram.values()) == tokenizer.num_merges
     assert min(histogram) >= 2
-    rows = voc.vocabulary_rows(tokenizer, usage, result.trace)
+    rows = vocabulary_table.vocabulary_rows(tokenizer, usage, result.trace)
     assert [row.id for row in rows] == sorted(tokenizer.vocab)
     by_id = {row.id: row for row in rows}
     for record in result.trace[:50]:

@@ -14,14 +14,17 @@ import streamlit as st
 
 from bpe_core import ClassicTokenizer
 from ui import tokens as tok_ui
+from ui.i18n import t
 from ui.session import TRAINED, Session
 from ui.trained import Trained
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
+"""Code names, the same in every language."""
 MAX_RENDERED_TOKENS = 4000
 
 
-@st.cache_resource(show_spinner="Loading the reference vocabulary…")
+# A decorator's text is fixed at import, before any session has a language: it says it in both.
+@st.cache_resource(show_spinner="Loading the reference vocabulary… · 正在加载参考词表…")
 def reference_tokenizer(name: str):
     """OpenAI's tokenizers, built offline from packaged files (shared by all sessions, read-only)."""
     from bpe_core.reference import reference
@@ -75,9 +78,9 @@ LOADED = "file:"
 
 def tokenizer_choices(s: Session) -> dict[str, str]:
     """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
-    choices = {TRAINED: f"Just trained: {s.trained.label}"} if s.trained is not None else {}
+    choices = {TRAINED: t("Just trained: {label}", label=s.trained.label)} if s.trained is not None else {}
     choices.update(REFERENCE_LABELS)
-    choices.update({LOADED + label: f"File: {label}" for label in s.loaded})
+    choices.update({LOADED + label: t("File: {label}", label=label) for label in s.loaded})
     return choices
 
 
@@ -129,7 +132,7 @@ def word_steps(tokenizer, word: str) -> list[tuple[str, list[str], list[bool]]]:
     removed = sorted({life for life in lifetimes if 0 <= life < PERMANENT})
     steps = []
     tokens = seg.tokens_at(0)
-    steps.append(("start: one token per byte", [tok_ui.display_bytes(t) for t in tokens], [False] * len(tokens)))
+    steps.append((t("start: one token per byte"), [tok_ui.display_bytes(x) for x in tokens], [False] * len(tokens)))
     for life in removed:
         cuts = seg.boundaries_at(life + 1)
         pieces, just = [], []
@@ -141,14 +144,15 @@ def word_steps(tokenizer, word: str) -> list[tuple[str, list[str], list[bool]]]:
         for p in made:
             rank_id = tokenizer.mergeable_ranks.get(p) if hasattr(tokenizer, "mergeable_ranks") else None
             made_ids.append(f"{tok_ui.display_bytes(p)} (id {rank_id})")
-        steps.append((f"merge rank {life:,}: " + ", ".join(made_ids), [tok_ui.display_bytes(p) for p in pieces], just))
+        caption = t("merge rank {rank:,}: {made}", rank=life, made=", ".join(made_ids))
+        steps.append((caption, [tok_ui.display_bytes(p) for p in pieces], just))
     return steps
 
 
 def _classic_steps(tokenizer, word: str):
     rank = {pair: r for r, pair in enumerate(tokenizer.merges)}
     parts = [*word, "</w>"]
-    steps = [("start: one symbol per character, then </w>", list(parts), [False] * len(parts))]
+    steps = [(t("start: one symbol per character, then </w>"), list(parts), [False] * len(parts))]
     while len(parts) > 1:
         best = None
         for i in range(len(parts) - 1):
@@ -160,7 +164,7 @@ def _classic_steps(tokenizer, word: str):
         r, i = best
         parts[i : i + 2] = [parts[i] + parts[i + 1]]
         just = [j == i for j in range(len(parts))]
-        steps.append((f"merge rank {r:,}: {parts[i]}", list(parts), just))
+        steps.append((t("merge rank {rank:,}: {made}", rank=r, made=parts[i]), list(parts), just))
     return steps
 
 

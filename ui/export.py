@@ -19,16 +19,19 @@ import streamlit as st
 
 from bpe_core import formats
 from bpe_core.formats.archive import read_zip
+from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import plain
 
-LABELS = {"gpt2": "GPT-2 (zip)", "tiktoken": "tiktoken ranks", "hf": "Hugging Face", "bpe-playground": "Project JSON"}
+LABELS = {"gpt2": N_("GPT-2 (zip)"), "tiktoken": N_("tiktoken ranks"), "hf": N_("Hugging Face"),
+          "bpe-playground": N_("Project JSON")}  # fmt: skip
 HELP = {
-    "gpt2": "vocab.json + merges.txt, zipped together",
-    "tiktoken": "one base64 token and its rank per line",
-    "hf": "tokenizer.json for the Hugging Face tokenizers library",
-    "bpe-playground": "this project's format, with the training settings",
+    "gpt2": N_("vocab.json + merges.txt, zipped together"),
+    "tiktoken": N_("one base64 token and its rank per line"),
+    "hf": N_("tokenizer.json for the Hugging Face tokenizers library"),
+    "bpe-playground": N_("this project's format, with the training settings"),
 }
+"""Shown with ui.i18n.t."""
 MIME = {
     "gpt2": "application/zip",
     "tiktoken": "text/plain",
@@ -67,7 +70,7 @@ def unpack(name: str, data: bytes) -> list[File]:
 def load_files(files: list[File]) -> tuple[Any, str]:
     """A tokenizer from one file, or vocab.json + merges.txt together; ValueError says what is wrong."""
     if not files:
-        raise ValueError("Choose a tokenizer file first.")
+        raise ValueError(t("Choose a tokenizer file first."))
     with tempfile.TemporaryDirectory(prefix="bpe-upload-") as tmp:
         names = []
         for file in files:
@@ -79,7 +82,8 @@ def load_files(files: list[File]) -> tuple[Any, str]:
             tokenizer = formats.load(target)
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
             message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
-            raise ValueError(f"Could not load a tokenizer from {', '.join(names)}: {message}") from None
+            raise ValueError(t("Could not load a tokenizer from {files}: {error}", files=", ".join(names),
+                               error=message)) from None
     return tokenizer, " + ".join(file.name for file in files)
 
 
@@ -98,22 +102,23 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
             tokenizer, _ = load_files(files)
             label = " + ".join(upload.name for upload in uploads)  # the files as the user named them
         except ValueError as error:
-            s.notice("error", f"{plain(error, limit=600)} Nothing was changed: the tokenizers stay as they were.")
+            s.notice("error", t("{error} Nothing was changed: the tokenizers stay as they were.",
+                                error=plain(error, limit=600)))
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
-            s.notice("error", f"Could not load a tokenizer: {plain(type(error).__name__)}: {plain(error)}. "
-                     "Nothing was changed.")
+            s.notice("error", t("Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
+                                kind=plain(type(error).__name__), error=plain(error)))
             return
         s.loaded[label] = tokenizer
         if on_loaded is not None:
             on_loaded(label)
-        s.notice("success", f"Loaded {plain(label)}: {len(tokenizer.vocab):,} tokens. It is now selectable on "
-                 "Encode and Compare.")
+        s.notice("success", t("Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",
+                              label=plain(label), n=len(tokenizer.vocab)))
 
     uploads = st.file_uploader(
-        "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, "
-        "vocab.json + merges.txt together, or the GPT-2 zip",
+        t("Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, vocab.json + merges.txt "
+          "together, or the GPT-2 zip"),
         accept_multiple_files=True,
         key=files_key,
     )
-    st.button("Load tokenizer", key=f"{key}_load", disabled=not uploads, on_click=load)
+    st.button(t("Load tokenizer"), key=f"{key}_load", disabled=not uploads, on_click=load)

@@ -17,10 +17,10 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from ui import jobs, session, store
+from ui import i18n, jobs, session, store
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
-from ui.i18n import t
+from ui.i18n import N_, t
 from ui.session import Session
 from ui.talk import keys as talk_keys
 from ui.talk import stage
@@ -29,19 +29,19 @@ from ui.text import human_bytes, plain
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
     # id, script, title, URL path (the old multipage paths, so links in old slides keep working), icon
-    ("train", "pages/0_Train.py", "Train", "", ":material/model_training:"),
-    ("merges", "pages/1_Merges.py", "Merges", "Merges", ":material/animation:"),
-    ("encode", "pages/2_Encode.py", "Encode", "Encode", ":material/text_fields:"),
-    ("compare", "pages/3_Compare.py", "Compare", "Compare", ":material/compare:"),
-    ("export", "pages/4_Export.py", "Export", "Export", ":material/download:"),
-    ("talk", "pages/5_Talk.py", "Talk", "Talk", ":material/co_present:"),
+    ("train", "pages/0_Train.py", N_("Train"), "", ":material/model_training:"),
+    ("merges", "pages/1_Merges.py", N_("Merges"), "Merges", ":material/animation:"),
+    ("encode", "pages/2_Encode.py", N_("Encode"), "Encode", ":material/text_fields:"),
+    ("compare", "pages/3_Compare.py", N_("Compare"), "Compare", ":material/compare:"),
+    ("export", "pages/4_Export.py", N_("Export"), "Export", ":material/download:"),
+    ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
     *("cache", "page", "scroll_to", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
 )
 """Session fields that are never saved for a reload."""
-FAILED = "Something went wrong on this page:"
+FAILED = N_("Something went wrong on this page:")
 STYLE = (
     "<style>"
     + token_ui.TOKEN_CSS
@@ -58,15 +58,16 @@ _page_tools = st.components.v2.component(
 
 def run_app() -> None:
     """The whole app: navigation over the pages, with the session opened before the page runs."""
-    st.set_page_config(page_title="BPE Playground", page_icon="🔤", layout="wide")
     _start_services()
+    s = session.current()
+    _open(s)  # first: the language decides the page titles
+    st.set_page_config(page_title=t("BPE Playground"), page_icon="🔤", layout="wide")
     pages = [
-        st.Page(str(ROOT / script), title=title, url_path=path or None, icon=icon, default=not path)
+        st.Page(str(ROOT / script), title=t(title), url_path=path or None, icon=icon, default=not path)
         for _, script, title, path, icon in PAGES
     ]
     navigation = st.navigation(pages, position="sidebar")
-    s = session.current()
-    _open(s)
+    language_switch()
     link_slot = st.sidebar.container()
     with link_slot:
         st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
@@ -79,7 +80,8 @@ def run_app() -> None:
         pass
     except Exception as error:  # the last safety net: a bug shows as a message, never a traceback
         logging.getLogger("bpe_playground").exception("page failed")
-        st.error(f"{FAILED} {plain(type(error).__name__)}: {plain(error)}. Your tokenizer and settings are kept.")
+        st.error(t("{failed} {error}: {message}. Your tokenizer and settings are kept.", failed=t(FAILED),
+                   error=plain(type(error).__name__), message=plain(error)))
     finally:  # also when the page stops or reruns early: the work is saved, the link box filled
         _save(s)
         with link_slot:
@@ -101,6 +103,24 @@ def _start_services() -> bool:
     jobs.default_runner()
     jobs.release_memory_every(30)
     return True
+
+
+def language_switch() -> None:
+    """``English | 简体中文`` at the top of the sidebar, bound to ``Session.lang`` (in links as ``lang``).
+
+    Its label is in both languages, so whoever cannot read the current one still finds it.
+    """
+    st.sidebar.segmented_control("Language · 语言", tuple(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get,
+                                 key=session.Session.lang.key, required=True, persist_state="session",
+                                 on_change=_keep_choices)
+
+
+def _keep_choices() -> None:
+    """A selectbox sends back the text of its option, which the new language no longer has (its value would
+    become that text): every field is set again here, where the old texts still map to their options."""
+    for field in session.FIELDS.values():
+        if not field.uploader and field.key in st.session_state and field is not session.Session.lang:
+            st.session_state[field.key] = st.session_state[field.key]
 
 
 def scroll_into_view(element_id: str) -> None:
@@ -157,14 +177,18 @@ def _open(s: Session) -> None:
     if signature != s.link_signature:
         s.link_signature = signature
         _apply_link(s, params)
+    if s.lang not in i18n.LANGUAGES:
+        s.lang = i18n.browser_language(st.context.locale)
 
 
 def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
     values, problems = session.parse_link(params)
-    for problem in problems:
-        s.notice("warning", plain(problem.message, limit=400))
     for name, value in values.items():
         setattr(s, name, value)
+    if s.lang not in i18n.LANGUAGES:  # the problems are told in the language this session starts in
+        s.lang = i18n.browser_language(st.context.locale)
+    for problem in problems:
+        s.notice("warning", plain(t(problem.message), limit=400))
     if set(values) & set(session.TOKENIZER_FIELDS):
         s.link_request = "link"
 
@@ -178,7 +202,7 @@ def _restore(s: Session, workspace: str) -> None:
             s.notice("warning", plain(value.message()))
             value = "" if name == "pasted_text" else None
         setattr(s, name, value)
-    s.notice("success", "Your work in this tab was restored after the reload.")
+    s.notice("success", t("Your work in this tab was restored after the reload."))
 
 
 class LostText:
@@ -188,10 +212,8 @@ class LostText:
         self.what, self.characters = what, characters
 
     def message(self) -> str:
-        return (
-            f"Your {self.what} ({human_bytes(self.characters)}) was too big to keep across reloads: add it "
-            "again to train on it. The rest of your work is back."
-        )
+        return t("Your {what} ({size}) was too big to keep across reloads: add it again to train on it. The rest "
+                 "of your work is back.", what=t(self.what), size=human_bytes(self.characters))
 
 
 # -- saving -----------------------------------------------------------------------------------------
@@ -216,7 +238,7 @@ def _save(s: Session) -> None:
     store.STORE.save(s.browser, s.workspace, values, size)
 
 
-_OWN_TEXT = {"upload": "uploaded file", "pasted_text": "pasted text", "heldout_text": "held-out text"}
+_OWN_TEXT = {"upload": N_("uploaded file"), "pasted_text": N_("pasted text"), "heldout_text": N_("held-out text")}
 """What each field holding the user's own text is called when it is too big to keep."""
 
 
@@ -239,12 +261,12 @@ def _link_box(s: Session) -> None:
         st.query_params.from_dict(address)
     s.link_signature = session.signature(address)
     base = (st.context.url or "").split("?")[0]
-    st.caption(":material/link: Link to this view (copy with the icon)")
+    st.caption(":material/link: " + t("Link to this view (copy with the icon)"))
     st.code(f"{base}?{urlencode(params, safe=',')}", language=None, wrap_lines=True)
     notes = []
     if params.get("corpus") in (PASTE, UPLOAD):
-        notes.append("Pasted and uploaded text never goes into a link: whoever opens it is asked for the text.")
+        notes.append(t("Pasted and uploaded text never goes into a link: whoever opens it is asked for the text."))
     if s.trained is not None:
-        notes.append(f"Tokenizer: {plain(s.trained.label)}")
+        notes.append(t("Tokenizer: {label}", label=plain(s.trained.label)))
     if notes:
         st.caption(" ".join(notes))

@@ -2,22 +2,42 @@
 
 The English text is its own key, as in gettext, so code stays readable and a missing translation
 shows English rather than a key. Catalogs are JSON files in ``ui/locales/<lang>/`` (one file per
-area of the app, merged when first used): ``{"Train": "训练", "{count:,} merges": "{count:,} 次合并"}``.
+area of the app, merged when first used): ``{"Train": "训练", "Vocab size": "词表大小"}``.
 Placeholders use ``str.format`` and are filled after translation.
 
 >>> t("Train", lang="en"), t("Train", lang="zh")
 ('Train', '训练')
->>> t("{count:,} merges", count=1200, lang="en")
-'1,200 merges'
+>>> t("{n:,} of {merges:,} learned tokens never appear when encoding the corpus: longer tokens made from "
+...   "them replaced them everywhere.", n=12, merges=1200, lang="zh")[:32]
+'在 1,200 个学到的词元中，有 12 个在编码语料时从未出现'
+
+Two helpers cover text that is written in one place and shown in another:
+
+- :func:`N_` marks a constant label (a dict of choices, a sample's name) for the catalog where it is
+  written; the code that shows it calls ``t(label)`` then.
+- :func:`later` keeps a sentence and its values for modules that must not know the session (link
+  parsing, settings checks, upload decoding): ``t(message)`` translates it, and its values that are
+  messages too, when it is shown; ``str(message)`` is the English sentence.
+
+>>> problem = later("Vocab sizes “{sizes}” were not used: give {allowed}.", sizes="9x",
+...                 allowed=later("one of {names}", names="en, zh"))
+>>> str(problem)
+'Vocab sizes “9x” were not used: give one of en, zh.'
+>>> t(problem, lang="zh")
+'词表大小“9x”未被采用：请给出以下之一：en, zh。'
 
 The language is the session's ``lang`` field (``ui.session``); this module only reads it, so that
 any module may translate without importing the session (arrows point down). Outside a Streamlit run
 (the library, tests, doctests) it is English unless ``lang`` is given.
+
+Streamlit's own widget texts (the file uploader's "Drag and drop", "Browse files") come from its
+frontend, which has no other language.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -52,9 +72,33 @@ def language() -> str:
     return lang if lang in LANGUAGES else DEFAULT
 
 
-def t(text: str, /, lang: str | None = None, **values: Any) -> str:
+def N_(text: str) -> str:
+    """``text`` unchanged: marks a label for the catalog (tests read these marks); show it with ``t``."""
+    return text
+
+
+@dataclass(frozen=True)
+class Later:
+    """A sentence translated when it is shown: an English template and its values."""
+
+    text: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return t(self, lang=DEFAULT)
+
+
+def later(text: str, /, **values: Any) -> Later:
+    """A message to translate where it is shown (see the module's docstring)."""
+    return Later(text, values)
+
+
+def t(text: str | Later, /, lang: str | None = None, **values: Any) -> str:
     """``text`` in the session's language (or ``lang``), with ``values`` filled in."""
     lang = lang or language()
+    if isinstance(text, Later):
+        shown = {k: t(v, lang=lang) if isinstance(v, Later) else v for k, v in text.values.items()}
+        return t(text.text, lang=lang, **shown, **values)
     if lang != DEFAULT:
         translated = catalog(lang).get(text)
         if translated is None:

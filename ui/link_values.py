@@ -1,5 +1,6 @@
 """What a link's values may be: each parser turns the text of a query parameter into a value, or
 raises :class:`LinkValueError` whose message says what is allowed (used by ``ui.session``'s fields).
+Messages are ``ui.i18n.later`` sentences: translated where they are shown, English as ``str``.
 
 >>> whole_number(1, 10)("7"), number_list(1, 500, 4)("300, 400")
 (7, [300, 400])
@@ -16,15 +17,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ui.i18n import Later, later
+
 
 class LinkValueError(ValueError):
-    """A link's value that cannot be used; the message says what is allowed."""
+    """A link's value that cannot be used; ``allowed`` (its message) says what is allowed."""
+
+    def __init__(self, allowed: Later):
+        super().__init__(str(allowed))
+        self.allowed = allowed
 
 
 @dataclass(frozen=True)
 class LinkProblem:
     parameter: str
-    message: str
+    message: Later  # shown with ui.i18n.t; str() gives the English sentence
 
 
 # -- parsers: text from a link -> a value, or LinkValueError saying what is allowed ----------------
@@ -33,19 +40,18 @@ _DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are d
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
-    allowed = f"a whole number from {low:,} to {high:,}"
+    allowed = later("a whole number from {low:,} to {high:,}", low=low, high=high)
 
     def parse(text: str) -> int:
         if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
             raise LinkValueError(allowed)
         return int(text)
 
-    parse.allowed = allowed  # type: ignore[attr-defined]
     return parse
 
 
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:
-    allowed = "one of " + ", ".join(choices)
+    allowed = later("one of {names}", names=", ".join(choices))
 
     def parse(text: str) -> str:
         if text not in choices:
@@ -58,7 +64,7 @@ def one_of(choices: Sequence[str]) -> Callable[[str], str]:
 def short_text(limit: int) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if len(text) > limit:
-            raise LinkValueError(f"text of at most {limit:,} characters")
+            raise LinkValueError(later("text of at most {limit:,} characters", limit=limit))
         return text
 
     return parse
@@ -66,7 +72,8 @@ def short_text(limit: int) -> Callable[[str], str]:
 
 def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
     """``"300,400"`` -> ``[300, 400]``: up to ``most`` distinct whole numbers, comma-separated."""
-    allowed = f"up to {most} whole numbers from {low:,} to {high:,}, separated by commas"
+    allowed = later("up to {most} whole numbers from {low:,} to {high:,}, separated by commas", most=most, low=low,
+                    high=high)
 
     def parse(text: str) -> list[int]:
         parts = [part for part in re.split(r"[,\s]+", text) if part]
@@ -78,7 +85,7 @@ def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
 
 
 def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
-    allowed = "a comma-separated list of " + ", ".join(choices) + " (or nothing)"
+    allowed = later("a comma-separated list of {names} (or nothing)", names=", ".join(choices))
 
     def parse(text: str) -> list[str]:
         names = [name for name in text.split(",") if name]

@@ -33,10 +33,11 @@ from bpe_core import pretokenize
 from bpe_core.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
+from ui.i18n import N_, t
 from ui.session import SPEEDS, Session
 from ui.trained import Trained
 
-TIE_RULE = "ties go to the lexicographically greatest pair"
+TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
 TOP_CANDIDATES = 5
 DEFAULT_SPEED = 4
 PAYLOAD_VERSION = 1
@@ -205,17 +206,18 @@ def search_merges(trained: Trained, query: str) -> list[int]:
 
 
 def merges_rows(trained: Trained, rounds: list[int]) -> dict[str, list]:
-    """Columns of the merge table for the given rounds only (a page of it, not all 8,000)."""
+    """Columns of the merge table (headers in the session's language) for the given rounds only (a page of it,
+    not all 8,000)."""
     records = [trained.trace[k - 1] for k in rounds]
     label = tok_ui.display_bytes
     return {
-        "round": rounds,
-        "id": [r.new_id for r in records],
-        "left": [label(r.left) for r in records],
-        "right": [label(r.right) for r in records],
-        "new token": [label(r.left + r.right) for r in records],
-        "count": [r.count for r in records],
-        "tie": [r.tied for r in records],
+        t("round"): rounds,
+        t("id"): [r.new_id for r in records],
+        t("left"): [label(r.left) for r in records],
+        t("right"): [label(r.right) for r in records],
+        t("new token"): [label(r.left + r.right) for r in records],
+        t("count"): [r.count for r in records],
+        t("tie"): [r.tied for r in records],
     }
 
 

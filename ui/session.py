@@ -21,7 +21,8 @@ from typing import Any, Generic, TypeVar, overload
 
 from bpe_core.reference import reference_names
 from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD
-from ui.i18n import LANGUAGES
+from ui.i18n import DEFAULT as DEFAULT_LANG
+from ui.i18n import LANGUAGES, later
 from ui.link_values import (
     LinkProblem,
     LinkValueError,
@@ -192,14 +193,15 @@ FIELDS: dict[str, Field] = {name: value for name, value in vars(Session).items()
 URL_FIELDS: dict[str, Field] = {field.url: field for field in FIELDS.values() if field.url}
 TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials")
 PAGE_FIELDS: dict[str, tuple[str, ...]] = {
-    "train": TOKENIZER_FIELDS,
-    "merges": (*TOKENIZER_FIELDS, "round", "speed", "word"),
-    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text"),
-    "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token"),
-    "export": (*TOKENIZER_FIELDS, "format"),
-    "talk": ("step",),
+    "train": (*TOKENIZER_FIELDS, "lang"),
+    "merges": (*TOKENIZER_FIELDS, "round", "speed", "word", "lang"),
+    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text", "lang"),
+    "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token", "lang"),
+    "export": (*TOKENIZER_FIELDS, "format", "lang"),
+    "talk": ("step", "lang"),
 }
-"""Which fields each page's link carries (and every page's: :data:`SHARED_FIELDS`)."""
+"""Which fields each page's link carries (``lang`` only when it is not English, the default), and
+every page's: :data:`SHARED_FIELDS`."""
 SHARED_FIELDS = ("talk",)
 WORKSPACE_PARAM = "ws"
 _WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
@@ -220,7 +222,7 @@ def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], lis
 
     >>> parse_link({"vocab": ["600", "700"], "sizes": ["300, 400"], "corpus": ["nope"]})[0]
     {'sizes': [300, 400]}
-    >>> [p.message for p in parse_link({"round": ["9" * 5000]})[1]]  # doctest: +ELLIPSIS
+    >>> [str(p.message) for p in parse_link({"round": ["9" * 5000]})[1]]  # doctest: +ELLIPSIS
     ['Link parameter “round” was ignored: it is 5,000 characters long ...']
     """
     values: dict[str, Any] = {}
@@ -231,35 +233,27 @@ def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], lis
         field = URL_FIELDS.get(parameter)
         if field is None or field.parse is None:
             known = ", ".join(sorted(URL_FIELDS))
-            problems.append(
-                LinkProblem(parameter, f"Unknown link parameter “{_quote(parameter)}” was ignored (known: {known}).")
-            )
+            problems.append(LinkProblem(parameter, later(
+                "Unknown link parameter “{parameter}” was ignored (known: {known}).", parameter=_quote(parameter),
+                known=known)))  # fmt: skip
             continue
         if len(given) != 1:
-            problems.append(
-                LinkProblem(parameter, f"Link parameter “{parameter}” is given {len(given)} times; give it once.")
-            )
+            problems.append(LinkProblem(parameter, later(
+                "Link parameter “{parameter}” is given {times} times; give it once.", parameter=parameter,
+                times=len(given))))  # fmt: skip
             continue
         (raw,) = given
         if len(raw) > MAX_VALUE_CHARS:
-            problems.append(
-                LinkProblem(
-                    parameter,
-                    f"Link parameter “{parameter}” was ignored: it is {len(raw):,} characters long "
-                    f"(at most {MAX_VALUE_CHARS:,}).",
-                )
-            )
+            problems.append(LinkProblem(parameter, later(
+                "Link parameter “{parameter}” was ignored: it is {length:,} characters long (at most {most:,}).",
+                parameter=parameter, length=len(raw), most=MAX_VALUE_CHARS)))  # fmt: skip
             continue
         try:
             values[field.name] = field.parse(raw)
         except LinkValueError as error:
-            problems.append(
-                LinkProblem(
-                    parameter,
-                    f"Link parameter “{parameter}” = “{_quote(raw)}” was ignored: it must be {error}. "
-                    "The page uses its default instead.",
-                )
-            )
+            problems.append(LinkProblem(parameter, later(
+                "Link parameter “{parameter}” = “{value}” was ignored: it must be {allowed}. The page uses its "
+                "default instead.", parameter=parameter, value=_quote(raw), allowed=error.allowed)))  # fmt: skip
     return values, problems
 
 
@@ -287,7 +281,7 @@ def link_params(session: Session, page: str) -> dict[str, str]:
             continue
         if name == "regex" and session.pattern != "custom":
             continue
-        if name == "text" and len(value) > MAX_LINK_TEXT:
+        if (name == "text" and len(value) > MAX_LINK_TEXT) or (name == "lang" and value == DEFAULT_LANG):
             continue
         if name == "tokenizer" and value not in (TRAINED, *REFERENCES):
             continue  # a tokenizer loaded from files cannot travel in a link

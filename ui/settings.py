@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bpe_core.pretokenize import compile_pattern, count_pretokens
 from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
+from ui.i18n import N_, Later, later
 from ui.session import MAX_VOCAB, Session
 from ui.text import plain
 from ui.trained import Request, text_digest
@@ -24,14 +25,15 @@ _lock = threading.Lock()
 
 
 class SettingsError(ValueError):
-    """Settings that cannot be trained; the message is Markdown-safe and says what is allowed.
+    """Settings that cannot be trained; ``message`` (``ui.i18n.later``, shown with ``t``) is Markdown-safe
+    and says what is allowed.
 
     ``pattern`` is the regex at fault, if any, for the page to show verbatim.
     """
 
-    def __init__(self, message: str, pattern: str | None = None):
-        super().__init__(message)
-        self.pattern = pattern
+    def __init__(self, message: Later, pattern: str | None = None):
+        super().__init__(str(message))
+        self.message, self.pattern = message, pattern
 
 
 # -- what to train ----------------------------------------------------------------------------------
@@ -41,17 +43,18 @@ def corpus_text(s: Session) -> str:
     """The text of the chosen corpus; SettingsError when there is none."""
     if s.corpus == PASTE:
         if not s.pasted_text:
-            raise SettingsError("The corpus is empty: paste some text, upload a .txt file or pick a sample.")
+            raise SettingsError(later("The corpus is empty: paste some text, upload a .txt file or pick a sample."))
         return s.pasted_text
     if s.corpus == UPLOAD:
         if s.upload is None:
-            raise SettingsError("No file uploaded yet (or the upload was refused): upload a .txt file first.")
+            raise SettingsError(later("No file uploaded yet (or the upload was refused): upload a .txt file first."))
         return s.upload.text
     return load_sample(s.corpus)
 
 
 def corpus_label(s: Session) -> str:
-    return s.upload.name if s.corpus == UPLOAD and s.upload is not None else sample_name(s.corpus)
+    """The corpus as the request keeps it (in English: it goes into exported files; pages show ``Request.label``)."""
+    return s.upload.name if s.corpus == UPLOAD and s.upload is not None else sample_name(s.corpus, lang="en")
 
 
 def special_tokens(s: Session) -> tuple[str, ...]:
@@ -68,9 +71,8 @@ def pattern_for(s: Session) -> str | None:
     try:
         compile_pattern(s.regex)
     except ValueError as error:
-        raise SettingsError(
-            f"The custom pre-tokenization pattern cannot be used: {plain(error, limit=400)}", pattern=s.regex
-        ) from None
+        raise SettingsError(later("The custom pre-tokenization pattern cannot be used: {error}",
+                                  error=plain(error, limit=400)), pattern=s.regex) from None
     return s.regex
 
 
@@ -83,8 +85,8 @@ class Limits:
     exact: bool  # maximum counted from the corpus (else only bounded by its size)
 
     @property
-    def allowed(self) -> str:
-        return f"from {self.minimum:,} to {self.maximum:,}"
+    def allowed(self) -> Later:
+        return later("from {low:,} to {high:,}", low=self.minimum, high=self.maximum)
 
 
 def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
@@ -121,10 +123,8 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
         try:
             found = limits(text, s.kind, pattern, specials)
         except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
-            raise SettingsError(
-                f"The pre-tokenization pattern cannot be used on this corpus: {plain(error, limit=400)}",
-                pattern=pattern,
-            ) from None
+            raise SettingsError(later("The pre-tokenization pattern cannot be used on this corpus: {error}",
+                                      error=plain(error, limit=400)), pattern=pattern) from None
         with _lock:
             _limits_cache[key] = found
             while len(_limits_cache) > 64:
@@ -141,18 +141,18 @@ def request_for(s: Session) -> tuple[Request, str]:
     text = corpus_text(s)
     classic = s.kind == "classic"
     if classic and not text.split():
-        raise SettingsError("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left to train.")
+        raise SettingsError(later("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left "
+                                  "to train."))
     digest = corpus_digest(s, text)
     bounds = limits_for(s, text, digest)
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
-            why = "256 byte tokens + special tokens" if not classic else "the characters of the corpus + </w>"
-            reason = f"the vocabulary starts at {bounds.minimum:,} ({why})"
+            why = N_("256 byte tokens + special tokens") if not classic else N_("the characters of the corpus + </w>")
+            reason = later("the vocabulary starts at {low:,} ({why})", low=bounds.minimum, why=later(why))
         else:
-            reason = f"this corpus allows at most {bounds.maximum - bounds.minimum:,} merges"
-        raise SettingsError(
-            f"Vocab size {s.vocab:,} is not possible here: {reason}. Choose a size {bounds.allowed}."
-        )
+            reason = later("this corpus allows at most {n:,} merges", n=bounds.maximum - bounds.minimum)
+        raise SettingsError(later("Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
+                                  vocab=s.vocab, reason=reason, allowed=bounds.allowed))
     request = Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 import regex
 
+from ui.i18n import t
+
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
 _TRANSLATE = str.maketrans(WHITESPACE_MARKS)
 
@@ -230,7 +232,8 @@ def tokens_html(
     spans = [token_span(tokens[i], ids[i] if ids is not None else None, i, show_ids=show_ids) for i in range(shown)]
     more = ""
     if shown < len(tokens):
-        more = f'<span class="more">… {len(tokens) - shown:,} more tokens not shown</span>'
+        rest = t("… {n:,} more tokens not shown", n=len(tokens) - shown)
+        more = f'<span class="more">{html.escape(rest)}</span>'
     cls = "tokens ids" if show_ids else "tokens"
     return f'<div class="{cls}">{"".join(spans)}{more}</div>'
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bpe_core
+from ui.i18n import t
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
@@ -41,8 +42,12 @@ class Request:
 
     @property
     def label(self) -> str:
-        pattern = "classic </w>" if self.kind == "classic" else f"pattern {self.pattern_choice}"
-        return f"{self.corpus_label} · vocab {self.vocab_size:,} · {pattern}"
+        """What the pages call this tokenizer, in the session's language (a built-in corpus by its name)."""
+        from ui.corpora import UPLOAD, sample_name  # here: ui.corpora imports this module back
+
+        corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
+        pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
+        return t("{corpus} · vocab {vocab:,} · {pattern}", corpus=corpus, vocab=self.vocab_size, pattern=pattern)
 
 
 @dataclass

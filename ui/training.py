@@ -18,6 +18,7 @@ import streamlit as st
 
 from ui import jobs
 from ui.corpora import PASTE, SLUGS, UPLOAD, sample_name
+from ui.i18n import N_, t
 from ui.session import Session
 from ui.settings import SettingsError, estimate_seconds, request_for
 from ui.text import human_bytes, plain
@@ -86,14 +87,15 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
     holder = st.empty()
     with holder.container():
         bar = st.progress(0.0, text=f"{plain(label)}…")
-        st.button("Cancel", key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
+        st.button(t("Cancel"), key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
 
     def on_progress(status: jobs.JobStatus) -> None:
         # Called every poll, even without news: this call is where Streamlit stops the script.
         if status.state == jobs.QUEUED:
-            text = f"{plain(label)}: waiting for a free worker (number {status.position or 1} in line)…"
+            text = t("{label}: waiting for a free worker (number {n} in line)…", label=plain(label),
+                     n=status.position or 1)
         else:
-            steps = f"{status.done:,} / {status.total:,} steps, " if status.total else ""
+            steps = t("{done:,} / {total:,} steps, ", done=status.done, total=status.total) if status.total else ""
             text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
         bar.progress(min(1.0, status.fraction), text=text)
 
@@ -111,12 +113,12 @@ def _wait_for_other_session(request: Request) -> None:
     event = _in_flight.get(request.key)
     if event is None:
         return
-    bar = st.progress(0.0, text=f"Another session is training {plain(request.label)}: waiting for it…")
+    bar = st.progress(0.0, text=t("Another session is training {label}: waiting for it…", label=plain(request.label)))
     waited = 0.0
     while not event.wait(0.25):
         waited += 0.25
-        bar.progress(min(0.99, waited / 60), text=f"Another session is training {plain(request.label)}: "
-                     f"waiting for it… {waited:.0f} s")
+        bar.progress(min(0.99, waited / 60), text=t("Another session is training {label}: waiting for it… {n:.0f} s",
+                                                    label=plain(request.label), n=waited))
     bar.empty()
 
 
@@ -130,11 +132,11 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
     event = _in_flight.setdefault(request.key, threading.Event())
     try:
         trained = with_progress(
-            s, train_job, (text, request), f"Training {request.label}", key=key,
-            cancelled="Training cancelled. The previous tokenizer and settings are kept.",
+            s, train_job, (text, request), t("Training {label}", label=request.label), key=key,
+            cancelled=t("Training cancelled. The previous tokenizer and settings are kept."),
         )  # fmt: skip
     except STOPPED as failure:
-        st.error(f"Training stopped: {plain(failure, limit=600)}. The previous tokenizer is kept.")
+        st.error(t("Training stopped: {reason}. The previous tokenizer is kept.", reason=plain(failure, limit=600)))
         return None
     finally:
         _in_flight.pop(request.key, None)
@@ -148,11 +150,9 @@ def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Tra
     if cached(s, request) is None:
         seconds = estimate_seconds(request, len(text.encode("utf-8", errors="surrogatepass")))
         if seconds > AUTO_TRAIN_SECONDS:
-            st.info(
-                f"{why} {plain(request.label)} on {human_bytes(len(text))} of text: about {seconds:,.0f} s "
-                "of training. It starts only when you click."
-            )
-            if not st.button("Train it ▶", type="primary", key=f"{key}_confirm"):
+            st.info(t("{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
+                      why=t(why), label=plain(request.label), size=human_bytes(len(text)), n=seconds))
+            if not st.button(t("Train it ▶"), type="primary", key=f"{key}_confirm"):
                 return None
     return run(s, request, text, key=key)
 
@@ -163,20 +163,18 @@ def ensure(s: Session, what: str) -> Trained | None:
     if s.link_request:
         if s.corpus in (PASTE, UPLOAD) and corpus_missing(s):
             s.link_request = None
-            st.warning(
-                f"This link was made from {sample_name(s.corpus)}, which never travels in links: add the text on "
-                "the Train page to train this tokenizer. Nothing else was substituted."
-            )
+            st.warning(t("This link was made from {corpus}, which never travels in links: add the text on the Train "
+                         "page to train this tokenizer. Nothing else was substituted.", corpus=sample_name(s.corpus)))
         else:
             try:
                 request, text = request_for(s)
             except SettingsError as error:
                 s.link_request = None
-                st.warning(f"The tokenizer this link describes cannot be trained: {error}")
+                st.warning(t("The tokenizer this link describes cannot be trained: {error}", error=t(error.message)))
             else:
                 already = s.trained is not None and s.trained.request.key == request.key
                 asked_round = s.round  # the link's round, which storing a new tokenizer would reset
-                if already or offer(s, request, text, "This link shows", key="link") is not None:
+                if already or offer(s, request, text, N_("This link shows"), key="link") is not None:
                     s.link_request = None
                     s.round = asked_round
     if s.trained is None:
@@ -189,14 +187,14 @@ def corpus_missing(s: Session) -> bool:
 
 
 def _quick_train(s: Session, what: str) -> None:
-    st.info(f"No tokenizer trained yet in this session. Train one to {what}.")
+    st.info(t("No tokenizer trained yet in this session. Train one to {what}.", what=t(what)))
     try:
         request, text = request_for(s)
     except SettingsError as error:
-        st.warning(str(error))
+        st.warning(t(error.message))
     else:
-        clicked = st.button(f"▶ Train {plain(request.label)} now", type="primary", key="quick_train")
+        clicked = st.button(t("▶ Train {label} now", label=plain(request.label)), type="primary", key="quick_train")
         if clicked and run(s, request, text, key="quick") is not None:
             st.rerun()  # draw the page with its tokenizer
-    st.page_link("pages/0_Train.py", label="Or choose a corpus and settings on the Train page",
+    st.page_link("pages/0_Train.py", label=t("Or choose a corpus and settings on the Train page"),
                  icon=":material/tune:")

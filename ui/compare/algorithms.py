@@ -17,6 +17,7 @@ from ui import encoding as enc
 from ui import training
 from ui.compare import texts
 from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remembered, summary
+from ui.i18n import t
 from ui.session import Session
 from ui.text import human_bytes, plain
 from ui.trained import Request, Trained, text_digest, train_job
@@ -30,16 +31,16 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
     base = trained.request
     text = corpus.text[:ALGO_CORPUS_LIMIT]
     digest = corpus.digest if len(text) == len(corpus.text) else text_digest(text)
-    request = replace(base, text_digest=digest, corpus_label=f"{base.corpus_label} (start)" if text != corpus.text
-                      else base.corpus_label)  # fmt: skip
+    request = replace(base, text_digest=digest)
     pattern, choice = (base.pattern, base.pattern_choice) if base.kind == "byte" else ("gpt2", "gpt2")
     out = []
     if pattern is not None:
-        out.append((f"byte-level, pattern {choice}", replace(request, kind="byte", pattern=pattern,
-                                                             pattern_choice=choice)))
-    out.append(("byte-level, no pre-tokenization", replace(request, kind="byte", pattern=None, pattern_choice="none")))
-    out.append(("classic char-level </w>", replace(request, kind="classic", pattern=None, pattern_choice="classic",
-                                                    special_tokens=())))
+        out.append((t("byte-level, pattern {name}", name=choice), replace(request, kind="byte", pattern=pattern,
+                                                                         pattern_choice=choice)))
+    out.append((t("byte-level, no pre-tokenization"), replace(request, kind="byte", pattern=None,
+                                                              pattern_choice="none")))
+    out.append((t("classic char-level </w>"), replace(request, kind="classic", pattern=None, pattern_choice="classic",
+                                                       special_tokens=())))
     return out
 
 
@@ -49,9 +50,10 @@ def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
         if known(("variant", request.key)) is not None:
             continue
         try:
+            label = t("Training {i}/{n}: {name}", i=index, n=len(wanted), name=name)
             result: Trained | str = training.with_progress(
-                s, train_job, (text, request), f"Training {index}/{len(wanted)}: {name}", key=f"algos_{index}",
-                cancelled="Comparing algorithms cancelled: click the button to train the rest.",
+                s, train_job, (text, request), label, key=f"algos_{index}",
+                cancelled=t("Comparing algorithms cancelled: click the button to train the rest."),
             )  # fmt: skip
         except training.STOPPED as failure:
             result = str(failure)
@@ -61,24 +63,25 @@ def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
 def render(s: Session, subject: Subject) -> None:
     corpus = texts.training_text(s, subject.trained) if subject.trained is not None else None
     if corpus is None:
-        st.info("Comparing algorithms retrains on the training corpus, which is not at hand (a tokenizer loaded "
-                "from files has none, or the corpus changed since training): train a tokenizer on the Train page.")
+        st.info(t("Comparing algorithms retrains on the training corpus, which is not at hand (a tokenizer loaded from "
+                  "files has none, or the corpus changed since training): train a tokenizer on the Train page."))
         return
     wanted = variants(subject.trained, corpus)
     text = corpus.text[:ALGO_CORPUS_LIMIT]
     vocab = subject.trained.request.vocab_size
-    start = " — its start" if len(text) < len(corpus.text) else ""
-    st.markdown(f"The same corpus ({texts.describe(corpus)}{start}, {human_bytes(len(text.encode()))} used) and "
-                f"vocab size **{vocab:,}**, trained three ways: byte-level BPE with pre-tokenization, without it "
-                "(merges may cross words), and classic character-level BPE with `</w>` (Sennrich et al.).")
+    start = t(" — its start") if len(text) < len(corpus.text) else ""
+    st.markdown(t("The same corpus ({corpus}{start}, {size} used) and vocab size **{vocab:,}**, trained three ways: "
+                  "byte-level BPE with pre-tokenization, without it (merges may cross words), and classic "
+                  "character-level BPE with `</w>` (Sennrich et al.).", corpus=texts.describe(corpus), start=start,
+                  size=human_bytes(len(text.encode())), vocab=vocab))
     if subject.trained.request.kind == "byte" and subject.trained.request.pattern is not None:
-        st.caption("The pre-tokenization pattern of the first variant:")
+        st.caption(t("The pre-tokenization pattern of the first variant:"))
         st.code(pattern_regex(subject.trained.request.pattern), language=None)
-    st.text_area("Sample text (Chinese shows the byte vs character difference)", key=Session.algo_text.key,
+    st.text_area(t("Sample text (Chinese shows the byte vs character difference)"), key=Session.algo_text.key,
                  height=100, persist_state="session")
     if any(known(("variant", request.key)) is None for _, request in wanted):
-        if not st.button("Train the variants and compare ▶", type="primary", key="algos_run"):
-            st.caption("Training takes a few seconds for the built-in samples.")
+        if not st.button(t("Train the variants and compare ▶"), type="primary", key="algos_run"):
+            st.caption(t("Training takes a few seconds for the built-in samples."))
             return
         train_all(s, wanted, text)
     results = [(name, known(("variant", request.key))) for name, request in wanted]
@@ -89,24 +92,24 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> 
     rows, views = [], []
     for name, result in results:
         if not isinstance(result, Trained):
-            st.warning(f"{plain(name)}: {plain(result or 'not trained', limit=400)}")
+            st.warning(f"{plain(name)}: {plain(result or t('not trained'), limit=400)}")
             continue
         encoded = enc.encode(result.tokenizer, sample)
         rows.append({
-            "algorithm": plain(name),
-            "training": f"{result.result.seconds:.2f} s",
-            "corpus bytes/token": f"{result.stats['bpt_after']:.3f}",
-            "sample tokens": f"{encoded.n_tokens:,}",
-            "sample bytes/token": f"{encoded.n_bytes / encoded.n_tokens:.3f}" if encoded.n_tokens else "–",
+            t("algorithm"): plain(name),
+            t("training"): f"{result.result.seconds:.2f} s",
+            t("corpus bytes/token"): f"{result.stats['bpt_after']:.3f}",
+            t("sample tokens"): f"{encoded.n_tokens:,}",
+            t("sample bytes/token"): f"{encoded.n_bytes / encoded.n_tokens:.3f}" if encoded.n_tokens else "–",
         })  # fmt: skip
         views.append((View(name, summary(encoded.n_tokens, encoded.n_bytes), encoded.tokens, encoded.ids),
                       result.is_classic))  # fmt: skip
     if not rows:
         return
     st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic BPE "
-               "drops whitespace (a word ends in `</w>`) and maps characters never seen in training to `<unk>`; "
-               "byte-level BPE keeps every byte, so a Chinese character it has not merged shows as ⟨byte⟩ pieces.")
+    st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic BPE "
+                 "drops whitespace (a word ends in `</w>`) and maps characters never seen in training to `<unk>`; "
+                 "byte-level BPE keeps every byte, so a Chinese character it has not merged shows as ⟨byte⟩ pieces."))
     byte_level = [view for view, classic in views if not classic]
     diffs = iter(neighbour_diffs(byte_level))
     # Classic symbols are not byte spans of the same text (whitespace is dropped): no outlines there.

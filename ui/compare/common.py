@@ -18,12 +18,13 @@ import streamlit as st
 from bpe_core import vocabulary as voc
 from ui import encoding as enc
 from ui import tokens as tok_ui
+from ui.i18n import N_, t
 from ui.session import REFERENCES, TRAINED, Session
 from ui.trained import Trained
 
 T = TypeVar("T")
 
-VIEW_LABELS = {"curve": "Curve", "side": "Side by side", "vocab": "Vocabulary", "algos": "Algorithms"}
+VIEW_LABELS = {"curve": N_("Curve"), "side": N_("Side by side"), "vocab": N_("Vocabulary"), "algos": N_("Algorithms")}
 MAX_VIEW_TOKENS = 600
 """Tokens drawn per view; the rest are counted."""
 
@@ -98,10 +99,8 @@ def byte_level_only(subject: Subject) -> bool:
     """True for a byte-level tokenizer; for a classic one, say which views it has and return False."""
     if not subject.is_classic:
         return True
-    st.info(
-        "This tokenizer is classic (character-level) BPE: the curve, side-by-side and vocabulary views need a "
-        "byte-level tokenizer. Train one on the Train page, or open the Algorithms view."
-    )
+    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side and vocabulary views need a "
+              "byte-level tokenizer. Train one on the Train page, or open the Algorithms view."))
     return False
 
 
@@ -135,13 +134,13 @@ def known(key: tuple) -> Any:
 
 def attempt(what: str, compute: Callable[[], T]) -> T | None:
     """``compute()``, or None after a plain warning when the tokenizer cannot handle the text
-    (e.g. a loaded tokenizer whose pattern does not cover it)."""
+    (e.g. a loaded tokenizer whose pattern does not cover it). ``what`` is already translated."""
     from ui.text import plain
 
     try:
         return compute()
     except ValueError as error:
-        st.warning(f"Could not {what}: {plain(error, limit=500)}")
+        st.warning(t("Could not {what}: {error}", what=what, error=plain(error, limit=500)))
         return None
 
 
@@ -159,7 +158,7 @@ class View:
 
 
 def summary(n_tokens: int, n_bytes: int) -> str:
-    return f"{n_tokens:,} tokens · {n_bytes / n_tokens:.2f} bytes/token" if n_tokens else "no tokens"
+    return t("{n:,} tokens · {bpt:.2f} bytes/token", n=n_tokens, bpt=n_bytes / n_tokens) if n_tokens else t("no tokens")
 
 
 def neighbour_diffs(views: Sequence[View]) -> list[list[bool]]:
@@ -179,12 +178,13 @@ def view_html(view: View, diff: Sequence[bool] | None = None) -> str:
         tok_ui.token_span(view.tokens[i], view.ids[i], i, extra_class="diff" if diff and diff[i] else "")
         for i in range(shown)
     ]
-    more = f'<span class="more">… {len(view.tokens) - shown:,} more tokens</span>' if shown < len(view.tokens) else ""
-    outlined = f" · {sum(diff):,} outlined" if diff is not None else ""
+    rest = t("… {n:,} more tokens", n=len(view.tokens) - shown)
+    more = f'<span class="more">{html.escape(rest)}</span>' if shown < len(view.tokens) else ""
+    outlined = t(" · {n:,} outlined", n=sum(diff)) if diff is not None else ""
     return (
         '<div class="cmp-view">'
         f'<div class="cmp-view-head">{html.escape(view.title)}</div>'
-        f'<div class="cmp-view-sub">{html.escape(view.subtitle)}{outlined}</div>'
+        f'<div class="cmp-view-sub">{html.escape(view.subtitle + outlined)}</div>'
         f'<div class="tokens">{"".join(spans)}{more}</div></div>'
     )
 

@@ -23,6 +23,7 @@ from ui.compare import texts
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.texts import Text
 from ui.corpora import PASTE, UPLOAD
+from ui.i18n import N_, t
 from ui.session import REFERENCES, Session
 from ui.text import plain
 
@@ -31,7 +32,7 @@ POINTS = 400
 FLUSH_SECONDS = 0.1
 """A pause after the first chart: counting with the references holds the GIL for seconds, and the server
 thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
-LINE = "this tokenizer (every size)"
+LINE = N_("this tokenizer (every size)")  # shown with ui.i18n.t
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
 
 
@@ -54,7 +55,8 @@ def line(subject: Subject, text: Text) -> Line | None:
         seconds = time.perf_counter() - started
         return voc.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds
 
-    found = attempt(f"measure {plain(text.label)}", lambda: remembered(("curve", subject.key, text.digest), compute))
+    what = t("measure {text}", text=plain(text.label))
+    found = attempt(what, lambda: remembered(("curve", subject.key, text.digest), compute))
     return None if found is None else Line(text, *found)
 
 
@@ -87,7 +89,7 @@ def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
 def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> alt.LayerChart:
     """Lines for the tokenizer at every size, points for the reference tokenizers, dashed rules at ``marks``."""
     curve = pd.DataFrame(
-        [row(LINE, item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
+        [row(t(LINE), item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
     )
     dots = pd.DataFrame(points, columns=list(curve.columns) or None)
     values = [*curve.get("bytes per token", []), *dots.get("bytes per token", [])]
@@ -96,25 +98,29 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         "vocab size:Q",
         scale=alt.Scale(type="log", domain=[200, 250_000], nice=False),
         axis=alt.Axis(values=[256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], format="~s"),
-        title="vocab size (log scale)",
+        title=t("vocab size (log scale)"),
     )
     low = max(0.0, min(values, default=1.0) - 0.2)
-    y = alt.Y("bytes per token:Q", scale=alt.Scale(domain=[low, top * 1.1 + 0.2], nice=False))
+    y = alt.Y("bytes per token:Q", scale=alt.Scale(domain=[low, top * 1.1 + 0.2], nice=False),
+              title=t("bytes per token"))
     labels = list(dict.fromkeys(item.text.label for item in lines))
     color = alt.Color(
         "text:N",
         scale=alt.Scale(domain=labels, range=PALETTE[: len(labels)] or PALETTE),
         legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=600),
+        title=t("text"),
     )
-    tooltip = ["tokenizer:N", "text:N", alt.Tooltip("vocab size:Q", format=","), "bytes per token:Q",
-               alt.Tooltip("tokens:Q", format=",")]  # fmt: skip
+    tooltip = [alt.Tooltip("tokenizer:N", title=t("tokenizer")), alt.Tooltip("text:N", title=t("text")),
+               alt.Tooltip("vocab size:Q", format=",", title=t("vocab size")),
+               alt.Tooltip("bytes per token:Q", title=t("bytes per token")),
+               alt.Tooltip("tokens:Q", format=",", title=t("tokens"))]  # fmt: skip
     layers = []
     if marks:
         rules = pd.DataFrame({"vocab size": list(marks)})
         layers.append(alt.Chart(rules).mark_rule(color="#868e96", strokeDash=[4, 3]).encode(x="vocab size:Q"))
     layers.append(alt.Chart(curve).mark_line(strokeWidth=2.5).encode(x=x, y=y, color=color, tooltip=tooltip))
     if not dots.empty:
-        shape = alt.Shape("tokenizer:N", title="reference tokenizer", legend=alt.Legend(orient="bottom"))
+        shape = alt.Shape("tokenizer:N", title=t("reference tokenizer"), legend=alt.Legend(orient="bottom"))
         layers.append(
             alt.Chart(dots)
             .mark_point(size=180, filled=True, opacity=0.85, stroke="#212529", strokeWidth=1)
@@ -128,18 +134,20 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
 
 def held_out_inputs(s: Session) -> None:
     """Choose the held-out text; paste or upload it when that is the choice."""
-    st.selectbox("Held-out text", list(texts.HELDOUT_LABELS), format_func=texts.HELDOUT_LABELS.get,
+    st.selectbox(t("Held-out text"), list(texts.HELDOUT_LABELS), format_func=texts.heldout_label,
                  key=Session.heldout.key, on_change=texts.forget_own_text, args=(s,), persist_state="session")
     if s.heldout == PASTE:
-        st.text_area("Held-out text to paste", key=Session.heldout_box.key, height=120, on_change=texts.store_paste,
-                     args=(s,), placeholder="Paste text the tokenizer was not trained on, then click outside the box.")
+        st.text_area(t("Held-out text to paste"), key=Session.heldout_box.key, height=120,
+                     on_change=texts.store_paste, args=(s,),
+                     placeholder=t("Paste text the tokenizer was not trained on, then click outside the box."))
     elif s.heldout == UPLOAD:
-        st.file_uploader("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)",
+        st.file_uploader(t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
                          on_change=texts.store_upload, args=(s,))
     own = s.heldout_text
     if s.heldout in (PASTE, UPLOAD) and own is not None and own.replaced_bytes:
-        st.warning(f"{plain(own.name)} has {own.replaced_bytes:,} invalid byte(s), replaced by � (U+FFFD).")
+        st.warning(t("{name} has {n:,} invalid byte(s), replaced by � (U+FFFD).", name=plain(own.name),
+                     n=own.replaced_bytes))
 
 
 def render(s: Session, subject: Subject) -> None:
@@ -147,7 +155,7 @@ def render(s: Session, subject: Subject) -> None:
     with left:
         held_out_inputs(s)
     with right:
-        st.multiselect("Reference tokenizers (points)", REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+        st.multiselect(t("Reference tokenizers (points)"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
                        key=Session.refs.key, persist_state="session")
     training = texts.training_text(s, subject.trained) if subject.trained is not None else None
     other = texts.heldout(s)
@@ -155,7 +163,7 @@ def render(s: Session, subject: Subject) -> None:
         st.info(texts.heldout_missing_message(s))
     measured = [text for text in (training, other) if text is not None and text.n_bytes]
     if not measured:
-        st.info("No text to measure yet: choose a held-out text.")
+        st.info(t("No text to measure yet: choose a held-out text."))
         return
     lines = [found for text in measured if (found := line(subject, text)) is not None]
     if not lines:
@@ -170,8 +178,9 @@ def render(s: Session, subject: Subject) -> None:
         time.sleep(FLUSH_SECONDS)
     status = st.empty()
     for name in pending:
-        status.caption(f"Counting the tokens of {enc.REFERENCE_LABELS[name]}…")
-        if attempt(f"count with {name}", lambda name=name: reference_rows([name], measured, known_only=False)) is None:
+        status.caption(t("Counting the tokens of {name}…", name=enc.REFERENCE_LABELS[name]))
+        count = lambda name=name: reference_rows([name], measured, known_only=False)  # noqa: E731
+        if attempt(t("count with {name}", name=name), count) is None:
             break
         points = reference_rows(s.refs, measured, known_only=True)
         slot.altair_chart(chart(lines, points, marks), width="stretch")
@@ -181,28 +190,27 @@ def render(s: Session, subject: Subject) -> None:
 
 def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool) -> None:
     tokenizer = subject.tokenizer
-    timing = ", ".join(f"{texts.describe(item.text)} in {item.seconds:.2f} s" for item in lines)
-    st.caption(
-        f"Lines: the tokenizer at every one of its {tokenizer.num_merges + 1:,} vocab sizes "
-        f"({voc.vocab_size_of(tokenizer, 0):,}–{voc.vocab_size_of(tokenizer):,}) from one pass over each text: "
-        f"{timing}. Points: the reference tokenizers on the same texts. Dashed lines: the sizes compared side by "
-        "side. Vocab size counts every token, special tokens included."
-    )
+    timing = ", ".join(t("{text} in {n:.2f} s", text=texts.describe(item.text), n=item.seconds) for item in lines)
+    st.caption(t(
+        "Lines: the tokenizer at every one of its {n:,} vocab sizes ({low:,}–{high:,}) from one pass over each text: "
+        "{timing}. Points: the reference tokenizers on the same texts. Dashed lines: the sizes compared side by side. "
+        "Vocab size counts every token, special tokens included.", n=tokenizer.num_merges + 1,
+        low=voc.vocab_size_of(tokenizer, 0), high=voc.vocab_size_of(tokenizer), timing=timing))  # fmt: skip
     if any(item.text.truncated for item in lines):
-        st.caption(f"Texts longer than {texts.MEASURE_LIMIT:,} characters are measured on their start.")
+        st.caption(t("Texts longer than {n:,} characters are measured on their start.", n=texts.MEASURE_LIMIT))
     if no_training_text:
-        st.caption("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
-                   "training): only the held-out text is measured.")
+        st.caption(t("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
+                     "training): only the held-out text is measured."))
 
 
 def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict]) -> None:
     """The full-vocabulary numbers (a static table: cell text is Markdown, so labels are escaped)."""
     size = voc.vocab_size_of(subject.tokenizer)
-    rows = [row(LINE, item.text, size, item.tokens) for item in lines] + list(points)
+    rows = [row(t(LINE), item.text, size, item.tokens) for item in lines] + list(points)
     st.table(pd.DataFrame({
-        "tokenizer": [plain(item["tokenizer"]) for item in rows],
-        "text": [plain(item["text"]) for item in rows],
-        "vocab size": [f"{item['vocab size']:,}" for item in rows],
-        "tokens": [f"{item['tokens']:,}" for item in rows],
-        "bytes per token": [f"{item['bytes per token']:.3f}" for item in rows],
+        t("tokenizer"): [plain(item["tokenizer"]) for item in rows],
+        t("text"): [plain(item["text"]) for item in rows],
+        t("vocab size"): [f"{item['vocab size']:,}" for item in rows],
+        t("tokens"): [f"{item['tokens']:,}" for item in rows],
+        t("bytes per token"): [f"{item['bytes per token']:.3f}" for item in rows],
     }), hide_index=True)  # fmt: skip

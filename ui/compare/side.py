@@ -11,6 +11,7 @@ import streamlit as st
 from bpe_core import vocabulary as voc
 from ui import encoding as enc
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
+from ui.i18n import t
 from ui.session import MAX_SIZES, REFERENCES, LinkValueError, Session
 from ui.text import plain
 from ui.trained import text_digest
@@ -36,7 +37,8 @@ def store_sizes(s: Session) -> None:
     try:
         s.sizes = Session.sizes.parse(s.sizes_text or "")
     except LinkValueError as error:
-        s.notice("warning", f"Vocab sizes “{plain(s.sizes_text, limit=80)}” were not used: give {error}.")
+        s.notice("warning", t("Vocab sizes “{sizes}” were not used: give {allowed}.",
+                              sizes=plain(s.sizes_text, limit=80), allowed=t(error.allowed)))
 
 
 def trained_view(tokenizer, segmentation, size: int, n_bytes: int) -> View:
@@ -46,13 +48,13 @@ def trained_view(tokenizer, segmentation, size: int, n_bytes: int) -> View:
     ids_of = tokenizer.mergeable_ranks
     specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
     ids = [ids_of.get(token, specials.get(token)) for token in tokens]
-    return View(f"vocab {voc.vocab_size_of(tokenizer, k):,}", summary(len(tokens), n_bytes), tokens, ids)
+    return View(t("vocab {n:,}", n=voc.vocab_size_of(tokenizer, k)), summary(len(tokens), n_bytes), tokens, ids)
 
 
 def reference_view(name: str, text: str, n_bytes: int) -> View:
     tokenizer = enc.reference_tokenizer(name)
     ids = tokenizer.encode(text)
-    title = f"{enc.REFERENCE_LABELS[name]} · vocab {voc.vocab_size_of(tokenizer):,}"
+    title = f"{enc.REFERENCE_LABELS[name]} · " + t("vocab {n:,}", n=voc.vocab_size_of(tokenizer))
     return View(title, summary(len(ids), n_bytes), tokenizer.decode_tokens_bytes(ids), list(ids))
 
 
@@ -65,37 +67,36 @@ def render(s: Session, subject: Subject) -> None:
         s.sizes_text = sizes_text(s.sizes)  # a link or the defaults set the sizes: show them in the box
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.text_area("Text", key=Session.side_text.key, height=110, persist_state="session")
+        st.text_area(t("Text"), key=Session.side_text.key, height=110, persist_state="session")
     with right:
-        st.text_input(f"Vocab sizes to compare (up to {MAX_SIZES}, between {low:,} and {high:,})",
-                      key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
-        st.multiselect("And the reference tokenizers", REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+        label = t("Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low,
+                  high=high)
+        st.text_input(label, key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
+        st.multiselect(t("And the reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
                        key=Session.refs.key, persist_state="session")
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
     if any(size < low or size > high for size in s.sizes):
-        st.caption(f"Sizes outside {low:,}–{high:,} were moved to the nearest end.")
+        st.caption(t("Sizes outside {low:,}–{high:,} were moved to the nearest end.", low=low, high=high))
     if len(sizes) + len(s.refs) < 2:
-        st.info("Give at least two vocab sizes (or one size and a reference tokenizer).")
+        st.info(t("Give at least two vocab sizes (or one size and a reference tokenizer)."))
     text = s.side_text or ""
     if not text:
-        st.info("Type a text to compare.")
+        st.info(t("Type a text to compare."))
         return
     n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
     digest = text_digest(text)
     segment = lambda: remembered(("segment", subject.key, digest), lambda: tokenizer.segment(text))  # noqa: E731
-    segmentation = attempt("cut the text with this tokenizer", segment)
+    segmentation = attempt(t("cut the text with this tokenizer"), segment)
     if segmentation is None:
-        st.caption("Its pre-tokenization pattern:")
-        st.code(tokenizer.pattern_regex or "(none)", language=None)
+        st.caption(t("Its pre-tokenization pattern:"))
+        st.code(tokenizer.pattern_regex or t("(none)"), language=None)
         return
     views = [trained_view(tokenizer, segmentation, size, n_bytes) for size in sizes]
     for name in s.refs:
         views.append(remembered(("view", name, digest), lambda name=name: reference_view(name, text, n_bytes)))
-    st.caption(
-        "Outlined and underlined: tokens the view before does not have (the first view is compared with the "
-        "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
-        "that get merged. Hover a token for its id."
-    )
+    st.caption(t("Outlined and underlined: tokens the view before does not have (the first view is compared with the "
+                 "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
+                 "that get merged. Hover a token for its id."))
     draw_views(views, neighbour_diffs(views))
 
 

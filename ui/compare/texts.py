@@ -21,7 +21,9 @@ from ui.corpora import (
     decode_upload,
     load_sample,
     reference_rest,
+    sample_name,
 )
+from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import human_bytes, plain
 from ui.trained import Trained, text_digest
@@ -30,14 +32,20 @@ MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
 BIG_PASTE = 50_000
 """A bigger pasted held-out text is moved out of its box (widget values travel on every rerun)."""
-PASTED = "pasted text"
+PASTED = N_("pasted text")
+REFERENCE_REST = N_("Python reference after the excerpt")
 
 HELDOUT_LABELS = {
-    HELDOUT_REST: "Python reference after the excerpt (never in the excerpt sample)",
-    **{slug: f"Sample: {sample.name}" for slug, sample in SLUGS.items()},
-    PASTE: "Paste text… (never put in links)",
-    UPLOAD: "Upload a .txt file… (never put in links)",
+    HELDOUT_REST: N_("Python reference after the excerpt (never in the excerpt sample)"),
+    **{slug: N_("Sample: {name}") for slug in SLUGS},
+    PASTE: N_("Paste text… (never put in links)"),
+    UPLOAD: N_("Upload a .txt file… (never put in links)"),
 }
+
+
+def heldout_label(choice: str) -> str:
+    """A held-out choice as the selectbox shows it, in the session's language."""
+    return t(HELDOUT_LABELS[choice], name=sample_name(choice)) if choice in SLUGS else t(HELDOUT_LABELS[choice])
 
 
 @dataclass(frozen=True)
@@ -63,17 +71,22 @@ def make_text(label: str, text: str, digest: str = "") -> Text:
     return Text(label, text, digest or text_digest(text))
 
 
-@cache
 def sample_text(choice: str) -> Text:
-    """A built-in held-out choice or sample (labelled by its name), read and hashed once per process."""
-    if choice == HELDOUT_REST:
-        return make_text("Python reference after the excerpt", reference_rest())
-    return make_text(SLUGS[choice].name, load_sample(choice))
+    """A built-in held-out choice or sample, labelled by its name in the session's language."""
+    name = t(REFERENCE_REST) if choice == HELDOUT_REST else sample_name(choice)
+    return replace(_sample_text(choice), label=name)
+
+
+@cache
+def _sample_text(choice: str) -> Text:
+    """Read and hashed once per process (and shared by sessions in every language: no label)."""
+    return make_text("", reference_rest() if choice == HELDOUT_REST else load_sample(choice))
 
 
 def as_role(text: Text, role: str) -> Text:
-    """``text`` labelled with what it is on the page (``training text: …``, ``held-out: …``)."""
-    return replace(text, label=f"{role}: {text.label}")
+    """``text`` labelled with what it is on the page (``training text: …``, ``held-out: …``); ``role`` is
+    translated here."""
+    return replace(text, label=f"{t(role)}: {text.label}")
 
 
 def training_text(s: Session, trained: Trained) -> Text | None:
@@ -81,17 +94,19 @@ def training_text(s: Session, trained: Trained) -> Text | None:
     text if it still has the digest the training had), else None."""
     request = trained.request
     if request.corpus in SLUGS:
-        return as_role(sample_text(request.corpus), "training text")
+        return as_role(sample_text(request.corpus), N_("training text"))
     found = trained.extras.get("compare.training_text")
     if found is None:
         own = s.upload if request.corpus == UPLOAD else None
         if own is not None and own.digest == request.text_digest:
-            found = make_text(f"training text: {own.name}", own.text, own.digest)
+            found = make_text(own.name, own.text, own.digest)
         elif request.corpus == PASTE and s.pasted_text and text_digest(s.pasted_text) == request.text_digest:
-            found = make_text("training text: pasted text", s.pasted_text, request.text_digest)
+            found = make_text(PASTED, s.pasted_text, request.text_digest)
         if found is not None:
             trained.extras["compare.training_text"] = found  # checked once, not hashed on every rerun
-    return found
+    if found is None:
+        return None
+    return as_role(replace(found, label=t(found.label)) if found.label == PASTED else found, N_("training text"))
 
 
 def heldout(s: Session) -> Text | None:
@@ -100,17 +115,17 @@ def heldout(s: Session) -> Text | None:
         own = s.heldout_text
         if own is None:
             return None
-        return make_text(f"held-out: {own.name}", own.text, own.digest)
-    return as_role(sample_text(s.heldout), "held-out")
+        name = t(PASTED) if own.name == PASTED else own.name
+        return as_role(make_text(name, own.text, own.digest), N_("held-out"))
+    return as_role(sample_text(s.heldout), N_("held-out"))
 
 
 def heldout_missing_message(s: Session) -> str:
-    what = "pasted" if s.heldout == PASTE else "uploaded"
-    return (
-        f"The held-out text is {what} text, which never travels in links and is not here yet: "
-        f"{'paste it in the box' if s.heldout == PASTE else 'upload the file'} above to measure it. "
-        "Nothing else was put in its place."
-    )
+    if s.heldout == PASTE:
+        return t("The held-out text is pasted text, which never travels in links and is not here yet: paste it in the "
+                 "box above to measure it. Nothing else was put in its place.")
+    return t("The held-out text is uploaded text, which never travels in links and is not here yet: upload the file "
+             "above to measure it. Nothing else was put in its place.")
 
 
 # -- widgets' callbacks: the text is decoded and hashed here, once ----------------------------------
@@ -121,8 +136,8 @@ def store_paste(s: Session) -> None:
     s.heldout_text = Upload(PASTED, text, 0, text_digest(text)) if text else None
     if len(text) > BIG_PASTE:
         s.heldout_box = ""
-        s.notice("info", f"Held-out text stored ({len(text):,} characters). The box was cleared so the text is "
-                 "not re-sent on every click; paste again to replace it.")
+        s.notice("info", t("Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent "
+                           "on every click; paste again to replace it.", n=len(text)))
 
 
 def store_upload(s: Session) -> None:
@@ -132,7 +147,7 @@ def store_upload(s: Session) -> None:
         s.heldout_text = decode_upload(s.heldout_file.getvalue(), s.heldout_file.name)
     except CorpusError as error:
         s.heldout_text = None
-        s.notice("error", plain(error, limit=500))
+        s.notice("error", plain(t(error.message), limit=500))
 
 
 def forget_own_text(s: Session) -> None:

@@ -14,15 +14,17 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import merge_tree
-from bpe_core import vocabulary as voc
+from bpe_core import vocabulary_table as voc
 from ui import chart_style
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
+from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import plain
 
-SORTS = ("merge round", "id", "length", "used in corpus", "count when merged", "token")
+SORTS = (N_("merge round"), N_("id"), N_("length"), N_("used in corpus"), N_("count when merged"), N_("token"))
+"""Columns to sort by (English in the session, shown with ui.i18n.t)."""
 NEVER_SHOWN = 400
 _ID = re.compile(r"[0-9]{1,9}", re.ASCII)  # "²" and "٣" are digits to str.isdigit, not ids
 
@@ -32,12 +34,12 @@ def vocabulary_frame(rows: Sequence[voc.TokenInfo]) -> pd.DataFrame:
         {
             "id": [row.id for row in rows],
             "token": [tok_ui.display_bytes(row.token) for row in rows],
-            "bytes": [row.token.hex(" ") for row in rows],
+            N_("bytes"): [row.token.hex(" ") for row in rows],
             "length": [row.length for row in rows],
             "merge round": pd.array([row.merge_round for row in rows], dtype="Int64"),
             "count when merged": pd.array([row.count_when_merged for row in rows], dtype="Int64"),
             "used in corpus": [row.used for row in rows],
-            "special": [row.special for row in rows],
+            N_("special"): [row.special for row in rows],
         }
     )
 
@@ -64,9 +66,10 @@ def length_chart(histogram: dict[int, int]) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#1c7ed6")
         .encode(
-            x=alt.X("length (bytes):O", title="token length in bytes"),
-            y=alt.Y("tokens:Q", title="learned tokens"),
-            tooltip=["length (bytes)", "tokens"],
+            x=alt.X("length (bytes):O", title=t("token length in bytes")),
+            y=alt.Y("tokens:Q", title=t("learned tokens")),
+            tooltip=[alt.Tooltip("length (bytes):O", title=t("length (bytes)")),
+                     alt.Tooltip("tokens:Q", title=t("tokens"))],
         )
         .properties(height=260)
     )
@@ -100,10 +103,10 @@ def render(s: Session, subject: Subject) -> None:
     corpus = texts.training_text(s, subject.trained) if subject.trained is not None else None
     usage: Counter[int] = Counter()
     if corpus is None:
-        st.info("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
-                "training): token use on the corpus is not counted.")
+        st.info(t("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
+                  "training): token use on the corpus is not counted."))
     else:
-        counted = attempt("count token use", lambda: remembered(
+        counted = attempt(t("count token use"), lambda: remembered(
             ("usage", subject.key, corpus.digest), lambda: voc.token_usage(tokenizer, corpus.text)))
         usage = counted if counted is not None else usage
     trace = subject.trained.trace if subject.trained is not None else None
@@ -113,71 +116,72 @@ def render(s: Session, subject: Subject) -> None:
     tree_section(s, subject, frame)
     lengths, never = st.columns([2, 3], gap="large")
     with lengths:
-        st.subheader("Token lengths")
+        st.subheader(t("Token lengths"))
         histogram = dict(sorted(voc.length_histogram(tokenizer).items()))
         if histogram:
             st.altair_chart(length_chart(histogram), width="stretch")
         else:
-            st.caption("No learned tokens.")
+            st.caption(t("No learned tokens."))
     with never:
-        st.subheader("Learned but never emitted")
+        st.subheader(t("Learned but never emitted"))
         if corpus is None:
-            st.caption("Needs the training text.")
+            st.caption(t("Needs the training text."))
         else:
             never_section(tokenizer, voc.never_emitted(tokenizer, corpus.text, usage))
 
 
 def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> None:
-    st.subheader("All tokens")
+    st.subheader(t("All tokens"))
     if corpus is not None:
-        st.caption(f"“used in corpus”: how often encoding {texts.describe(corpus)} emits the token. Whitespace "
-                   "shows as · ↵ →; ⟨E4 BD⟩ are bytes of a partial character.")
+        st.caption(t("“{column}”: how often encoding {text} emits the token. Whitespace shows as · ↵ →; ⟨E4 BD⟩ are "
+                     "bytes of a partial character.", column=t("used in corpus"), text=texts.describe(corpus)))
     search, sort, descending = st.columns([3, 2, 1], vertical_alignment="bottom")
-    search.text_input("Search (token text, hex bytes or id)", key=Session.vocab_search.key, persist_state="session")
-    sort.selectbox("Sort by", SORTS, key=Session.vocab_sort.key, persist_state="session")
-    descending.toggle("Descending", key=Session.vocab_descending.key, persist_state="session")
+    search.text_input(t("Search (token text, hex bytes or id)"), key=Session.vocab_search.key,
+                      persist_state="session")
+    sort.selectbox(t("Sort by"), SORTS, format_func=t, key=Session.vocab_sort.key, persist_state="session")
+    descending.toggle(t("Descending"), key=Session.vocab_descending.key, persist_state="session")
     shown = filter_frame(frame, s.vocab_search or "")
     shown = shown.sort_values(s.vocab_sort, ascending=not s.vocab_descending, kind="stable", na_position="last")
-    st.caption(f"{len(shown):,} of {len(frame):,} tokens")
-    st.dataframe(shown, hide_index=True, width="stretch", height=320)
+    st.caption(t("{shown:,} of {n:,} tokens", shown=len(shown), n=len(frame)))
+    st.dataframe(shown.rename(columns=lambda column: t(column)), hide_index=True, width="stretch", height=320)
 
 
 def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
-    st.subheader("Merge tree of one token")
+    st.subheader(t("Merge tree of one token"))
     learned = frame[frame["merge round"].notna()]
     if learned.empty:
-        st.caption("This tokenizer has no merges.")
+        st.caption(t("This tokenizer has no merges."))
         return
     ids = set(frame["id"])
     if s.token is not None and s.token not in ids:
-        st.warning(f"Token id {s.token:,} is not in this tokenizer (its ids run from 0 to {max(ids):,}): showing "
-                   "another token instead.")
+        st.warning(t("Token id {token:,} is not in this tokenizer (its ids run from 0 to {most:,}): showing another "
+                     "token instead.", token=s.token, most=max(ids)))
         s.token = None
     if s.token is None:
         used = learned[learned["used in corpus"] > 0]
         pool = used if not used.empty else learned
         s.token = int(pool.sort_values(["length", "id"], ascending=[False, True])["id"].iloc[0])
-    st.number_input("Token id", min_value=0, max_value=max(ids), step=1, key=Session.token.key,
-                    persist_state="session", help="Pick an id from the table above.")
+    st.number_input(t("Token id"), min_value=0, max_value=max(ids), step=1, key=Session.token.key,
+                    persist_state="session", help=t("Pick an id from the table above."))
     if s.token not in ids:  # an id between others (a file's ids may have gaps)
-        st.warning(f"This tokenizer has no token with id {s.token:,}.")
+        st.warning(t("This tokenizer has no token with id {token:,}.", token=s.token))
         return
-    tree = attempt("build the merge tree", lambda: merge_tree.merge_tree(subject.tokenizer, s.token))
+    tree = attempt(t("build the merge tree"), lambda: merge_tree.merge_tree(subject.tokenizer, s.token))
     if tree is None:
         return
     if tree.is_leaf:
-        st.caption("A single byte or a special token: nothing was merged to make it.")
+        st.caption(t("A single byte or a special token: nothing was merged to make it."))
     else:
-        label = plain(tok_ui.display_bytes(tree.token))
-        st.caption(f"{label} — made in round {tree.merge_round:,} from its two parts; "
-                   f"{tree.depth()} merge levels down to {len(tree.leaves())} bytes. (#id, r = merge round)")
+        st.caption(t("{label} — made in round {round:,} from its two parts; {depth} merge levels down to {n} bytes. "
+                     "(#id, r = merge round)", label=plain(tok_ui.display_bytes(tree.token)), round=tree.merge_round,
+                     depth=tree.depth(), n=len(tree.leaves())))
     st.html(tree_html(tree))
 
 
 def never_section(tokenizer, never: list[int]) -> None:
-    st.caption(f"{len(never):,} of {tokenizer.num_merges:,} learned tokens never appear when encoding the corpus: "
-               "longer tokens made from them replaced them everywhere.")
+    st.caption(t("{n:,} of {merges:,} learned tokens never appear when encoding the corpus: longer tokens made from "
+                 "them replaced them everywhere.", n=len(never), merges=tokenizer.num_merges))
     shown = never[:NEVER_SHOWN]
     st.html(tok_ui.tokens_html([tokenizer.token_bytes(i) for i in shown], shown))
     if len(never) > NEVER_SHOWN:
-        st.caption(f"First {NEVER_SHOWN} shown, in merge order.")
+        st.caption(t("First {n} shown, in merge order.", n=NEVER_SHOWN))

@@ -25,7 +25,7 @@ from ui.compare.common import draw_views, neighbour_diffs
 from ui.compare.side import reference_view
 from ui.compare.texts import make_text
 from ui.corpora import load_sample
-from ui.i18n import t
+from ui.i18n import N_, t
 from ui.player import merge_player
 from ui.session import REFERENCES
 from ui.talk import data
@@ -156,25 +156,25 @@ def summary() -> None:
     st.page_link("pages/0_Train.py", label=t("Train your own tokenizer"), icon=":material/model_training:")
 
 
-STEPS: tuple[Step, ...] = (
-    Step("The bytes of a sentence", "Computers store text as bytes. ASCII letters are one byte each; a Chinese "
-         "character is three, an emoji four. BPE starts from these 256 byte values.", bytes_of_a_sentence),
-    Step("Counting pairs", "Look at every pair of neighbouring bytes and count them. ‘a a’ is the most "
-         "frequent here.", counting_pairs),
-    Step("The first merge", "The most frequent pair becomes a new token; then count again and repeat. Three "
-         "merges shorten 11 bytes to 5 tokens.", first_merge),
-    Step("The animation on a real corpus", "Press space: each round merges the most frequent pair of the "
-         "whole corpus. Outlined in red: what the round just merged. + and − change the speed.", animation),
-    Step("Token boundaries", "A real tokenizer (GPT-4's) on a sentence. Common words are one token; rare "
-         "ones are split into pieces.", token_boundaries),
-    Step("Tokens that are not whole characters", "GPT-2 learned on English: a Chinese character or an emoji "
-         "is cut into byte pieces, shown as ⟨hex⟩.", partial_characters),
-    Step("Vocab size against compression", "More merges, fewer tokens: each new token saves less than the "
-         "one before.", vocab_against_compression),
-    Step("GPT-2 vs cl100k vs o200k", "Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
-         "spaces of indentation become one token; Chinese words become whole tokens.", three_tokenizers),
-    Step("Where classic and byte-level differ", "Classic BPE works on characters and marks word ends with "
-         "</w>: a character never seen in training gets the id of <unk>. Byte-level BPE falls back to bytes.",
+STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (shown through t)
+    Step(N_("The bytes of a sentence"), N_("Computers store text as bytes. ASCII letters are one byte each; a "
+         "Chinese character is three, an emoji four. BPE starts from these 256 byte values."), bytes_of_a_sentence),
+    Step(N_("Counting pairs"), N_("Look at every pair of neighbouring bytes and count them. ‘a a’ is the most "
+         "frequent here."), counting_pairs),
+    Step(N_("The first merge"), N_("The most frequent pair becomes a new token; then count again and repeat. "
+         "Three merges shorten 11 bytes to 5 tokens."), first_merge),
+    Step(N_("The animation on a real corpus"), N_("Press space: each round merges the most frequent pair of the "
+         "whole corpus. Outlined in red: what the round just merged. + and − change the speed."), animation),
+    Step(N_("Token boundaries"), N_("A real tokenizer (GPT-4's) on a sentence. Common words are one token; rare "
+         "ones are split into pieces."), token_boundaries),
+    Step(N_("Tokens that are not whole characters"), N_("GPT-2 learned on English: a Chinese character or an "
+         "emoji is cut into byte pieces, shown as ⟨hex⟩."), partial_characters),
+    Step(N_("Vocab size against compression"), N_("More merges, fewer tokens: each new token saves less than the "
+         "one before."), vocab_against_compression),
+    Step(N_("GPT-2 vs cl100k vs o200k"), N_("Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
+         "spaces of indentation become one token; Chinese words become whole tokens."), three_tokenizers),
+    Step(N_("Where classic and byte-level differ"), N_("Classic BPE works on characters and marks word ends with "
+         "</w>: a character never seen in training gets the id of <unk>. Byte-level BPE falls back to bytes."),
          classic_and_byte_level),
-    Step("Summary", "Recap, then invite the audience to train their own tokenizer.", summary),
+    Step(N_("Summary"), N_("Recap, then invite the audience to train their own tokenizer."), summary),
 )  # fmt: skip
