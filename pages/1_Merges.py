@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import frame, training
+from ui import chart_style, frame, training
 from ui import merges as mg
 from ui.animation_html import animation_html
-from ui.i18n import N_, t
+from ui.i18n import N_, language, t
 from ui.player import merge_player
 from ui.session import Session
 from ui.text import plain
@@ -44,10 +44,11 @@ speed = s.speed
 st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
              k=k, n=n))
 
+lang = language()
 st.download_button(
     t("Download this animation (one HTML file, works offline)"),
-    # Built on click, on another thread: it must not touch the session (hence k and speed).
-    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label),
+    # Built on click, on another thread: it must not touch the session (hence k, speed and lang).
+    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",
@@ -60,6 +61,7 @@ st.subheader(t("Winning pair's count per round"))
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
 chart = {
     "height": 260,
+    "config": chart_style.config(),
     "layer": [
         {
             "mark": {"type": "line", "interpolate": "step-after"},

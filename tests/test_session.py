@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ui import session
-from ui.session import FIELDS, PAGE_FIELDS, URL_FIELDS, Session, link_params, parse_link, signature
+from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session, link_params, parse_link, signature
 from ui.store import WorkspaceStore
 from ui.text import plain
 
@@ -90,7 +90,7 @@ def test_a_page_link_parses_back_to_the_same_values(page, data):
     state: dict = {}
     s = Session(state)
     s.initialize()
-    for name in PAGE_FIELDS[page]:
+    for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
         field = FIELDS[name]
         raw = data.draw(st.sampled_from(_examples(name)), label=name)
         setattr(s, name, field.parse(raw))
@@ -101,7 +101,7 @@ def test_a_page_link_parses_back_to_the_same_values(page, data):
     fresh.initialize()
     for name, value in values.items():
         setattr(fresh, name, value)
-    for name in PAGE_FIELDS[page]:
+    for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
         if name == "regex" and s.pattern != "custom":
             continue
         if name == "lang" and s.lang == "en":  # English is the default: links leave it out
@@ -130,6 +130,8 @@ def _examples(name: str) -> list[str]:
         "token": ["0", "5000"],
         "format": ["gpt2", "bpe-playground"],
         "lang": ["en", "zh"],
+        "step": ["1", "10"],
+        "talk": ["0", "1"],
     }[name]
 
 

@@ -10,18 +10,24 @@ draws tokens with textContent.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from pathlib import Path
 
 from ui import tokens as tok_ui
+from ui.i18n import language
+from ui.i18n import t as translate
+from ui.merges import TIE_RULE
 
 _HERE = Path(__file__).parent
 # One ES module: the data, the window, then the player and its default export.
 PLAYER_JS = "\n".join(
     (_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player_window.js", "player.js")
 )
-PLAYER_CSS = (_HERE / "player.css").read_text(encoding="utf-8") + "\n" + tok_ui.TOKEN_CSS
+PLAYER_CSS = "\n".join(
+    ((_HERE / "player.css").read_text(encoding="utf-8"), tok_ui.TOKEN_CSS, tok_ui.talk_token_css(".bpe-player.talk"))
+)
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
@@ -37,6 +43,29 @@ document.querySelector(".bpe-player").focus();
 """
 
 
+def player_labels(lang: str | None = None) -> dict[str, str]:
+    """The player's words in ``lang`` (default: the session's); player.js fills ``{name}`` placeholders."""
+    t = functools.partial(translate, lang=lang)
+    return {
+        "first": t("First round (Home)"), "prev": t("Step back (←)"), "playPause": t("Play / pause (space)"),
+        "next": t("Step forward (→)"), "last": t("Last round (End)"), "play": t("▶ Play"), "pause": t("⏸ Pause"),
+        "speed": t("Speed"), "speedTitle": t("Rounds per second (+ / −)"), "perSecond": t("{s} rounds/s"),
+        "round": t("Round"), "roundOf": t("Round {k} / {n}"), "runnerUps": t("Runner-ups:"),
+        "keys": t("Keys: space play / pause · ← → step · Home / End first / last round · + − speed · "
+                  "click a token to pick its word"),
+        "zeroBytes": t("Round 0: the text as raw bytes, before any merge. Press ▶ or →."),
+        "zeroClassic": t("Round 0: the text as raw characters + </w>, before any merge. Press ▶ or →."),
+        "figures": t("new token id {id} · pair count {count} · occurrences replaced {replaced}"),
+        "tie": t("(tie)"), "tieAt": t("Tie at count {count}: {rule}."), "tieRule": t(TIE_RULE),
+        "byte": t("{n} byte"), "bytes": t("{n} bytes"), "symbol": t("{n} symbol"), "symbols": t("{n} symbols"),
+    }  # fmt: skip
+
+
+def with_labels(payload: dict, *, talk: bool = False, lang: str | None = None) -> dict:
+    """The payload with the player's words (and talk mode's big type when ``talk``)."""
+    return {**payload, "labels": player_labels(lang), "talk": talk}
+
+
 def script_json(value: object) -> str:
     """JSON that is safe inside a ``<script>`` element: nothing in it can close the element.
 
@@ -46,19 +75,21 @@ def script_json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False).translate(_SCRIPT_SAFE)
 
 
-def animation_html(payload: dict, title: str) -> str:
+def animation_html(payload: dict, title: str, lang: str | None = None) -> str:
     """The whole animation as one HTML document (str; save it as UTF-8).
 
     ``payload`` is ``ui.merges.player_payload(...)``; ``title`` is shown as the heading (text,
-    escaped).
+    escaped); ``lang`` is the language of its labels (default: the session's; give it when called
+    outside the script's thread, as a download button's data function is).
     """
+    lang = lang or language()
     for source, closing in ((PLAYER_JS, "</script"), (PLAYER_CSS, "</style")):
         if closing in source.lower():
             raise ValueError(f"the player's source contains {closing!r}: it cannot be inlined")
     heading = html.escape(title)
     return (
         "<!doctype html>\n"
-        '<html lang="en"><head><meta charset="utf-8">\n'
+        f'<html lang="{lang}"><head><meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{heading} · BPE merges</title>\n"
@@ -66,7 +97,7 @@ def animation_html(payload: dict, title: str) -> str:
         f"h1{{font-size:1.4rem}}\n{PLAYER_CSS}</style>\n"
         f"</head><body><h1>{heading}</h1>\n"
         '<div id="player"></div>\n'
-        f'<script type="application/json" id="bpe-data">{script_json(payload)}</script>\n'
+        f'<script type="application/json" id="bpe-data">{script_json(with_labels(payload, lang=lang))}</script>\n'
         f'<script type="module">\n{PLAYER_JS}\n{_BOOT}</script>\n'
         "</body></html>\n"
     )

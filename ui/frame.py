@@ -22,6 +22,8 @@ from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.i18n import N_, t
 from ui.session import Session
+from ui.talk import keys as talk_keys
+from ui.talk import stage
 from ui.text import human_bytes, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +34,7 @@ PAGES = (
     ("encode", "pages/2_Encode.py", N_("Encode"), "Encode", ":material/text_fields:"),
     ("compare", "pages/3_Compare.py", N_("Compare"), "Compare", ":material/compare:"),
     ("export", "pages/4_Export.py", N_("Export"), "Export", ":material/download:"),
+    ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
 )
 TRANSIENT = (
     *("notices", "link_signature", "link_request", "workspace", "browser"),
@@ -76,6 +79,9 @@ def run_app() -> None:
     link_slot = st.sidebar.container()
     with link_slot:
         st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
+        stage.apply(s.talk)
+        st.toggle(t("Talk mode"), key=Session.talk.key, help=t("Big text for a projector; press ? for the keys."),
+                  persist_state="session")  # fmt: skip
     try:
         navigation.run()
     except PageDone:
@@ -88,6 +94,7 @@ def run_app() -> None:
         _save(s)
         with link_slot:
             _link_box(s)
+            talk_keys.mount(s, [(page_id, path) for page_id, _, _, path, _ in PAGES])
         s.scroll_to = ""
 
 
@@ -243,7 +250,7 @@ _OWN_TEXT = {"upload": N_("uploaded file"), "pasted_text": N_("pasted text"), "h
 def link_params(s: Session) -> dict[str, str]:
     """What the link to the current view carries: the page's fields, the tokenizer as trained."""
     params = session.link_params(s, s.page)
-    if s.page != "train" and s.trained is not None:
+    if s.page not in ("train", "talk") and s.trained is not None:
         request = s.trained.request
         params.update(session.tokenizer_params(request))
     return params

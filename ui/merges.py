@@ -33,11 +33,11 @@ from bpe_core import pretokenize
 from bpe_core.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
-from ui.i18n import t
+from ui.i18n import N_, t
 from ui.session import SPEEDS, Session
 from ui.trained import Trained
 
-TIE_RULE = "ties go to the lexicographically greatest pair"
+TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
 TOP_CANDIDATES = 5
 DEFAULT_SPEED = 4
 PAYLOAD_VERSION = 1

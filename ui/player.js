@@ -8,8 +8,9 @@
 // -- the player ------------------------------------------------------------------------------
 
 class Player {
-  constructor(parent) {
+  constructor(parent, labels) {
     this.parent = parent;
+    this.L = labels;
     this.data = null;
     this.model = null;
     this.round = 0;
@@ -30,29 +31,30 @@ class Player {
     root.dataset.testid = "bpe-player";
     root.dataset.round = "0";
     const controls = el("div", "controls");
+    const L = this.L;
     const mk = (act, text, title) => {
       const b = el("button", "", text);
       b.type = "button";
       b.dataset.act = act;
-      b.title = title;
+      b.title = L[title];
       b.addEventListener("mousedown", (e) => { e.preventDefault(); root.focus(); });
       b.addEventListener("click", () => this.act(act));
       controls.appendChild(b);
       return b;
     };
-    mk("first", "|◀", "First round (Home)");
-    mk("prev", "◀", "Step back (←)");
-    this.playBtn = mk("play", "▶ Play", "Play / pause (space)");
-    mk("next", "▶", "Step forward (→)");
-    mk("last", "▶|", "Last round (End)");
-    const speedLabel = el("label", "speed", "Speed ");
+    mk("first", "|◀", "first");
+    mk("prev", "◀", "prev");
+    this.playBtn = mk("play", L.play, "playPause");
+    mk("next", "▶", "next");
+    mk("last", "▶|", "last");
+    const speedLabel = el("label", "speed", L.speed + " ");
     this.speedSel = el("select");
     this.speedSel.dataset.role = "speed";
-    this.speedSel.title = "Rounds per second (+ / −)";
+    this.speedSel.title = L.speedTitle;
     this.speedSel.addEventListener("change", () => { this.speed = Number(this.speedSel.value); this.report(); });
     speedLabel.appendChild(this.speedSel);
     controls.appendChild(speedLabel);
-    this.roundLabel = el("span", "roundlabel", "Round 0");
+    this.roundLabel = el("span", "roundlabel", "");
     this.roundLabel.dataset.role = "round-label";
     controls.appendChild(this.roundLabel);
     root.appendChild(controls);
@@ -60,7 +62,7 @@ class Player {
     this.scrub = el("input");
     Object.assign(this.scrub, { type: "range", min: "0", max: "0", value: "0", step: "1" });
     this.scrub.dataset.role = "scrub";
-    this.scrub.setAttribute("aria-label", "Round");
+    this.scrub.setAttribute("aria-label", L.round);
     this.scrub.addEventListener("input", () => { this.pause(false); this.go(Number(this.scrub.value), false); });
     this.scrub.addEventListener("change", () => this.report());
     root.appendChild(this.scrub);
@@ -74,8 +76,7 @@ class Player {
     this.win.addEventListener("click", (e) => this.inspect(e));
     root.appendChild(this.win);
     this.window = new TokenWindow(this.win);
-    root.appendChild(el("div", "hint",
-      "Keys: space play / pause · ← → step · Home / End first / last round · + − speed · click a token to pick its word"));
+    root.appendChild(el("div", "hint", L.keys));
     root.addEventListener("pointerdown", (e) => {
       const t = e.composedPath()[0];
       if (!(t instanceof HTMLSelectElement) && !(t instanceof HTMLInputElement)) root.focus({ preventScroll: true });
@@ -99,7 +100,7 @@ class Player {
     this.pairNode = pair;
     this.figures = el("div", "line");
     this.candLine = el("div", "cands");
-    this.candLine.appendChild(el("span", "lead", "Runner-ups: "));
+    this.candLine.appendChild(el("span", "lead", this.L.runnerUps + " "));
     this.chips = [];
     for (let i = 0; i < 5; i++) this.chips.push(this.candLine.appendChild(el("span", "cand")));
     this.note = el("div", "note");
@@ -111,6 +112,7 @@ class Player {
   update(data, setStateValue) {
     this.setStateValue = setStateValue;
     if (!this.root.isConnected) this.parent.appendChild(this.root);
+    this.root.classList.toggle("talk", Boolean(data.talk));
     if (this.data && this.data.sig === data.sig) return;
     this.data = data;
     this.pause(false);
@@ -132,7 +134,7 @@ class Player {
     this.speeds = speeds;
     this.speed = speeds.includes(speed) ? speed : speeds[0];
     this.speedSel.replaceChildren(...speeds.map((s) => {
-      const o = el("option", "", `${s} rounds/s`);
+      const o = el("option", "", fill(this.L.perSecond, { s }));
       o.value = String(s);
       o.selected = s === this.speed;
       return o;
@@ -159,7 +161,7 @@ class Player {
   play() {
     if (this.round >= this.n) this.go(0, false);
     this.playing = true;
-    this.playBtn.textContent = "⏸ Pause";
+    this.playBtn.textContent = this.L.pause;
     this.root.dataset.playing = "1";
     let acc = 0;
     let lastT = performance.now();
@@ -183,7 +185,7 @@ class Player {
     this.playing = false;
     if (this.raf) cancelAnimationFrame(this.raf);
     this.raf = 0;
-    this.playBtn.textContent = "▶ Play";
+    this.playBtn.textContent = this.L.play;
     this.root.dataset.playing = "0";
     if (was && report) this.report();
   }
@@ -209,7 +211,7 @@ class Player {
     const k = this.round;
     this.root.dataset.round = String(k);
     this.scrub.value = String(k);
-    this.roundLabel.textContent = `Round ${k.toLocaleString()} / ${this.n.toLocaleString()}`;
+    this.roundLabel.textContent = fill(this.L.roundOf, { k: k.toLocaleString(), n: this.n.toLocaleString() });
     this.renderInfo(k);
     this.window.render(k);
   }
@@ -221,7 +223,7 @@ class Player {
     this.zeroLine.hidden = !zero;
     this.pairNode.hidden = this.figures.hidden = zero;
     if (zero) {
-      this.zeroLine.textContent = `Round 0: the text as raw ${m.bytesMode ? "bytes" : "characters + </w>"}, before any merge. Press ▶ or →.`;
+      this.zeroLine.textContent = m.bytesMode ? this.L.zeroBytes : this.L.zeroClassic;
       this.candLine.hidden = this.note.hidden = true;
       return;
     }
@@ -230,8 +232,8 @@ class Player {
     fillToken(this.rightNode, m.tablePiecesOf(m.right[r]));
     fillToken(this.newNode, m.tablePiecesOf(m.newToken(r)));
     const count = m.count[r];
-    this.figures.textContent =
-      `new token id ${m.ids[r]} · pair count ${count.toLocaleString()} · occurrences replaced ${m.replaced[r].toLocaleString()}`;
+    this.figures.textContent = fill(this.L.figures,
+      { id: m.ids[r], count: count.toLocaleString(), replaced: m.replaced[r].toLocaleString() });
     const first = m.candStart[r], stop = m.candStart[r + 1];
     this.candLine.hidden = stop === first;
     for (let i = 0; i < this.chips.length; i++) {
@@ -242,11 +244,11 @@ class Player {
       const tie = m.candCount[c] === count;
       chip.className = tie ? "cand tie" : "cand";
       chip.textContent = `${labelOf(m.tablePiecesOf(m.candLeft[c]))} + ${labelOf(m.tablePiecesOf(m.candRight[c]))}: ` +
-        `${m.candCount[c].toLocaleString()}${tie ? " (tie)" : ""}`;
+        `${m.candCount[c].toLocaleString()}${tie ? " " + this.L.tie : ""}`;
     }
     const tied = stop > first && m.candCount[first] === count;
     this.note.hidden = !tied;
-    if (tied) this.note.textContent = `Tie at count ${count.toLocaleString()}: ${this.data.tieRule}.`;
+    if (tied) this.note.textContent = fill(this.L.tieAt, { count: count.toLocaleString(), rule: this.L.tieRule });
   }
 
   inspect(e) {
@@ -290,7 +292,7 @@ export default function mountPlayer(component) {
   if (!data) return;
   let player = parentElement.__bpePlayer;
   if (!player) {
-    player = new Player(parentElement);
+    player = new Player(parentElement, data.labels);
     parentElement.__bpePlayer = player;
   }
   window.__bpePlayer = player;

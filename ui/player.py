@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui.animation_html import PLAYER_CSS, PLAYER_JS
+from ui import session
+from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
 from ui.merges import PlayerView
 
 _player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_CSS, js=PLAYER_JS)
@@ -21,10 +22,11 @@ _player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_C
 def merge_player(
     payload: dict, *, key: str = "merge_player", on_change: Callable[[], None] | None = None
 ) -> PlayerView | None:
-    """Mount the player; return what it last reported (None before its first pause or step)."""
+    """Mount the player (in the session's language, big in talk mode); return what it last reported
+    (None before its first pause or step)."""
     result = _player(
         key=key,
-        data=payload,
+        data=with_labels(payload, talk=bool(session.current().talk)),
         default={"view": None},
         on_view_change=on_change or (lambda: None),
     )

@@ -79,6 +79,11 @@ function bytePieces(bytes, marks) {
   return out;
 }
 
+// "{k} of {n}" with values filled in (the words come translated from the host, in data.labels).
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
 function labelOf(pieces) { return pieces.length ? pieces.map((p) => p[1]).join("") : "∅"; }
 
 function fillToken(node, pieces) {
@@ -106,6 +111,7 @@ class Model {
   constructor(data) {
     this.n = data.n;
     this.bytesMode = data.mode === "bytes";
+    this.labels = data.labels;
     this.marks = data.marks;
     this.atoms = this.bytesMode ? new TextEncoder().encode(data.window) : data.window;
     this.life = new Int32Array(Uint8Array.from(atob(data.lifetimes), (c) => c.charCodeAt(0)).buffer);
@@ -228,8 +234,8 @@ class Model {
     if (tok === undefined) {
       const value = this.bytesMode ? this.atoms.subarray(s, e) : this.atoms.slice(s, e).join("");
       const pieces = this.piecesOfValue(value);
-      const unit = this.bytesMode ? "byte" : "symbol";
-      tok = { pieces, title: `${labelOf(pieces)} · ${e - s} ${unit}${e - s === 1 ? "" : "s"}` };
+      const unit = (this.bytesMode ? "byte" : "symbol") + (e - s === 1 ? "" : "s");
+      tok = { pieces, title: `${labelOf(pieces)} · ${fill(this.labels[unit], { n: e - s })}` };
       this.tokenPieces.set(key, tok);
     }
     return tok;

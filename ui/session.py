@@ -48,6 +48,8 @@ MAX_VOCAB = 200_000
 MAX_SIZES = 4
 MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
+TALK_STEPS = 10
+"""Steps of the guided talk (ui/talk/steps.py has one renderer each)."""
 MAX_VALUE_CHARS = 2_000
 """A query value longer than this is refused before it is parsed."""
 
@@ -112,6 +114,10 @@ class Session:
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
     # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)))
+    # Talk mode (ui/talk): every page's link carries it, so a slide can open a view on the projector.
+    talk: Field[bool] = Field(False, url="talk", parse=lambda text: one_of(("0", "1"))(text) == "1",
+                              dump=lambda on: "1" if on else "0")  # fmt: skip
+    step: Field[int] = Field(1, url="step", parse=whole_number(1, TALK_STEPS))  # the guided talk's step
     # Merges
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
@@ -192,8 +198,11 @@ PAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "encode": (*TOKENIZER_FIELDS, "tokenizer", "text", "lang"),
     "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token", "lang"),
     "export": (*TOKENIZER_FIELDS, "format", "lang"),
+    "talk": ("step", "lang"),
 }
-"""Which fields each page's link carries (``lang`` only when it is not English, the default)."""
+"""Which fields each page's link carries (``lang`` only when it is not English, the default), and
+every page's: :data:`SHARED_FIELDS`."""
+SHARED_FIELDS = ("talk",)
 WORKSPACE_PARAM = "ws"
 _WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
 
@@ -265,10 +274,12 @@ def link_params(session: Session, page: str) -> dict[str, str]:
     ('python-reference-excerpt', False)
     """
     params: dict[str, str] = {}
-    for name in PAGE_FIELDS[page]:
+    for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
         field = FIELDS[name]
         value = getattr(session, name)
-        if value is None or (name == "regex" and session.pattern != "custom") or (name == "word" and not value):
+        if value is None or (name in ("talk", "word") and not value):
+            continue
+        if name == "regex" and session.pattern != "custom":
             continue
         if (name == "text" and len(value) > MAX_LINK_TEXT) or (name == "lang" and value == DEFAULT_LANG):
             continue

@@ -50,6 +50,19 @@ ABBREVIATIONS = {
 # text (#111) on each keeps a contrast ratio above 12:1 -- readable on a washed-out projector.
 PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99")
 
+# Talk mode (ui/talk/stage.py): tints of the Okabe-Ito colours, which stay apart for the common
+# colour-blindnesses; each token is also framed in near-black with a gap, so on a washed-out
+# projector neighbours never rely on hue alone (dark text keeps a contrast ratio above 10:1).
+TALK_PALETTE = ("#f7c873", "#9fd4f5", "#86d8bf", "#f3ec8a", "#e6acd0")
+
+
+def talk_token_css(scope: str) -> str:
+    """Talk mode's token colours and frames, for tokens inside ``scope`` (a CSS selector)."""
+    return f"{scope} .tokens .tok{{border:2px solid #1a1a1a!important;margin:0 .18em .18em 0!important}}" + "".join(
+        f"{scope} .tokens .c{i}{{background:{c}!important}}" for i, c in enumerate(TALK_PALETTE)
+    )
+
+
 # A piece of a token's label: ("text", shown), ("bytes", "⟨E4 BD⟩") or ("mark", shown, title).
 Piece = tuple[str, ...]
 

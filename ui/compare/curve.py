@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import vocabulary as voc
+from ui import chart_style
 from ui import encoding as enc
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, known, remembered
@@ -134,7 +135,7 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         })  # fmt: skip
     zoom = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales",
             "views": [layers[0]["name"]]}  # fmt: skip
-    return {"layer": layers, "height": 420, "params": [zoom]}
+    return chart_style.style_spec({"layer": layers, "height": 420, "params": [zoom]})
 
 
 # -- the view ------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import streamlit as st
 
 from bpe_core import merge_tree
 from bpe_core import vocabulary_table as voc
+from ui import chart_style
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
@@ -61,7 +62,7 @@ def filter_frame(frame: pd.DataFrame, query: str) -> pd.DataFrame:
 
 def length_chart(histogram: dict[int, int]) -> alt.Chart:
     frame = pd.DataFrame({"length (bytes)": list(histogram), "tokens": list(histogram.values())})
-    return (
+    return chart_style.style(
         alt.Chart(frame)
         .mark_bar(color="#1c7ed6")
         .encode(

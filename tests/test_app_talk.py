@@ -1,0 +1,123 @@
+"""The guided talk and talk mode, headless (AppTest): every step renders in English and Chinese with
+nothing left untranslated, each step is a link that opens that step, talk mode reaches the charts'
+text sizes, and the player's words travel translated in its data."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from apptest_helpers import APP, TIMEOUT, no_exception, sess, vega_specs
+from streamlit.testing.v1 import AppTest
+
+from ui import chart_style, i18n
+from ui.animation_html import animation_html, player_labels
+from ui.session import TALK_STEPS, Session, link_params, parse_link
+from ui.talk import stage
+from ui.talk.keys import keys_help
+from ui.talk.steps import STEPS
+
+TALK = "pages/5_Talk.py"
+
+
+def open_talk(**query: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
+    at.switch_page(TALK)
+    at.run()
+    no_exception(at)
+    return at
+
+
+def test_there_is_one_step_per_number_a_link_allows():
+    assert len(STEPS) == TALK_STEPS == 10
+    assert len({step.title for step in STEPS}) == TALK_STEPS
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("step", range(1, TALK_STEPS + 1))
+def test_every_step_renders_in_both_languages_and_its_link_round_trips(step, lang):
+    i18n.MISSING.clear()
+    at = open_talk(step=str(step), talk="1", lang=lang)
+    s = sess(at)
+    assert (s.step, s.talk, s.page) == (step, True, "talk")
+    assert not at.warning, [w.value for w in at.warning]
+    title = at.title[0].value
+    step_title = i18n.t(STEPS[step - 1].title, lang=lang)
+    assert title == i18n.t("{title} (step {step} of {total})", lang=lang, title=step_title, step=step, total=TALK_STEPS)
+    assert set() == i18n.MISSING, sorted(i18n.MISSING)[:5]
+    # The address bar and "copy link" carry the step and talk mode, and nothing of a tokenizer.
+    assert link_params(s, "talk") == {"step": str(step), "talk": "1", **({"lang": lang} if lang != "en" else {})}
+    assert at.query_params["step"] == str(step) and at.query_params["talk"] == "1"
+    assert "corpus" not in at.query_params
+    link = {key: value for key, value in at.query_params.items() if key != "ws"}
+    reopened = open_talk(**link)
+    assert sess(reopened).step == step and reopened.title[0].value == title
+
+
+def test_the_next_and_previous_buttons_stop_at_the_ends():
+    at = open_talk(step="1")
+    previous, following = at.button(key="talk_prev"), at.button(key="talk_next")
+    assert previous.disabled and not following.disabled
+    following.click().run()
+    assert sess(at).step == 2 and at.query_params["step"] == "2"
+    at = open_talk(step=str(TALK_STEPS))
+    assert at.button(key="talk_next").disabled
+    at.button(key="talk_prev").click().run()
+    assert sess(at).step == TALK_STEPS - 1
+
+
+def test_talk_mode_is_off_in_links_unless_on():
+    assert "talk" not in link_params(Session({}), "merges")
+    assert link_params(Session({"bpe.talk": True}), "encode")["talk"] == "1"
+    values, problems = parse_link({"talk": ["yes"], "step": [str(TALK_STEPS + 1)]})
+    assert values == {} and [p.parameter for p in problems] == ["talk", "step"]
+    assert parse_link({"talk": ["0"], "step": ["3"]})[0] == {"talk": False, "step": 3}
+
+
+@pytest.mark.parametrize("talk", ["1", "0"])
+def test_chart_text_follows_talk_mode(talk):
+    """Step 2's bar chart (Altair, through ui/chart_style.py): axis and legend text at the stage's size."""
+    at = open_talk(step="2", talk=talk)
+    (spec,) = vega_specs(at)
+    config = spec["config"]
+    sizes = [config["axis"]["labelFontSize"], config["axis"]["titleFontSize"], config["legend"]["labelFontSize"]]
+    if talk == "1":
+        assert min(sizes) >= stage.MIN_PX and config["axis"]["labelColor"] == "#111"
+        assert spec["height"] >= chart_style.TALK_HEIGHT_IN_LINES * stage.MIN_PX  # room for the plot
+    else:
+        assert sizes == [12, 13, 12] and "labelColor" not in config["axis"]
+
+
+def test_chart_text_grows_with_the_window_the_browser_reports():
+    assert chart_style.font_px(True, 1920)[0] > chart_style.font_px(True, 1280)[0] >= stage.MIN_PX
+    assert chart_style.font_px(True, 640) == (stage.MIN_PX, stage.MIN_PX)  # never below the floor
+    for width in range(400, 4000, 7):  # at least what the CSS length max(28px, 2.25vw) gives
+        assert stage.text_px(width) >= max(stage.MIN_PX, width * stage.VW / 100)
+
+
+def _fields(text: str) -> list[str]:
+    return sorted(name for _, name, _, _ in string.Formatter().parse(text) if name)
+
+
+def test_the_players_words_are_translated_with_the_same_placeholders():
+    english, chinese = player_labels("en"), player_labels("zh")
+    assert english.keys() == chinese.keys()
+    for key, text in english.items():
+        assert _fields(chinese[key]) == _fields(text), key
+        assert any("\u4e00" <= c <= "\u9fff" for c in chinese[key]), key
+    for _, what in keys_help():  # the ? overlay
+        assert any("\u4e00" <= c <= "\u9fff" for c in i18n.t(what, lang="zh")), what
+
+
+def test_the_exported_animation_carries_its_language():
+    import bpe_core
+    from ui.merges import player_payload
+    from ui.trained import Request, Trained
+
+    text = "low lower newest widest 字节对编码"
+    request = Request("paste", "t", "d", "byte", 270, "gpt2", "gpt2", ())
+    trained = Trained(request, bpe_core.train(text, 270, pattern="gpt2"), len(text), len(text.encode()), text, {})
+    page = animation_html(player_payload(trained, 0), "title", "zh")
+    assert '<html lang="zh">' in page and '"play": "▶ 播放"' in page
+    assert '"play": "▶ Play"' in animation_html(player_payload(trained, 0), "title", "en")

@@ -1,0 +1,76 @@
+"""Chart text sizes from one place: every chart the app draws passes through :func:`style` (Altair)
+or takes :func:`config` (a Vega-Lite dict), so talk mode makes axes, labels, titles and legends as
+large as the rest of the stage (``ui.talk.stage.text_px``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from ui import session
+from ui.talk import keys, stage
+
+NORMAL_PX = (12, 13)
+"""Label and title sizes outside talk mode (Vega's defaults are 10 and 11)."""
+TALK_HEIGHT_IN_LINES = 14
+"""A talk-mode chart is at least this many text lines tall."""
+
+
+def font_px(talk: bool, width: int | None) -> tuple[int, int]:
+    """(label, title) sizes in pixels.
+
+    >>> font_px(False, 1920), font_px(True, 1280), font_px(True, 1920)
+    ((12, 13), (29, 29), (44, 44))
+    """
+    if not talk:
+        return NORMAL_PX
+    size = stage.text_px(width)
+    return size, size
+
+
+def config(talk: bool | None = None) -> dict[str, Any]:
+    """A Vega-Lite ``config`` with this run's text sizes (talk mode: the session's)."""
+    running = get_script_run_ctx(suppress_warning=True) is not None
+    if talk is None:
+        talk = running and bool(session.current().talk)
+    label, title = font_px(talk, keys.viewport_width() if running else None)
+    limit = 0 if talk else 600  # 0: no limit (long legend labels wrap instead of being cut)
+    ink = {"labelColor": "#111", "titleColor": "#111"} if talk else {}  # Streamlit's grey fades on a projector
+    return {
+        "axis": {"labelFontSize": label, "titleFontSize": title, "labelLimit": 400, **ink},
+        "legend": {
+            "labelFontSize": label,
+            "titleFontSize": title,
+            "labelLimit": limit,
+            "titleLimit": limit,
+            "symbolSize": label * 10,
+            **ink,
+        },
+        "header": {"labelFontSize": label, "titleFontSize": title},
+        "title": {"fontSize": title},
+        "text": {"fontSize": label},
+        **({"padding": {"left": 12, "top": 6, "right": 6, "bottom": 6}} if talk else {}),  # room for big axis titles
+    }
+
+
+def style(chart: Any, talk: bool | None = None) -> Any:
+    """An Altair chart with :func:`config` applied (top level: works for layered charts too); in talk
+    mode also taller, so big axis and legend text leave the plot its room."""
+    settings = config(talk)
+    height = chart.height if isinstance(chart.height, int) else 0
+    if _taller(height, settings) != height:
+        chart = chart.properties(height=_taller(height, settings))
+    return chart.configure(**settings)
+
+
+def style_spec(spec: dict[str, Any], talk: bool | None = None) -> dict[str, Any]:
+    """The same for a Vega-Lite dict (charts drawn without altair, to spare a fresh server its import)."""
+    settings = config(talk)
+    return {**spec, "height": _taller(spec.get("height", 0), settings), "config": settings}
+
+
+def _taller(height: int, settings: dict[str, Any]) -> int:
+    size = settings["axis"]["labelFontSize"]
+    return max(height, TALK_HEIGHT_IN_LINES * size) if size > NORMAL_PX[0] else height

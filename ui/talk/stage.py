@@ -1,0 +1,56 @@
+"""Talk mode's stage: the app's chrome hidden, every text at least :data:`MIN_PX` and growing with the
+screen, tokens in a colour-blind-safe palette framed in dark.
+
+Sizes are one CSS length, ``max(28px, 2.25vw)`` (28.8 px at 1280 wide, 43.2 px at 1920), so the page
+needs no rerun to follow the window; charts are drawn by Vega with pixel sizes, so they get the same
+length computed from the width the browser reported (:func:`text_px`, used by ``ui.chart_style``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from ui import tokens as token_ui
+
+MIN_PX = 28
+VW = 2.25
+"""Text size in talk mode: ``max(MIN_PX px, VW vw)``."""
+DEFAULT_WIDTH = 1280
+"""The width assumed until the browser has reported its own (a projector's usual)."""
+
+_TEXT = "[data-testid='stMain']"
+STAGE_CSS = (
+    f":root{{--talk-text:max({MIN_PX}px,{VW}vw)}}"
+    # The chrome: Streamlit's header, toolbar and the coloured line above them; the page's paddings.
+    "[data-testid='stHeader'],[data-testid='stToolbar'],[data-testid='stDecoration']{display:none!important}"
+    "[data-testid='stMainBlockContainer']{padding:1.2vh 2.5vw 4vh!important;max-width:none!important}"
+    # Every text of the main column: one size (headings above it), whatever Streamlit gave it; captions
+    # dark (grey fades on a projector).
+    f"{_TEXT} :is(p,li,span,label,div,code,pre,button,input,textarea,select,td,th,a,summary,small,h4,h5,h6)"
+    "{font-size:var(--talk-text)!important;line-height:1.3!important}"
+    "[data-testid='stSkipToContent']{font-size:var(--talk-text)!important}"
+    f"{_TEXT} h1{{font-size:calc(var(--talk-text)*1.45)!important;padding:.2em 0!important}}"
+    f"{_TEXT} h2{{font-size:calc(var(--talk-text)*1.25)!important}}"
+    f"{_TEXT} h3{{font-size:calc(var(--talk-text)*1.1)!important}}"
+    f"{_TEXT} :is([data-testid='stCaptionContainer'],[data-testid='stCaptionContainer'] *){{color:#333!important}}"
+    f"{_TEXT} .tokens{{line-height:1.9!important}}"
+    f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}" + token_ui.talk_token_css(_TEXT)
+)
+
+
+def text_px(width: int | None) -> int:
+    """The talk-mode text size in pixels for a window ``width`` pixels wide (as the CSS computes it).
+
+    >>> text_px(1280), text_px(1920), text_px(None)
+    (29, 44, 29)
+    """
+    return max(MIN_PX, math.ceil((width or DEFAULT_WIDTH) * VW / 100))
+
+
+def apply(on: bool) -> None:
+    """Draw the stage's CSS when talk mode is on (call in the sidebar: a style element in the main
+    column would leave a gap)."""
+    if on:
+        st.html(f"<style>{STAGE_CSS}</style>")

@@ -1,0 +1,180 @@
+"""The guided talk: ten steps, each a live view computed by ``bpe_core`` and drawn by the app's own
+renderers (``ui.tokens``, the merge player, the Compare views), with a short speaker note.
+
+A step is a title, a note and a function drawing it; the page (``pages/5_Talk.py``) shows one at a
+time. Strings go through ``t`` when drawn, so they follow the session's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from ui import chart_style
+from ui import encoding as enc
+from ui import merges as mg
+from ui import tokens as tok_ui
+from ui.compare import curve as curve_view
+from ui.compare.algorithms import comparison
+from ui.compare.common import CSS as COMPARE_CSS
+from ui.compare.common import draw_views, neighbour_diffs
+from ui.compare.side import reference_view
+from ui.compare.texts import make_text
+from ui.corpora import load_sample
+from ui.i18n import N_, t
+from ui.player import merge_player
+from ui.session import REFERENCES
+from ui.talk import data
+from ui.text import plain
+
+PLAYER_KEY = "bpe.talk_player"
+
+
+@dataclass(frozen=True)
+class Step:
+    title: str  # English: the catalog key (translated when drawn)
+    note: str
+    draw: Callable[[], None]
+
+
+def _tokens(tokens: list[bytes]) -> None:
+    st.html(tok_ui.tokens_html(tokens))
+
+
+def bytes_of_a_sentence() -> None:
+    text = data.BYTES_SENTENCE
+    encoded = text.encode("utf-8")
+    st.markdown(
+        t("“{text}”: {chars} characters, {n} bytes in UTF-8.", text=plain(text), chars=len(text), n=len(encoded))
+    )
+    _tokens([ch.encode("utf-8") for ch in text])
+    _tokens([bytes([b]) for b in encoded])
+    world = "世".encode()
+    st.markdown(t("世 is three bytes: {hex}. A byte on its own is not a character, so it shows as ⟨hex⟩.",
+                  hex=" ".join(f"{b:02X}" for b in world)))  # fmt: skip
+
+
+def pair_rows() -> list[dict]:
+    """The adjacent pairs of the step's text and how often each occurs (the first round's candidates)."""
+    record = data.trained("aaabdaaabac", "byte", 259).trace[0]
+    pairs = [(record.left, record.right, record.count), *((c.left, c.right, c.count) for c in record.candidates)]
+    return [{"pair": f"{tok_ui.display_bytes(a)} {tok_ui.display_bytes(b)}", "count": n} for a, b, n in pairs]
+
+
+def counting_pairs() -> None:
+    st.markdown(t("The text “{text}” as bytes, and every pair of neighbours counted:", text=plain(data.PAIRS_TEXT)))
+    _tokens([bytes([b]) for b in data.PAIRS_TEXT.encode()])
+    frame = pd.DataFrame(pair_rows())
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color="#0072b2", stroke="#111", strokeWidth=1.5)
+        .encode(x=alt.X("count:Q", title=t("times seen"), axis=alt.Axis(tickMinStep=1)),
+                y=alt.Y("pair:N", sort="-x", title=t("pair")))
+        .properties(height=320)
+    )  # fmt: skip
+    st.altair_chart(chart_style.style(bars), width="stretch")
+
+
+def first_merge() -> None:
+    tokenizer = data.trained("aaabdaaabac", "byte", 259)
+    record = tokenizer.trace[0]
+    st.markdown(t("Round 1: the most frequent pair {left} + {right} ({count} times) becomes token {id}.",
+                  left=plain(tok_ui.display_bytes(record.left)), right=plain(tok_ui.display_bytes(record.right)),
+                  count=record.count, id=record.new_id))  # fmt: skip
+    segmentation = tokenizer.tokenizer.segment(data.PAIRS_TEXT)
+    for k in range(tokenizer.num_merges + 1):
+        st.markdown(t("After {k} merges:", k=k))
+        _tokens(segmentation.tokens_at(k))
+
+
+def animation() -> None:
+    trained = data.real()
+    st.markdown(t("{n:,} merges learned from {corpus}. Press space to play, → to step.",
+                  n=trained.num_merges, corpus=t("the Python language reference")))  # fmt: skip
+    merge_player(mg.player_payload(trained, 0, 30), key=PLAYER_KEY)
+
+
+def token_boundaries() -> None:
+    encoded = enc.encode(enc.reference_tokenizer("cl100k_base"), data.BOUNDARY_TEXT)
+    st.markdown(t("GPT-4's tokenizer (cl100k_base): {tokens} tokens for {chars} characters. Each colour is one token.",
+                  tokens=encoded.n_tokens, chars=encoded.n_chars))  # fmt: skip
+    st.html(enc.encoded_html(encoded))
+
+
+def partial_characters() -> None:
+    encoded = enc.encode(enc.reference_tokenizer("gpt2"), data.PARTIAL_TEXT)
+    st.markdown(t("GPT-2 on “{text}”: {tokens} tokens for {chars} characters.", text=plain(data.PARTIAL_TEXT),
+                  tokens=encoded.n_tokens, chars=encoded.n_chars))  # fmt: skip
+    st.html(enc.encoded_html(encoded))
+    st.markdown(t("⟨E5 AD⟩ is a token that holds part of a character: byte-level BPE never needs an unknown token."))
+
+
+def vocab_against_compression() -> None:
+    text = load_sample(data.REAL_CORPUS)
+    corpus = make_text(t("training text"), text)
+    points = data.real_curve()
+    line = curve_view.Line(corpus, points, round(corpus.n_bytes / points[-1][1]), 0.0)
+    st.markdown(
+        t(
+            "Bytes per token at every vocab size from 256 to {n:,} (one pass over the text), and three real "
+            "tokenizers on the same text:",
+            n=points[-1][0],
+        )
+    )
+    references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
+    st.altair_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
+
+
+def three_tokenizers() -> None:
+    text = data.THREE_TEXT
+    n_bytes = len(text.encode("utf-8"))
+    views = [reference_view(name, text, n_bytes) for name in REFERENCES]
+    st.markdown(t("The same text, three tokenizers. Outlined: tokens the neighbour does not have."))
+    st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
+    draw_views(views, neighbour_diffs(views))
+
+
+def classic_and_byte_level() -> None:
+    st.markdown(t("Both trained on the English / Chinese sample, vocab {n}: classic BPE (characters + </w>) and "
+                  "byte-level BPE.", n=data.MIXED_VOCAB))  # fmt: skip
+    comparison(data.CLASSIC_TEXT, [(t("byte-level"), data.mixed("byte")), (t("classic </w>"), data.mixed("classic"))])
+
+
+def summary() -> None:
+    for line in (
+        t("Text is bytes: UTF-8 gives a Chinese character 3 bytes, an emoji 4."),
+        t("BPE counts neighbouring pairs and merges the most frequent, again and again."),
+        t("The merges, in order, are the tokenizer: encoding replays them."),
+        t("A bigger vocabulary means fewer tokens per text, with diminishing returns."),
+        t("Byte-level BPE never meets an unknown character; classic BPE needs <unk>."),
+    ):
+        st.markdown(f"- {line}")
+    st.page_link("pages/0_Train.py", label=t("Train your own tokenizer"), icon=":material/model_training:")
+
+
+STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (shown through t)
+    Step(N_("The bytes of a sentence"), N_("Computers store text as bytes. ASCII letters are one byte each; a "
+         "Chinese character is three, an emoji four. BPE starts from these 256 byte values."), bytes_of_a_sentence),
+    Step(N_("Counting pairs"), N_("Look at every pair of neighbouring bytes and count them. ‘a a’ is the most "
+         "frequent here."), counting_pairs),
+    Step(N_("The first merge"), N_("The most frequent pair becomes a new token; then count again and repeat. "
+         "Three merges shorten 11 bytes to 5 tokens."), first_merge),
+    Step(N_("The animation on a real corpus"), N_("Press space: each round merges the most frequent pair of the "
+         "whole corpus. Outlined in red: what the round just merged. + and − change the speed."), animation),
+    Step(N_("Token boundaries"), N_("A real tokenizer (GPT-4's) on a sentence. Common words are one token; rare "
+         "ones are split into pieces."), token_boundaries),
+    Step(N_("Tokens that are not whole characters"), N_("GPT-2 learned on English: a Chinese character or an "
+         "emoji is cut into byte pieces, shown as ⟨hex⟩."), partial_characters),
+    Step(N_("Vocab size against compression"), N_("More merges, fewer tokens: each new token saves less than the "
+         "one before."), vocab_against_compression),
+    Step(N_("GPT-2 vs cl100k vs o200k"), N_("Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
+         "spaces of indentation become one token; Chinese words become whole tokens."), three_tokenizers),
+    Step(N_("Where classic and byte-level differ"), N_("Classic BPE works on characters and marks word ends with "
+         "</w>: a character never seen in training gets the id of <unk>. Byte-level BPE falls back to bytes."),
+         classic_and_byte_level),
+    Step(N_("Summary"), N_("Recap, then invite the audience to train their own tokenizer."), summary),
+)  # fmt: skip
