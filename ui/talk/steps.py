@@ -126,7 +126,7 @@ def vocab_against_compression() -> None:
         )
     )
     references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
-    st.altair_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
+    st.vega_lite_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
 
 
 def three_tokenizers() -> None:
