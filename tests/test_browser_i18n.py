@@ -40,7 +40,7 @@ def test_a_chinese_link_draws_the_app_in_chinese(server, browser, shots):
     expect(page.get_by_role("heading", name=zh("3 · Result"))).to_be_visible(timeout=60_000)
     wait_idle(page)
     assert "lang=zh" in page.url
-    link = sidebar.locator('[data-testid="stCode"]').first.inner_text()
+    link = sidebar.locator(".bpe-link code").first.inner_text().strip()
     assert "lang=zh" in link and "corpus=chinese-classics" in link
     # Real glyphs, not boxes: a CJK font draws 训 much wider than the missing-glyph box of a Latin font.
     widths = page.evaluate(
