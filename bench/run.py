@@ -3,6 +3,7 @@
     python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--repeat 5]
     python bench/run.py --quick          # a smoke test: 1 MB, one size, two rounds
     python bench/run.py --sizes 5000 --baseline ../main   # also time another checkout's bpe_core
+    python bench/run.py --skip-training --baseline ../main   # encoding only, before and after
 
 Training: ``bpe_core.train(text, size, special_tokens=["<|endoftext|>"], pattern="gpt2")`` against
 Hugging Face ``tokenizers`` trained from the file (``Tokenizer.train([path])``) and from an
@@ -116,28 +117,35 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
     return rows
 
 
-def bench_encoding(text: str, rounds: int) -> list[dict]:
+def bench_encoding(text: str, rounds: int, baseline=None) -> list[dict]:
+    """bpe_core's reference tokenizers against tiktoken's own, interleaved; with a baseline checkout,
+    its reference tokenizers too, in the same rounds (ratio = baseline / tiktoken)."""
     print(
         f"\nEncoding, single-threaded, {rounds} interleaved rounds; ratio = bpe_core / tiktoken, median (range)\n"
         "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
     )
+    builders = {"bpe_core": build_reference}
+    if baseline is not None:
+        builders["baseline"] = importlib.import_module(baseline.__name__ + ".reference").build_reference
     rows = []
     for name in ("gpt2", "cl100k_base"):
         encoding = tiktoken_encoding(name)
-        ours: list[float] = []
-        theirs: list[float] = []
+        seconds: dict[str, list[float]] = {label: [] for label in [*builders, "tiktoken"]}
         for _ in range(rounds):
-            tokenizer = build_reference(name)  # fresh, outside the timing: its cache starts empty
-            ours.append(timed(lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)))
-            theirs.append(timed(lambda encoding=encoding: encoding.encode_ordinary(text)))
-        equal = build_reference(name).encode_ordinary(text) == encoding.encode_ordinary(text)
-        summary = ratio_summary(ours, theirs)
-        rows.append({"tokenizer": name, "bpe_core": ours, "tiktoken": theirs, "ratio": summary, "ids_equal": equal})
-        print(
-            f"| {name} | {statistics.median(ours):.2f} s | {statistics.median(theirs):.2f} s "
-            f"| {format_ratio(summary)} | {equal} |",
-            flush=True,
-        )
+            for label, build in builders.items():
+                tokenizer = build(name)  # fresh, outside the timing: its cache starts empty
+                seconds[label].append(timed(lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)))
+            seconds["tiktoken"].append(timed(lambda encoding=encoding: encoding.encode_ordinary(text)))
+        expected = encoding.encode_ordinary(text)
+        for label, build in builders.items():
+            equal = build(name).encode_ordinary(text) == expected
+            summary = ratio_summary(seconds[label], seconds["tiktoken"])
+            rows.append({"tokenizer": name, "checkout": label, **seconds, "ratio": summary, "ids_equal": equal})
+            print(
+                f"| {name}{' (baseline)' if label == 'baseline' else ''} | {statistics.median(seconds[label]):.2f} s "
+                f"| {statistics.median(seconds['tiktoken']):.2f} s | {format_ratio(summary)} | {equal} |",
+                flush=True,
+            )
     return rows
 
 
@@ -148,7 +156,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="interleaved rounds per measurement")
     parser.add_argument("--quick", action="store_true", help="smoke test: the first 1 MB, vocab 1000, 2 rounds")
     parser.add_argument("--skip-encoding", action="store_true")
-    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core.train")
+    parser.add_argument("--skip-training", action="store_true")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if not args.corpus.exists():
@@ -164,11 +173,13 @@ def main() -> None:
             f"corpus: {args.corpus.name}{' (first 1 MB)' if args.quick else ''}, {len(text.encode()) / 1e6:.1f} MB; "
             f"{os.cpu_count()} cores; Python {platform.python_version()}"
         )
-        hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
         baseline = load_baseline(args.baseline) if args.baseline else None
-        results = {"training": bench_training(text, corpus, args.sizes, args.repeat, baseline)}
+        results = {}
+        if not args.skip_training:
+            hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
+            results["training"] = bench_training(text, corpus, args.sizes, args.repeat, baseline)
     if not args.skip_encoding:
-        results["encoding"] = bench_encoding(text, args.repeat)
+        results["encoding"] = bench_encoding(text, args.repeat, baseline)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

@@ -49,14 +49,16 @@ def generate(kind: str, size: int, seed: int = 0) -> str:
             text = _fill(lambda: " ".join(rng.choices(words, k=12)) + ".\n", size)
         return text.replace("\n", " ") if kind == "one line" else text
     if kind == "numeric CSV":
+
         def row() -> str:
             return (
                 f"{rng.randrange(10**9)},{rng.uniform(-1e4, 1e4):.6f},{rng.randrange(100)},"
-                f"{rng.random():.8f},{rng.randrange(-10**6, 10**6)}\n"
+                f"{rng.random():.8f},{rng.randrange(-(10**6), 10**6)}\n"
             )
 
         return "id,value,bucket,score,delta\n" + _fill(lambda: "".join(row() for _ in range(1000)), size)
     if kind == "minified JSON":
+
         def record() -> dict:
             return {
                 "id": rng.randrange(10**9),
@@ -69,6 +71,10 @@ def generate(kind: str, size: int, seed: int = 0) -> str:
         body = _fill(lambda: ",".join(json.dumps(record(), separators=(",", ":")) for _ in range(1000)) + ",", size)
         return "[" + body[: size - 2].rstrip(",") + "]"
     raise ValueError(kind)
+
+
+def input_path(folder: Path, kind: str) -> Path:
+    return folder / (kind.replace(" ", "_") + ".txt")
 
 
 def run_encode(checkout: Path, path: Path, reference: str) -> tuple[float, float]:
@@ -91,17 +97,25 @@ def main() -> None:
     parser.add_argument("--reference", nargs="+", default=["gpt2", "cl100k_base"])
     parser.add_argument("--checkout", type=Path, help="also run this checkout's bpe_core (before/after)")
     parser.add_argument("--kinds", nargs="+", default=list(KINDS), choices=KINDS)
+    parser.add_argument("--write-inputs", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    size = int(args.mb * 1e6)
+    if args.write_inputs:
+        for kind in args.kinds:
+            input_path(args.write_inputs, kind).write_text(generate(kind, size), encoding="utf-8")
+        return
     checkouts = {"this": ROOT}
     if args.checkout:
         checkouts["baseline"] = args.checkout.resolve()
-    size = int(args.mb * 1e6)
     print(f"{args.mb:g} MB per input; {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start")
     with tempfile.TemporaryDirectory(prefix="bpe-bench-stream-") as folder:
-        paths = {}
-        for kind in args.kinds:
-            paths[kind] = Path(folder) / (kind.replace(" ", "_") + ".txt")
-            paths[kind].write_text(generate(kind, size), encoding="utf-8")
+        # Written by a child process: a child's peak RSS starts from its parent's at fork, so this
+        # process must never hold the inputs itself.
+        subprocess.run(
+            [sys.executable, __file__, "--write-inputs", folder, "--mb", str(args.mb), "--kinds", *args.kinds],
+            check=True,
+        )
+        paths = {kind: input_path(Path(folder), kind) for kind in args.kinds}
         print("| tokenizer | input | checkout | seconds | × prose | peak RSS |\n|---|---|---|---:|---:|---:|")
         for reference in args.reference:
             prose_seconds: dict[str, float] = {}
@@ -111,7 +125,9 @@ def main() -> None:
                     if kind == "prose":
                         prose_seconds[label] = seconds
                     relative = f"{seconds / prose_seconds[label]:.2f}×" if label in prose_seconds else ""
-                    print(f"| {reference} | {kind} | {label} | {seconds:.1f} s | {relative} | {rss:.0f} MB |", flush=True)
+                    print(
+                        f"| {reference} | {kind} | {label} | {seconds:.1f} s | {relative} | {rss:.0f} MB |", flush=True
+                    )
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import reduce
-from itertools import repeat
-from operator import iadd
+from itertools import compress, repeat
+from operator import iadd, is_not, not_
 
 import numpy as np
 
@@ -64,28 +64,34 @@ class PieceEncoder:
         # map and reduce(iadd) (list += list) run in C: a Python loop over millions of pre-tokens
         # costs more than BPE. The first list is a fresh one, so no cached list is changed.
         ids: list[int] = reduce(iadd, map(cache.__getitem__, pieces), [])
-        for piece in new_pieces:
-            if len(piece) > CACHED_PIECE_CHARS:
-                del cache[piece]
+        if new_pieces and max(map(len, new_pieces)) > CACHED_PIECE_CHARS:
+            for piece in new_pieces:
+                if len(piece) > CACHED_PIECE_CHARS:
+                    del cache[piece]
         return ids
 
     def _add_to_cache(self, pieces: list[str]) -> None:
+        # Sorted into whole tokens and the rest with map and compress, which run in C: one
+        # Python statement per piece costs as much as the BPE of the rest (random numbers).
         cache, token_id = self._cache, self._token_id
-        encoded = [piece.encode("utf-8") for piece in pieces]
-        short_pieces: list[str] = []
-        short_bytes: list[bytes] = []
-        for piece, data, whole in zip(pieces, encoded, map(token_id.get, encoded)):
-            if whole is not None:
-                cache[piece] = [whole]
-            elif len(data) > LONG_PIECE_BYTES:
-                cache[piece] = self.encode_piece(data)
-            else:
-                short_pieces.append(piece)
-                short_bytes.append(data)
-        if len(short_bytes) >= BATCH_MIN_PIECES and self._batch_ok:
-            cache.update(zip(short_pieces, self._merge_batch(short_bytes)))
-        else:
-            cache.update(zip(short_pieces, map(self.encode_piece, short_bytes)))
+        encoded = list(map(str.encode, pieces))  # UTF-8
+        wholes = list(map(token_id.get, encoded))
+        is_whole = list(map(is_not, wholes, repeat(None)))
+        cache.update(zip(compress(pieces, is_whole), zip(compress(wholes, is_whole))))  # (id,) each
+        is_rest = list(map(not_, is_whole))
+        rest_pieces, rest_bytes = list(compress(pieces, is_rest)), list(compress(encoded, is_rest))
+        if not rest_bytes:
+            return
+        if len(rest_bytes) < BATCH_MIN_PIECES or not self._batch_ok:
+            cache.update(zip(rest_pieces, map(self.encode_piece, rest_bytes)))
+            return
+        if max(map(len, rest_bytes)) > LONG_PIECE_BYTES:
+            is_long = [len(data) > LONG_PIECE_BYTES for data in rest_bytes]
+            cache.update(zip(compress(rest_pieces, is_long), map(self.encode_piece, compress(rest_bytes, is_long))))
+            is_short = list(map(not_, is_long))
+            rest_pieces, rest_bytes = list(compress(rest_pieces, is_short)), list(compress(rest_bytes, is_short))
+        owners, ids = self._merge_batch(rest_bytes)
+        cache.update(zip(map(rest_pieces.__getitem__, owners), ids))
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """The ids of one pre-token's bytes."""
@@ -114,59 +120,65 @@ class PieceEncoder:
                 ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], _NO_RANK)
         return [token_id[part] for part in parts]
 
-    def _merge_batch(self, pieces: list[bytes]) -> list[list[int]]:
+    def _merge_batch(self, pieces: list[bytes]) -> tuple[list[int], list[list[int]]]:
         """tiktoken's rule on many pieces (none a whole token, each 2..LONG_PIECE_BYTES bytes) at once.
 
-        All pieces' symbols (bytes objects) sit in one array, piece after piece, with the rank
-        of the pair each symbol starts. Each step finds, in every piece still merging, the pair
-        with the lowest rank (leftmost on ties), merges it and re-ranks the (at most two) pairs
-        touching the new token; pieces with nothing left to merge leave the arrays. numpy adds
-        bytes objects and the rank lookups are ``map``s of ``dict.get``, so a step has no Python
-        loop over its pieces.
+        All pieces' symbols (bytes objects) sit in one array, piece after piece, as linked lists
+        (a merge absorbs the right symbol into the left one and unlinks it), with the key of the
+        pair each symbol starts: rank << 32 | position, so that a piece's smallest key is its
+        lowest rank, leftmost. Each step finds every piece's smallest key at once
+        (``minimum.reduceat``), merges those pairs and re-keys the (at most two) pairs touching
+        each new token. numpy adds the bytes objects and the rank lookups are ``map``s of
+        ``dict.get``: a step has no Python loop over its pieces.
+
+        Returns the pieces' indexes and their ids, in the same order.
         """
-        results: list[list[int]] = [None] * len(pieces)  # type: ignore[list-item]  # all filled below
         token_id = self._token_id
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
         symbols = _BYTES[data]
-        owners = np.arange(len(pieces))  # index into `pieces` of each piece still merging
+        positions = np.arange(len(data))
+        next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
+        previous_of = positions - 1
+        alive = np.ones(len(data), dtype=bool)
         ranks = np.append(self._byte_pair_ranks()[(data[:-1].astype(np.int64) << 8) | data[1:]], _NO_RANK)
-        ranks[np.cumsum(lengths) - 1] = _NO_RANK  # a piece's last symbol starts no pair
-        while len(owners):
-            starts = np.cumsum(lengths) - lengths
-            lowest = np.minimum.reduceat((ranks << _INDEX_BITS) | np.arange(len(ranks)), starts)
-            done = lowest >= _NO_RANK << _INDEX_BITS
-            keep = np.ones(len(symbols), dtype=bool)
-            if done.any():
-                finished = np.repeat(done, lengths)
-                flat = list(map(token_id.__getitem__, symbols[finished].tolist()))
-                offset = 0
-                for owner, length in zip(owners[done].tolist(), lengths[done].tolist()):
-                    results[owner] = flat[offset : offset + length]
-                    offset += length
-                keep[finished] = False
-                merging = ~done
-                owners, lengths, starts, lowest = owners[merging], lengths[merging], starts[merging], lowest[merging]
-            at = lowest & _POSITION_MASK  # the merge position in each piece
-            symbols[at] = symbols[at] + symbols[at + 1]
-            keep[at + 1] = False
-            symbols, ranks = symbols[keep], ranks[keep]
-            # The arrays lost the finished pieces and one symbol of each other piece.
-            offsets = at - starts
-            lengths -= 1
-            starts = np.cumsum(lengths) - lengths
-            at = starts + offsets
-            # Re-rank the pair the new token starts (none if it is now last) and the one it ends.
-            ranks[at] = _NO_RANK
-            right = at[offsets + 1 < lengths]
-            ranks[right] = self._ranks(symbols[right] + symbols[right + 1])
-            left = at[offsets > 0] - 1
-            ranks[left] = self._ranks(symbols[left] + symbols[left + 1])
-        return results
+        starts = np.cumsum(lengths) - lengths
+        ends = starts + lengths
+        ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
+        keys = (ranks << _INDEX_BITS) | positions
+        # Pieces still merging. The segments reduceat takes run from one such piece's start to the
+        # next one's, over finished pieces too, whose keys are all _NO_RANK: they change no minimum.
+        merging_starts, merging_ends = starts, ends
+        while len(merging_starts):
+            lowest = np.minimum.reduceat(keys, merging_starts)
+            merging = lowest < _NO_RANK << _INDEX_BITS
+            merging_starts, merging_ends, lowest = merging_starts[merging], merging_ends[merging], lowest[merging]
+            at = lowest & _POSITION_MASK  # each piece's merge: the symbol at `at` absorbs the next
+            absorbed = next_of[at]
+            symbols[at] = symbols[at] + symbols[absorbed]
+            alive[absorbed] = False
+            keys[absorbed] = _NO_RANK << _INDEX_BITS
+            after = next_of[absorbed]
+            next_of[at] = after
+            has_right = after < merging_ends
+            previous_of[after[has_right]] = at[has_right]
+            # Re-key the pair the new token starts (none if it is now last) and the one it ends.
+            keys[at] = _NO_RANK << _INDEX_BITS
+            right = at[has_right]
+            keys[right] = (self._ranks(symbols[right] + symbols[next_of[right]]) << _INDEX_BITS) | right
+            ending = at[at > merging_starts]
+            left = previous_of[ending]
+            keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
+        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
+        counts = np.add.reduceat(alive, starts)
+        stops = np.cumsum(counts)
+        ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
+        return list(range(len(pieces))), ids
 
     def _ranks(self, tokens: np.ndarray) -> np.ndarray:
         """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
-        return np.fromiter(map(self._merge_rank.get, tokens, repeat(_NO_RANK)), dtype=np.int64, count=len(tokens))
+        ranks = map(self._merge_rank.get, tokens.tolist(), repeat(_NO_RANK))  # a list iterates faster
+        return np.fromiter(ranks, dtype=np.int64, count=len(tokens))
 
     def _byte_pair_ranks(self) -> np.ndarray:
         """The merge rank of every pair of bytes (the first step's pairs), indexed by byte << 8 | byte."""

@@ -75,7 +75,9 @@ def _as_special(token: object) -> str:
 
 def derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
     """Recover each token's merge from ranks alone (see :func:`merge_parts`), in rank order."""
-    return [merge_parts(token, rank, merge_rank.get) for token, rank in sorted(merge_rank.items(), key=lambda item: item[1])]
+    return [
+        merge_parts(token, rank, merge_rank.get) for token, rank in sorted(merge_rank.items(), key=lambda item: item[1])
+    ]
 
 
 def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None]) -> tuple[bytes, bytes]:

@@ -15,6 +15,7 @@ from .pretokenize import compile_pattern, pattern_regex, pretokenize, split_on_s
 from .streaming import replace_surrogates, stream_pretokens
 from .token_tables import as_bytes, as_id, as_pair, derive_merges, resolve_special_ids
 
+
 class Tokenizer:
     """A byte-level BPE tokenizer: 256 byte tokens, ordered merges, special tokens, a pattern.
 
@@ -152,9 +153,7 @@ class Tokenizer:
             token_id = token_id.__index__()  # numpy integers and the like
         token = self._vocab.get(token_id)
         if token is None:
-            raise ValueError(
-                f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})"
-            )
+            raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})")
         return token
 
     def __repr__(self) -> str:
@@ -176,9 +175,7 @@ class Tokenizer:
             if identifier in special_id_set or len(token) == 1 or token in kept_rank
         }
         token_id = {
-            token: identifier
-            for token, identifier in self._token_id.items()
-            if len(token) == 1 or token in kept_rank
+            token: identifier for token, identifier in self._token_id.items() if len(token) == 1 or token in kept_rank
         }
         merges = self._merges[:k] if self._merges is not None else None
         truncated = Tokenizer.__new__(Tokenizer)
@@ -288,4 +285,3 @@ def _checked_text(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     return text
-
