@@ -50,7 +50,7 @@ class PieceEncoder:
         self._merge_rank = merge_rank
         # Ranks that do not fit the batch's keys (a hand-made vocab) take the one-piece loop.
         self._batch_ok = max(merge_rank.values(), default=0) < _NO_RANK
-        self._cache: dict[str, list[int]] = {}
+        self._cache: dict[str, list[int] | tuple[int, ...]] = {}
         self._byte_pairs: np.ndarray | None = None
 
     def encode_pieces(self, pieces: list[str]) -> list[int]:
@@ -90,8 +90,7 @@ class PieceEncoder:
             cache.update(zip(compress(rest_pieces, is_long), map(self.encode_piece, compress(rest_bytes, is_long))))
             is_short = list(map(not_, is_long))
             rest_pieces, rest_bytes = list(compress(rest_pieces, is_short)), list(compress(rest_bytes, is_short))
-        owners, ids = self._merge_batch(rest_bytes)
-        cache.update(zip(map(rest_pieces.__getitem__, owners), ids))
+        cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """The ids of one pre-token's bytes."""
@@ -120,7 +119,7 @@ class PieceEncoder:
                 ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], _NO_RANK)
         return [token_id[part] for part in parts]
 
-    def _merge_batch(self, pieces: list[bytes]) -> tuple[list[int], list[list[int]]]:
+    def _merge_batch(self, pieces: list[bytes]) -> list[list[int]]:
         """tiktoken's rule on many pieces (none a whole token, each 2..LONG_PIECE_BYTES bytes) at once.
 
         All pieces' symbols (bytes objects) sit in one array, piece after piece, as linked lists
@@ -130,8 +129,6 @@ class PieceEncoder:
         (``minimum.reduceat``), merges those pairs and re-keys the (at most two) pairs touching
         each new token. numpy adds the bytes objects and the rank lookups are ``map``s of
         ``dict.get``: a step has no Python loop over its pieces.
-
-        Returns the pieces' indexes and their ids, in the same order.
         """
         token_id = self._token_id
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
@@ -170,10 +167,10 @@ class PieceEncoder:
             left = previous_of[ending]
             keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
         flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
-        counts = np.add.reduceat(alive, starts)
+        counts = np.add.reduceat(alive, starts, dtype=np.int64)
         stops = np.cumsum(counts)
         ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
-        return list(range(len(pieces))), ids
+        return ids
 
     def _ranks(self, tokens: np.ndarray) -> np.ndarray:
         """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
