@@ -6,7 +6,8 @@ Generates four inputs of ``--mb`` MB each in a temporary folder: prose (``docs10
 or generated words without it), a numeric CSV (random integers and decimals), one line (the prose
 with every newline turned into a space) and minified JSON (a list of records with random numbers),
 then runs ``python -m bpe_core encode FILE --reference NAME -o /dev/null`` on each in a fresh
-process and reports its wall time and peak RSS (``wait4``), and time relative to prose. With
+process and reports its wall time, CPU time and peak RSS (``wait4``), and CPU time relative to
+prose (CPU time, because the machine is shared: wall time moves with the others' load). With
 ``--checkout`` the same runs are repeated with another checkout's ``bpe_core`` (say, main before a
 change), interleaved with this one's, so both see the same machine load.
 """
@@ -77,8 +78,9 @@ def input_path(folder: Path, kind: str) -> Path:
     return folder / (kind.replace(" ", "_") + ".txt")
 
 
-def run_encode(checkout: Path, path: Path, reference: str) -> tuple[float, float]:
-    """Seconds and peak RSS (MB) of ``python -m bpe_core encode`` with ``checkout``'s bpe_core."""
+def run_encode(checkout: Path, path: Path, reference: str) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak RSS (MB) of ``python -m bpe_core encode`` with ``checkout``'s
+    bpe_core. CPU seconds (user + system, from ``wait4``) hardly depend on how loaded the machine is."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     command = [sys.executable, "-m", "bpe_core", "encode", str(path), "--reference", reference, "-o", os.devnull]
     started = time.perf_counter()
@@ -88,7 +90,7 @@ def run_encode(checkout: Path, path: Path, reference: str) -> tuple[float, float
     stderr = process.stderr.read().decode() if process.stderr else ""
     if status != 0:
         sys.exit(f"{command} failed ({status}): {stderr[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
 
 
 def main() -> None:
@@ -116,18 +118,19 @@ def main() -> None:
             check=True,
         )
         paths = {kind: input_path(Path(folder), kind) for kind in args.kinds}
-        print("| tokenizer | input | checkout | seconds | × prose | peak RSS |\n|---|---|---|---:|---:|---:|")
+        print(
+            "| tokenizer | input | checkout | wall | CPU | CPU × prose | peak RSS |\n|---|---|---|---:|---:|---:|---:|"
+        )
         for reference in args.reference:
-            prose_seconds: dict[str, float] = {}
+            prose_cpu: dict[str, float] = {}
             for kind in args.kinds:
                 for label, checkout in checkouts.items():  # interleaved: this, baseline, next input
-                    seconds, rss = run_encode(checkout, paths[kind], reference)
+                    seconds, cpu, rss = run_encode(checkout, paths[kind], reference)
                     if kind == "prose":
-                        prose_seconds[label] = seconds
-                    relative = f"{seconds / prose_seconds[label]:.2f}×" if label in prose_seconds else ""
-                    print(
-                        f"| {reference} | {kind} | {label} | {seconds:.1f} s | {relative} | {rss:.0f} MB |", flush=True
-                    )
+                        prose_cpu[label] = cpu
+                    relative = f"{cpu / prose_cpu[label]:.2f}×" if label in prose_cpu else ""
+                    row = [reference, kind, label, f"{seconds:.1f} s", f"{cpu:.1f} s", relative, f"{rss:.0f} MB"]
+                    print("| " + " | ".join(row) + " |", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 
