@@ -6,20 +6,22 @@ whole. Three paths give the same ids:
 
 - a pre-token that is a whole token: one dict lookup (most pre-tokens of prose);
 - many new pre-tokens at once (a text's distinct pre-tokens; random numbers, which never repeat):
-  :meth:`PieceEncoder._merge_batch` runs the rule on all of them together with numpy, one merge per pre-token
-  per step, so the Python work per step is a handful of array operations, not one loop per piece;
+  :meth:`PieceEncoder._merge_batch` runs the rule on all of them together with numpy, one merge
+  per pre-token per step, so the Python work per step is a handful of array operations, not a
+  loop over the pieces;
 - a few pre-tokens, or one longer than :data:`LONG_PIECE_BYTES` (a whole text with no
   pre-tokenization): tiktoken's loop, or the boundary lifetimes (a heap, n log n).
 
-Distinct pre-tokens are encoded once per text and remembered in a cache bounded to
-:data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHARS` characters (a server lives long).
+A server lives long, so what is remembered is bounded: distinct pre-tokens (each encoded once per
+text) in a cache of at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHARS`
+characters, and the merges of pairs of token ids in one of at most :data:`PAIR_CACHE_LIMIT`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import reduce
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import iadd, is_not, not_
 
 import numpy as np
@@ -188,7 +190,7 @@ class PieceEncoder:
             values[missing] = found
             if len(pairs) + len(missing) > PAIR_CACHE_LIMIT:
                 pairs.clear()
-            pairs.update(zip(keys[missing].tolist(), found.tolist()))
+            pairs.update(islice(zip(keys[missing].tolist(), found.tolist()), PAIR_CACHE_LIMIT))
         return values >> _INDEX_BITS, values & _POSITION_MASK
 
     def _join(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
