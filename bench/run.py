@@ -9,7 +9,8 @@ Training: ``bpe_core.train(text, size, special_tokens=["<|endoftext|>"], pattern
 Hugging Face ``tokenizers`` trained from the file (``Tokenizer.train([path])``) and from an
 iterator over the documents (``train_from_iterator``), set up alike (see bench/peers.py).
 Encoding: bpe_core's reference tokenizers (freshly built, so their caches start empty) against
-``tiktoken.get_encoding(name).encode_ordinary``, single-threaded, and whether the ids are equal.
+``tiktoken.get_encoding(name).encode_ordinary``, single-threaded, and whether the ids are equal;
+the ratio of wall seconds, and of CPU seconds, which a loaded machine disturbs far less.
 
 The machine is shared, so single timings are noise: each round runs every contender once, one
 after the other (ours, HF file, HF iterator, ours, ...), and each round gives one ratio
@@ -117,12 +118,19 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
     return rows
 
 
+def timed_cpu(run: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run (CPU time hardly moves with the load of a shared machine)."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - started, time.process_time() - started_cpu
+
+
 def bench_encoding(text: str, rounds: int, baseline=None) -> list[dict]:
     """bpe_core's reference tokenizers against tiktoken's own, interleaved; with a baseline checkout,
     its reference tokenizers too, in the same rounds (ratio = baseline / tiktoken)."""
     print(
         f"\nEncoding, single-threaded, {rounds} interleaved rounds; ratio = bpe_core / tiktoken, median (range)\n"
-        "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
+        "| tokenizer | bpe_core | tiktoken | ratio | ratio of CPU seconds | ids equal |\n|---|---:|---:|---:|---:|---|"
     )
     builders = {"bpe_core": build_reference}
     if baseline is not None:
@@ -130,20 +138,31 @@ def bench_encoding(text: str, rounds: int, baseline=None) -> list[dict]:
     rows = []
     for name in ("gpt2", "cl100k_base"):
         encoding = tiktoken_encoding(name)
-        seconds: dict[str, list[float]] = {label: [] for label in [*builders, "tiktoken"]}
+        wall: dict[str, list[float]] = {label: [] for label in [*builders, "tiktoken"]}
+        cpu: dict[str, list[float]] = {label: [] for label in wall}
         for _ in range(rounds):
+            runs = {}
             for label, build in builders.items():
                 tokenizer = build(name)  # fresh, outside the timing: its cache starts empty
-                seconds[label].append(timed(lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)))
-            seconds["tiktoken"].append(timed(lambda encoding=encoding: encoding.encode_ordinary(text)))
+                runs[label] = lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)
+            runs["tiktoken"] = lambda encoding=encoding: encoding.encode_ordinary(text)
+            for label, run in runs.items():
+                seconds, cpu_seconds = timed_cpu(run)
+                wall[label].append(seconds)
+                cpu[label].append(cpu_seconds)
         expected = encoding.encode_ordinary(text)
         for label, build in builders.items():
             equal = build(name).encode_ordinary(text) == expected
-            summary = ratio_summary(seconds[label], seconds["tiktoken"])
-            rows.append({"tokenizer": name, "checkout": label, **seconds, "ratio": summary, "ids_equal": equal})
+            summary = ratio_summary(wall[label], wall["tiktoken"])
+            cpu_summary = ratio_summary(cpu[label], cpu["tiktoken"])
+            rows.append(
+                {"tokenizer": name, "checkout": label, "seconds": wall, "cpu_seconds": cpu}
+                | {"ratio": summary, "cpu_ratio": cpu_summary, "ids_equal": equal}
+            )
             print(
-                f"| {name}{' (baseline)' if label == 'baseline' else ''} | {statistics.median(seconds[label]):.2f} s "
-                f"| {statistics.median(seconds['tiktoken']):.2f} s | {format_ratio(summary)} | {equal} |",
+                f"| {name}{' (baseline)' if label == 'baseline' else ''} | {statistics.median(wall[label]):.2f} s "
+                f"| {statistics.median(wall['tiktoken']):.2f} s | {format_ratio(summary)} "
+                f"| {format_ratio(cpu_summary)} | {equal} |",
                 flush=True,
             )
     return rows
