@@ -12,16 +12,15 @@ whole. Three paths give the same ids:
 - a few pre-tokens, or one longer than :data:`LONG_PIECE_BYTES` (a whole text with no
   pre-tokenization): tiktoken's loop, or the boundary lifetimes (a heap, n log n).
 
-A server lives long, so what is remembered is bounded: distinct pre-tokens (each encoded once per
-text) in a cache of at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHARS`
-characters, and the merges of pairs of token ids in one of at most :data:`PAIR_CACHE_LIMIT`.
+A server lives long, so the distinct pre-tokens remembered (each is encoded once per text) are
+bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHARS` characters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import reduce
-from itertools import compress, islice, repeat
+from itertools import compress, repeat
 from operator import iadd, is_not, not_
 
 import numpy as np
@@ -41,24 +40,19 @@ _NO_RANK = 1 << 30  # above every rank: "this pair does not merge"
 # A step's key is rank << 32 | position: its minimum is the lowest rank, leftmost.
 _INDEX_BITS = 32
 _POSITION_MASK = (1 << _INDEX_BITS) - 1
-_ID_BITS = 31  # a pair's dict key is left id << 31 | right id
-PAIR_CACHE_LIMIT = 1 << 17
-"""Pairs of token ids whose merge is remembered (see PieceEncoder._pairs)."""
+_BYTES = np.array([bytes([byte]) for byte in range(256)], dtype=object)
 
 
 class PieceEncoder:
     """Pre-tokens -> ids for one vocabulary (see the module docstring)."""
 
-    def __init__(self, vocab: Mapping[int, bytes], token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]):
-        self._vocab = vocab
+    def __init__(self, token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]):
         self._token_id = token_id
         self._merge_rank = merge_rank
-        # Ranks or ids that do not fit the batch's keys (a hand-made vocab) take the one-piece loop.
-        self._batch_ok = max(merge_rank.values(), default=0) < _NO_RANK and max(vocab, default=0) < 1 << _ID_BITS
+        # Ranks that do not fit the batch's keys (a hand-made vocab) take the one-piece loop.
+        self._batch_ok = max(merge_rank.values(), default=0) < _NO_RANK
         self._cache: dict[str, list[int] | tuple[int, ...]] = {}
-        self._byte_ids = np.array([token_id[bytes([byte])] for byte in range(256)], dtype=np.int64)
-        self._byte_pair_table = np.full(1 << 16, -1, dtype=np.int64)
-        self._pair_values: dict[int, int] = {}
+        self._byte_pairs: np.ndarray | None = None
 
     def encode_pieces(self, pieces: list[str]) -> list[int]:
         """The ids of a list of pre-tokens, each distinct one encoded once."""
@@ -129,21 +123,23 @@ class PieceEncoder:
     def _merge_batch(self, pieces: list[bytes]) -> list[list[int]]:
         """tiktoken's rule on many pieces (none a whole token, each 2..LONG_PIECE_BYTES bytes) at once.
 
-        All pieces' symbols (token ids) sit in one array, piece after piece, as linked lists (a
-        merge puts the new token in the left symbol and unlinks the right one), with the key of
-        the pair each symbol starts, rank << 32 | position, so that a piece's smallest key is its
-        lowest rank, leftmost, and the id that pair would make. Each step finds every piece's
-        smallest key at once (``minimum.reduceat``), merges those pairs and re-keys the (at most
-        two) pairs touching each new token: a step has no Python loop over its pieces.
+        All pieces' symbols (bytes objects) sit in one array, piece after piece, as linked lists
+        (a merge absorbs the right symbol into the left one and unlinks it), with the key of the
+        pair each symbol starts: rank << 32 | position, so that a piece's smallest key is its
+        lowest rank, leftmost. Each step finds every piece's smallest key at once
+        (``minimum.reduceat``), merges those pairs and re-keys the (at most two) pairs touching
+        each new token. numpy adds the bytes objects and the rank lookups are ``map``s of
+        ``dict.get``: a step has no Python loop over its pieces.
         """
+        token_id = self._token_id
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        symbols = _BYTES[data]
         positions = np.arange(len(data))
         next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
         previous_of = positions - 1
         alive = np.ones(len(data), dtype=bool)
-        ranks, merged = self._byte_pairs((data[:-1].astype(np.int64) << 8) | data[1:])
-        ids, ranks, merged = self._byte_ids[data], np.append(ranks, _NO_RANK), np.append(merged, 0)
+        ranks = np.append(self._byte_pair_ranks()[(data[:-1].astype(np.int64) << 8) | data[1:]], _NO_RANK)
         starts = np.cumsum(lengths) - lengths
         ends = starts + lengths
         ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
@@ -157,59 +153,36 @@ class PieceEncoder:
             merging_starts, merging_ends, lowest = merging_starts[merging], merging_ends[merging], lowest[merging]
             at = lowest & _POSITION_MASK  # each piece's merge: the symbol at `at` absorbs the next
             absorbed = next_of[at]
-            ids[at] = merged[at]
+            symbols[at] = symbols[at] + symbols[absorbed]
             alive[absorbed] = False
-            keys[absorbed] = keys[at] = _NO_RANK << _INDEX_BITS
+            keys[absorbed] = _NO_RANK << _INDEX_BITS
             after = next_of[absorbed]
             next_of[at] = after
             has_right = after < merging_ends
-            right = at[has_right]
-            previous_of[after[has_right]] = right
+            previous_of[after[has_right]] = at[has_right]
             # Re-key the pair the new token starts (none if it is now last) and the one it ends.
-            ranks, merged[right] = self._pairs(ids[right], ids[next_of[right]])
-            keys[right] = (ranks << _INDEX_BITS) | right
+            keys[at] = _NO_RANK << _INDEX_BITS
+            right = at[has_right]
+            keys[right] = (self._ranks(symbols[right] + symbols[next_of[right]]) << _INDEX_BITS) | right
             ending = at[at > merging_starts]
             left = previous_of[ending]
-            ranks, merged[left] = self._pairs(ids[left], ids[ending])
-            keys[left] = (ranks << _INDEX_BITS) | left
-        flat = ids[alive].tolist()
+            keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
+        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         stops = np.cumsum(counts)
-        return list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
+        ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
+        return ids
 
-    def _pairs(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Each pair of token ids' merge rank (_NO_RANK if their concatenation is no token) and the
-        id it makes. Remembered by pair (bounded): an int key is looked up for a fraction of the
-        cost of joining the two tokens' bytes and hashing them, and text repeats its pairs."""
-        pairs = self._pair_values
-        keys = (left << _ID_BITS) | right
-        values = np.fromiter(map(pairs.get, keys.tolist(), repeat(-1)), dtype=np.int64, count=len(keys))
-        missing = np.flatnonzero(values < 0)
-        if len(missing):
-            found = self._join(left[missing], right[missing])
-            values[missing] = found
-            if len(pairs) + len(missing) > PAIR_CACHE_LIMIT:
-                pairs.clear()
-            pairs.update(islice(zip(keys[missing].tolist(), found.tolist()), PAIR_CACHE_LIMIT))
-        return values >> _INDEX_BITS, values & _POSITION_MASK
+    def _ranks(self, tokens: np.ndarray) -> np.ndarray:
+        """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
+        ranks = map(self._merge_rank.get, tokens.tolist(), repeat(_NO_RANK))  # a list iterates faster
+        return np.fromiter(ranks, dtype=np.int64, count=len(tokens))
 
-    def _join(self, left: np.ndarray, right: np.ndarray) -> np.ndarray:
-        """rank << 32 | id of the token each pair of ids makes (_NO_RANK << 32 where it makes none)."""
-        vocab = self._vocab
-        tokens = list(map(bytes.__add__, map(vocab.__getitem__, left.tolist()), map(vocab.__getitem__, right.tolist())))
-        ranks = np.fromiter(map(self._merge_rank.get, tokens, repeat(_NO_RANK)), dtype=np.int64, count=len(tokens))
-        ids = np.fromiter(map(self._token_id.get, tokens, repeat(0)), dtype=np.int64, count=len(tokens))
-        return (ranks << _INDEX_BITS) | np.where(ranks == _NO_RANK, 0, ids)
-
-    def _byte_pairs(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rank and id of the token each pair of bytes makes, by code byte << 8 | byte; the table
-        of all 65,536 is filled in as pairs are first seen."""
-        table = self._byte_pair_table
-        unknown = np.unique(codes[table[codes] < 0])
-        if len(unknown):
-            table[unknown] = self._join(self._byte_ids[unknown >> 8], self._byte_ids[unknown & 255])
-        values = table[codes]
-        return values >> _INDEX_BITS, values & _POSITION_MASK
+    def _byte_pair_ranks(self) -> np.ndarray:
+        """The merge rank of every pair of bytes (the first step's pairs), indexed by byte << 8 | byte."""
+        if self._byte_pairs is None:
+            self._byte_pairs = self._ranks(np.repeat(_BYTES, 256) + np.tile(_BYTES, 256))
+        return self._byte_pairs
 
 
 def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:

@@ -98,7 +98,7 @@ class Tokenizer:
         self._merges: list[tuple[bytes, bytes]] | None = merges
         self.pattern = pattern
         self.name = name
-        self._pieces = PieceEncoder(vocab, token_id, merge_rank)
+        self._pieces = PieceEncoder(token_id, merge_rank)
 
     # -- what it is ---------------------------------------------------------------------------
 
