@@ -19,11 +19,10 @@ bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHAR
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import reduce
+from functools import cache, reduce
 from itertools import compress, repeat
 from operator import iadd, is_not, not_
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .lifetimes import PERMANENT, piece_lifetimes
 
@@ -40,7 +39,9 @@ _NO_RANK = 1 << 30  # above every rank: "this pair does not merge"
 # A step's key is rank << 32 | position: its minimum is the lowest rank, leftmost.
 _INDEX_BITS = 32
 _POSITION_MASK = (1 << _INDEX_BITS) - 1
-_BYTES = np.array([bytes([byte]) for byte in range(256)], dtype=object)
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class PieceEncoder:
@@ -132,9 +133,11 @@ class PieceEncoder:
         ``dict.get``: a step has no Python loop over its pieces.
         """
         token_id = self._token_id
+        import numpy as np  # here, not at the top: importing bpe_core (say, in a job process) stays light
+
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
-        symbols = _BYTES[data]
+        symbols = _single_bytes()[data]
         positions = np.arange(len(data))
         next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
         previous_of = positions - 1
@@ -175,14 +178,27 @@ class PieceEncoder:
 
     def _ranks(self, tokens: np.ndarray) -> np.ndarray:
         """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
+        import numpy as np
+
         ranks = map(self._merge_rank.get, tokens.tolist(), repeat(_NO_RANK))  # a list iterates faster
         return np.fromiter(ranks, dtype=np.int64, count=len(tokens))
 
     def _byte_pair_ranks(self) -> np.ndarray:
         """The merge rank of every pair of bytes (the first step's pairs), indexed by byte << 8 | byte."""
         if self._byte_pairs is None:
-            self._byte_pairs = self._ranks(np.repeat(_BYTES, 256) + np.tile(_BYTES, 256))
+            import numpy as np
+
+            singles = _single_bytes()
+            self._byte_pairs = self._ranks(np.repeat(singles, 256) + np.tile(singles, 256))
         return self._byte_pairs
+
+
+@cache
+def _single_bytes() -> np.ndarray:
+    """The 256 one-byte bytes objects, as a numpy object array."""
+    import numpy as np
+
+    return np.array([bytes([byte]) for byte in range(256)], dtype=object)
 
 
 def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
