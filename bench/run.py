@@ -3,12 +3,14 @@
     python bench/run.py [--corpus ../shared/corpora/docs10m.txt] [--sizes 1000 5000 10000] [--rounds 5]
     python bench/run.py --quick          # a smoke test: 1 MB, one size, two rounds
     python bench/run.py --sizes 5000 --baseline ../main   # also time another checkout's bpe_core
+    python bench/run.py --skip-training --baseline ../main   # encoding only, before and after
 
 Training: ``bpe_core.train(text, size, special_tokens=["<|endoftext|>"], pattern="gpt2")`` against
 Hugging Face ``tokenizers`` trained from the file (``Tokenizer.train([path])``) and from an
 iterator over the documents (``train_from_iterator``), set up alike (see bench/peers.py).
 Encoding: bpe_core's reference tokenizers (freshly built, so their caches start empty) against
-``tiktoken.get_encoding(name).encode_ordinary``, single-threaded, and whether the ids are equal.
+``tiktoken.get_encoding(name).encode_ordinary``, single-threaded, and whether the ids are equal;
+the ratio of wall seconds, and of CPU seconds, which a loaded machine disturbs far less.
 
 The machine is shared, so single timings are noise: each round runs every contender once, one
 after the other (ours, HF file, HF iterator, ours, ...), and each round gives one ratio
@@ -134,28 +136,53 @@ def bench_training(text: str, corpus: Path, sizes: list[int], rounds: int, basel
     return rows
 
 
-def bench_encoding(text: str, rounds: int) -> list[dict]:
+def timed_cpu(run: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run (CPU time hardly moves with the load of a shared machine)."""
+    started, started_cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - started, time.process_time() - started_cpu
+
+
+def bench_encoding(text: str, rounds: int, baseline=None) -> list[dict]:
+    """bpe_core's reference tokenizers against tiktoken's own, interleaved; with a baseline checkout,
+    its reference tokenizers too, in the same rounds (ratio = baseline / tiktoken)."""
     print(
         f"\nEncoding, single-threaded, {rounds} interleaved rounds; ratio = bpe_core / tiktoken, median (range)\n"
-        "| tokenizer | bpe_core | tiktoken | ratio | ids equal |\n|---|---:|---:|---:|---|"
+        "| tokenizer | bpe_core | tiktoken | ratio | ratio of CPU seconds | ids equal |\n|---|---:|---:|---:|---:|---|"
     )
+    builders = {"bpe_core": build_reference}
+    if baseline is not None:
+        builders["baseline"] = importlib.import_module(baseline.__name__ + ".reference").build_reference
     rows = []
     for name in ("gpt2", "cl100k_base"):
         encoding = tiktoken_encoding(name)
-        ours: list[float] = []
-        theirs: list[float] = []
+        wall: dict[str, list[float]] = {label: [] for label in [*builders, "tiktoken"]}
+        cpu: dict[str, list[float]] = {label: [] for label in wall}
         for _ in range(rounds):
-            tokenizer = build_reference(name)  # fresh, outside the timing: its cache starts empty
-            ours.append(timed(lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)))
-            theirs.append(timed(lambda encoding=encoding: encoding.encode_ordinary(text)))
-        equal = build_reference(name).encode_ordinary(text) == encoding.encode_ordinary(text)
-        summary = ratio_summary(ours, theirs)
-        rows.append({"tokenizer": name, "bpe_core": ours, "tiktoken": theirs, "ratio": summary, "ids_equal": equal})
-        print(
-            f"| {name} | {statistics.median(ours):.2f} s | {statistics.median(theirs):.2f} s "
-            f"| {format_ratio(summary)} | {equal} |",
-            flush=True,
-        )
+            runs = {}
+            for label, build in builders.items():
+                tokenizer = build(name)  # fresh, outside the timing: its cache starts empty
+                runs[label] = lambda tokenizer=tokenizer: tokenizer.encode_ordinary(text)
+            runs["tiktoken"] = lambda encoding=encoding: encoding.encode_ordinary(text)
+            for label, run in runs.items():
+                seconds, cpu_seconds = timed_cpu(run)
+                wall[label].append(seconds)
+                cpu[label].append(cpu_seconds)
+        expected = encoding.encode_ordinary(text)
+        for label, build in builders.items():
+            equal = build(name).encode_ordinary(text) == expected
+            summary = ratio_summary(wall[label], wall["tiktoken"])
+            cpu_summary = ratio_summary(cpu[label], cpu["tiktoken"])
+            rows.append(
+                {"tokenizer": name, "checkout": label, "seconds": wall, "cpu_seconds": cpu}
+                | {"ratio": summary, "cpu_ratio": cpu_summary, "ids_equal": equal}
+            )
+            print(
+                f"| {name}{' (baseline)' if label == 'baseline' else ''} | {statistics.median(wall[label]):.2f} s "
+                f"| {statistics.median(wall['tiktoken']):.2f} s | {format_ratio(summary)} "
+                f"| {format_ratio(cpu_summary)} | {equal} |",
+                flush=True,
+            )
     return rows
 
 
@@ -166,7 +193,8 @@ def main() -> None:
     parser.add_argument("--rounds", "--repeat", dest="repeat", type=int, default=5, help="interleaved rounds")
     parser.add_argument("--quick", action="store_true", help="smoke test: the first 1 MB, vocab 1000, 2 rounds")
     parser.add_argument("--skip-encoding", action="store_true")
-    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core.train")
+    parser.add_argument("--skip-training", action="store_true")
+    parser.add_argument("--baseline", type=Path, metavar="CHECKOUT", help="also time this checkout's bpe_core")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
     if not args.corpus.exists():
@@ -182,11 +210,13 @@ def main() -> None:
             f"corpus: {args.corpus.name}{' (first 1 MB)' if args.quick else ''}, {len(text.encode()) / 1e6:.1f} MB; "
             f"{os.cpu_count()} cores; Python {platform.python_version()}"
         )
-        hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
         baseline = load_baseline(args.baseline) if args.baseline else None
-        results = {"training": bench_training(text, corpus, args.sizes, args.repeat, baseline)}
+        results = {}
+        if not args.skip_training:
+            hf_train_iterator([text[:200_000]], 1000)  # warm up Rust's thread pool and allocator, untimed
+            results["training"] = bench_training(text, corpus, args.sizes, args.repeat, baseline)
     if not args.skip_encoding:
-        results["encoding"] = bench_encoding(text, args.repeat)
+        results["encoding"] = bench_encoding(text, args.repeat, baseline)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
 

@@ -19,7 +19,8 @@ import regex
 # non-space, no lookahead or `$` before the cut depends on what follows it.
 _ASCII_CUT = re.compile(r"(?<=[!-~]) (?=[!-~])")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_LONG_ASCII_AFTER = re.compile(r"[^\x00-\x7f][\x00-\x7f]{256}")  # a non-ASCII character, then 256 ASCII
+_MIN_ASCII_STRETCH = 256  # ASCII characters between two non-ASCII ones that are worth ``re``
+_SCAN_BLOCK = 512
 _CLASS_OR_ESCAPE = regex.compile(r"\[(?:\\.|[^\]\\])*\]|\\p\{\w+\}|\\[sS]")
 _POSSESSIVE = regex.compile(r"(?<=[+*?}])\+")
 
@@ -76,21 +77,39 @@ def split_mostly_ascii(
     pieces: list[str] = []
     start = 0
     while start < len(text):
-        found = _NON_ASCII.search(text, start)
+        found = _next_non_ascii(text, start)
         if found is None:
             pieces += ascii_findall(text[start:])
             break
         left = _last_ascii_cut(text, start, found.start())
         # Short ASCII stretches between non-ASCII characters (French, say) stay in the block:
         # switching engines for each would cost more than it saves.
-        ascii_stretch = _LONG_ASCII_AFTER.search(text, found.end() - 1)
-        after = _ASCII_CUT.search(text, ascii_stretch.start() + 1) if ascii_stretch else None
+        run_end = found.end()
+        following = _next_non_ascii(text, run_end)
+        while following is not None and following.start() - run_end < _MIN_ASCII_STRETCH:
+            run_end = following.end()
+            following = _next_non_ascii(text, run_end)
+        after = _ASCII_CUT.search(text, run_end)
         right = after.start() if after else len(text)
         if left > start:
             pieces += ascii_findall(text[start:left])
         pieces += unicode_findall(text[left:right])
         start = right
     return pieces
+
+
+def _next_non_ascii(text: str, start: int) -> re.Match | None:
+    """The next run of non-ASCII characters at or after start.
+
+    ``re`` scans a character at a time; ``str.isascii`` of a slice checks many bytes at once, so
+    ASCII text is skipped a block at a time and only the block with the character is searched.
+    """
+    while start < len(text):
+        end = start + _SCAN_BLOCK
+        if not text[start:end].isascii():
+            return _NON_ASCII.search(text, start)
+        start = end
+    return None
 
 
 def _last_ascii_cut(text: str, low: int, high: int) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .token_tables import merge_parts
 from .tokenizer import Tokenizer
 
 __all__ = ["MergeTree", "merge_split", "merge_tree"]
@@ -18,8 +19,8 @@ __all__ = ["MergeTree", "merge_split", "merge_tree"]
 def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | None:
     """The two tokens whose merge made ``token`` (None for a single byte or a special token).
 
-    Found by BPE-encoding the token with only the merges ranked below its own, which leaves the
-    pair that made it. Works for any tokenizer, also one built from ranks (tiktoken files).
+    Found as :func:`~bpe_core.token_tables.merge_parts` finds it, so it works for any tokenizer,
+    also one built from ranks (tiktoken files).
 
     >>> import bpe_core
     >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
@@ -29,20 +30,7 @@ def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | Non
     rank = tokenizer.merge_rank(token)
     if rank is None:
         return None
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 2:
-        best: tuple[int, int] | None = None
-        for index in range(len(parts) - 1):
-            candidate = tokenizer.merge_rank(parts[index] + parts[index + 1])
-            if candidate is not None and candidate < rank and (best is None or candidate < best[0]):
-                best = (candidate, index)
-        if best is None:
-            break
-        index = best[1]
-        parts[index : index + 2] = [parts[index] + parts[index + 1]]
-    if len(parts) != 2:
-        raise ValueError(f"token {token!r} (merge rank {rank}) is not the merge of two lower-ranked tokens")
-    return parts[0], parts[1]
+    return merge_parts(token, rank, tokenizer.merge_rank)
 
 
 @dataclass(frozen=True)

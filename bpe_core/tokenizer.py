@@ -2,25 +2,18 @@
 
 Inside each pre-token, repeatedly merge the adjacent pair whose concatenation has the lowest
 merge rank (leftmost first on equal ranks). A pre-token that is itself a token is emitted whole.
+How that is done fast is :mod:`bpe_core.piece_encoder`'s business.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from itertools import chain
 
 from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
+from .piece_encoder import PieceEncoder
 from .pretokenize import compile_pattern, pattern_regex, pretokenize, split_on_special
 from .streaming import replace_surrogates, stream_pretokens
 from .token_tables import as_bytes, as_id, as_pair, derive_merges, resolve_special_ids
-
-_CACHE_LIMIT = 1 << 18
-"""Pre-tokens remembered per tokenizer; the cache is emptied when it grows past this."""
-_CACHED_PIECE_BYTES = 256
-"""Longer pre-tokens (a whole text with no pre-tokenization) are not worth caching."""
-_SHORT_PIECE_BYTES = 64
-_NO_RANK = 1 << 62
-"""Up to this length the quadratic scan beats the heap; above, the heap's n log n wins."""
 
 
 class Tokenizer:
@@ -105,7 +98,7 @@ class Tokenizer:
         self._merges: list[tuple[bytes, bytes]] | None = merges
         self.pattern = pattern
         self.name = name
-        self._cache: dict[str, list[int]] = {}
+        self._pieces = PieceEncoder(token_id, merge_rank)
 
     # -- what it is ---------------------------------------------------------------------------
 
@@ -160,9 +153,7 @@ class Tokenizer:
             token_id = token_id.__index__()  # numpy integers and the like
         token = self._vocab.get(token_id)
         if token is None:
-            raise ValueError(
-                f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})"
-            )
+            raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})")
         return token
 
     def __repr__(self) -> str:
@@ -184,9 +175,7 @@ class Tokenizer:
             if identifier in special_id_set or len(token) == 1 or token in kept_rank
         }
         token_id = {
-            token: identifier
-            for token, identifier in self._token_id.items()
-            if len(token) == 1 or token in kept_rank
+            token: identifier for token, identifier in self._token_id.items() if len(token) == 1 or token in kept_rank
         }
         merges = self._merges[:k] if self._merges is not None else None
         truncated = Tokenizer.__new__(Tokenizer)
@@ -209,12 +198,12 @@ class Tokenizer:
             if is_special:
                 ids.append(self._special_ids[piece])
             else:
-                ids.extend(self._encode_pieces(pretokenize(piece, self.pattern)))
+                ids.extend(self._pieces.encode_pieces(pretokenize(piece, self.pattern)))
         return ids
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode text, treating special tokens as ordinary text."""
-        return self._encode_pieces(pretokenize(replace_surrogates(_checked_text(text)), self.pattern))
+        return self._pieces.encode_pieces(pretokenize(replace_surrogates(_checked_text(text)), self.pattern))
 
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
         """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
@@ -230,51 +219,9 @@ class Tokenizer:
         """
         special_ids = self._special_ids
         for pieces, special in stream_pretokens(texts, self.pattern, special_ids):
-            yield from self._encode_pieces(pieces)
+            yield from self._pieces.encode_pieces(pieces)
             if special is not None:
                 yield special_ids[special]
-
-    def _encode_pieces(self, pieces: list[str]) -> list[int]:
-        """The ids of a list of pre-tokens, each distinct one encoded once."""
-        cache = self._cache
-        new_pieces = set(pieces).difference(cache)
-        if len(cache) + len(new_pieces) > _CACHE_LIMIT:
-            cache.clear()
-            new_pieces = set(pieces)
-        encode_piece = self._encode_piece
-        for piece in new_pieces:
-            cache[piece] = encode_piece(piece.encode("utf-8"))
-        # map and chain run in C: a Python loop over millions of pre-tokens costs more than BPE.
-        ids = list(chain.from_iterable(map(cache.__getitem__, pieces)))
-        for piece in new_pieces:
-            if len(piece) > _CACHED_PIECE_BYTES:
-                del cache[piece]
-        return ids
-
-    def _encode_piece(self, piece: bytes) -> list[int]:
-        token_id = self._token_id
-        whole = token_id.get(piece)
-        if whole is not None:
-            return [whole]
-        if len(piece) > _SHORT_PIECE_BYTES:
-            return [token_id[token] for token in _split_at_permanent(piece, piece_lifetimes(piece, self._merge_rank))]
-        # tiktoken's loop: keep each adjacent pair's rank, and after a merge re-rank only the
-        # two pairs that touch the new part.
-        merge_rank = self._merge_rank
-        parts = [piece[i : i + 1] for i in range(len(piece))]
-        ranks = [merge_rank.get(piece[i : i + 2], _NO_RANK) for i in range(len(piece) - 1)]
-        while ranks:
-            lowest = min(ranks)
-            if lowest == _NO_RANK:
-                break
-            index = ranks.index(lowest)
-            parts[index : index + 2] = [parts[index] + parts[index + 1]]
-            del ranks[index]
-            if index < len(ranks):
-                ranks[index] = merge_rank.get(parts[index] + parts[index + 1], _NO_RANK)
-            if index > 0:
-                ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], _NO_RANK)
-        return [token_id[part] for part in parts]
 
     # -- decoding -----------------------------------------------------------------------------
 
@@ -338,14 +285,3 @@ def _checked_text(text: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
     return text
-
-
-def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
-    """Cut piece at the boundaries no merge removed: its tokens with the full vocabulary."""
-    parts, start = [], 0
-    for index, lifetime in enumerate(lifetimes):
-        if lifetime == PERMANENT:
-            parts.append(piece[start : index + 1])
-            start = index + 1
-    parts.append(piece[start:])
-    return parts

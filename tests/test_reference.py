@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -124,6 +125,17 @@ def test_ids_match_tiktoken_on_real_corpora(name, corpus_name, tiktoken_encoding
 def test_ids_match_tiktoken_on_random_text(tiktoken_encodings, text):
     for name in NAMES:
         assert reference(name).encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_ids_match_tiktoken_on_thousands_of_distinct_numbers(name, tiktoken_encodings):
+    # Random numbers never repeat: every pre-token is new, and most go through the batch encoder.
+    rng = random.Random(name)
+    rows = [
+        f"{rng.randrange(10**12)},{rng.uniform(-1e5, 1e5):.7f},{rng.randrange(99)}x{rng.random()}" for _ in range(4000)
+    ]
+    text = "\n".join(rows) + '{"k":[' + ",".join(str(rng.random()) for _ in range(2000)) + "]}"
+    assert reference(name).encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
 
 
 # Python's `regex` (2026.11.15) has Unicode 17.0 tables; tiktoken 0.14's Rust regex has older ones.
