@@ -187,12 +187,13 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     corpus = " ".join(rng.choice(words) for _ in range(400_000))  # ~2.4 MB
     choose_corpus(page, "Paste text")
     paste(page, page.get_by_label("Paste your text"), corpus)
+    expect(page.get_by_text("Using the stored pasted text")).to_be_visible(timeout=60_000)  # the paste's rerun ended
     wait_idle(page)
     set_vocab(page, 30000)
     page.get_by_role("button", name="Train ▶").click()
     cancel = page.get_by_role("button", name="Cancel")
     expect(cancel).to_be_visible(timeout=30_000)
-    expect(page.locator('[data-testid="stProgress"]')).to_be_visible()
+    expect(page.locator('[data-testid="stProgress"]')).to_contain_text("pasted text · vocab 30,000")
     cancel.click()
     expect(page.get_by_text("Training cancelled").first).to_be_visible(timeout=30_000)
     wait_idle(page)

@@ -180,3 +180,16 @@ def test_plain_leaves_no_unescaped_markdown_punctuation_and_no_autolink(text):
     assert "\n" not in out and "\u202e" not in out and "\u200b" not in out
     resolved = re.sub(r"\\(.)", r"\1", out)  # what GFM's autolinker sees once escapes are resolved
     assert not re.search(r"(?i)(https?|ftp|mailto|xmpp):|www\.|@[^\u2060]", resolved)
+
+
+def test_a_cancel_click_after_the_job_finished_does_not_claim_the_old_tokenizer_was_kept():
+    """The Cancel callback runs on the rerun its click starts; if the job had already returned (and
+    its result was stored), saying "cancelled, previous kept" would be false."""
+    from ui.training import _cancel_clicked
+
+    s = Session({})
+    s.running_job = "train"  # the job is still polling: a real cancel
+    _cancel_clicked(s, "train", "Training cancelled.")
+    assert s.notices == [("warning", "Training cancelled.")] and s.running_job == ""
+    _cancel_clicked(s, "train", "Training cancelled.")  # a second click, the job long gone
+    assert s.notices[-1][0] == "info" and "after the job had finished" in s.notices[-1][1]

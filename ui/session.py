@@ -167,6 +167,7 @@ class Session:
     trained: Field[Any] = Field(None)  # ui.training.Trained
     loaded: Field[dict] = Field(dict)  # label -> tokenizer loaded from files
     notices: Field[list] = Field(list)  # (level, Markdown-safe text) shown once by the frame
+    running_job: Field[str] = Field("")  # the key of the job whose Cancel button is on screen
     link_signature: Field[str] = Field("")  # the query string this session last wrote or read
     link_request: Field[Any] = Field(None)  # ui.training.Request a just-opened link asks for
     workspace: Field[str] = Field("")  # this tab's id in the reload store (the ?ws= parameter)

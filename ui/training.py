@@ -87,7 +87,7 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
     holder = st.empty()
     with holder.container():
         bar = st.progress(0.0, text=f"{plain(label)}…")
-        st.button(t("Cancel"), key=f"{key}_cancel", on_click=s.notice, args=("warning", cancelled))
+        st.button(t("Cancel"), key=f"{key}_cancel", on_click=_cancel_clicked, args=(s, key, cancelled))
 
     def on_progress(status: jobs.JobStatus) -> None:
         # Called every poll, even without news: this call is where Streamlit stops the script.
@@ -99,10 +99,27 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
             text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
         bar.progress(min(1.0, status.fraction), text=text)
 
+    s.running_job = key
     try:
-        return jobs.run_with_progress(fn, args, on_progress)
+        result = jobs.run_with_progress(fn, args, on_progress)
+    except STOPPED:
+        s.running_job = ""
+        raise
     finally:
         holder.empty()
+    s.running_job = ""  # a Cancel click that arrives now is too late: _cancel_clicked says so
+    return result
+
+
+def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
+    """Cancel's callback, run before the rerun the click starts (the job is killed as that rerun begins).
+
+    A click that lands after the job finished must not claim the old result was kept."""
+    if s.running_job == key:
+        s.notice("warning", cancelled)
+    else:
+        s.notice("info", t("Cancel arrived after the job had finished: its result is shown."))
+    s.running_job = ""
 
 
 _in_flight: dict[str, threading.Event] = {}
