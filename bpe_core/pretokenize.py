@@ -121,11 +121,11 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     try:
         compiled = regex.compile(source)
     except regex.error as error:
-        raise ValueError(f"invalid pre-tokenization pattern {_shown(source)}: {error}") from None
+        raise ValueError(f"invalid pre-tokenization pattern {shown_pattern(source)}: {error}") from None
     # A pattern whose every match is empty would give no pre-tokens; catch it before any work.
     probe = _findall_within_budget(compiled, _PROBE_TEXT)
     if probe and not any(probe):
-        raise ValueError(f"pre-tokenization pattern {_shown(source)} matches only empty strings")
+        raise ValueError(f"pre-tokenization pattern {shown_pattern(source)} matches only empty strings")
     return compiled
 
 
@@ -178,7 +178,7 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     if sum(map(len, pieces)) != len(text):
         # A custom regex that skips characters would silently lose text on decode.
         raise ValueError(
-            f"pre-tokenization pattern {_shown(source)} does not cover the whole text; "
+            f"pre-tokenization pattern {shown_pattern(source)} does not cover the whole text; "
             "add an alternative such as |\\s+|. so that every character is matched"
         )
     return pieces
@@ -198,7 +198,7 @@ def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
         return compiled.findall(text, timeout=budget)
     except TimeoutError:
         raise PatternTimeout(
-            f"pre-tokenization pattern {_shown(compiled.pattern)} took more than {budget:.3g} s on "
+            f"pre-tokenization pattern {shown_pattern(compiled.pattern)} took more than {budget:.3g} s on "
             f"{len(text):,} characters: it backtracks catastrophically (typically a repeated group whose "
             "alternatives overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive "
             "quantifiers (++, *+) or atomic groups (?>...); or raise the budget with the environment "
@@ -206,9 +206,15 @@ def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
         ) from None
 
 
-def _shown(source: str, limit: int = 120) -> str:
-    """A pattern for an error message: its repr, cut short if it is huge."""
-    return repr(source) if len(source) <= limit else f"{source[:limit]!r}... ({len(source):,} characters)"
+def shown_pattern(source: str, limit: int = 120) -> str:
+    r"""A pattern for an error message, as typed (one backslash stays one), in quotes; characters that
+    do not print are escaped, and a huge pattern is cut short.
+
+    >>> print(shown_pattern(r"\p{Foo}+" + "\t"))
+    '\p{Foo}+\t'
+    """
+    cut = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in source[:limit])
+    return f"'{cut}'" if len(source) <= limit else f"'{cut}...' ({len(source):,} characters)"
 
 
 def safe_chunks(text: str, pattern: str | None, chunk_chars: int = CHUNK_CHARS) -> list[str]:

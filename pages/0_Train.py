@@ -35,12 +35,12 @@ def _store_paste() -> None:
 
 
 def _store_upload() -> None:
-    if s.upload_box is None:
-        return
-    try:
-        s.upload = decode_upload(s.upload_box.getvalue(), s.upload_box.name)
-    except CorpusError as error:
-        s.notice("error", plain(t(error.message), limit=500))
+    s.upload_problem = ""
+    if s.upload_box is not None:
+        try:
+            s.upload = decode_upload(s.upload_box.getvalue(), s.upload_box.name)
+        except CorpusError as error:  # shown at the uploader until the next upload; the last good file stays
+            s.upload_problem = t(error.message)
 
 
 def _on_corpus_change() -> None:
@@ -68,8 +68,12 @@ with left:
         st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
                          on_change=_store_upload)
+        if s.upload_problem:
+            st.error(plain(s.upload_problem, limit=500), icon=":material/error:")
         if s.upload is not None:
-            st.caption(t("Using {name}: {n:,} characters.", name=plain(s.upload.name), n=len(s.upload.text)))
+            using = N_("Still using {name}: {n:,} characters.") if s.upload_problem else N_("Using {name}: {n:,} "
+                                                                                             "characters.")
+            st.caption(t(using, name=plain(s.upload.name), n=len(s.upload.text)))
             if s.upload.replaced_bytes:
                 n, name = s.upload.replaced_bytes, plain(s.upload.name)
                 st.warning(t("{name} is not valid text: {n:,} bytes were replaced by � (U+FFFD).", name=name, n=n)
@@ -81,9 +85,11 @@ with right:
     st.radio(t("Algorithm"), KINDS, format_func=lambda k: t(KIND_LABELS[k]), key=Session.kind.key,
              persist_state="session")
     classic = s.kind == "classic"
-    st.number_input(t("Vocab size"), min_value=1, max_value=200_000, step=100, key=Session.vocab.key,
-                    persist_state="session", help=t("Byte-level: 256 bytes + merges + special tokens. Classic: "
-                                                    "characters seen + </w> + merges."))
+    # No min/max on the widget: out of range it would keep the last good value without a word; the
+    # Train button says what is wrong instead (settings.request_for).
+    st.number_input(t("Vocab size"), step=100, key=Session.vocab.key, persist_state="session",
+                    help=t("Byte-level: 256 bytes + merges + special tokens. Classic: characters seen + </w> + merges, "
+                           "and <unk> (for characters never seen) as one more id."))
     st.selectbox(t("Pre-tokenization"), PATTERN_CHOICES, format_func=lambda p: t(PATTERN_LABELS[p]),
                  key=Session.pattern.key, disabled=classic, persist_state="session",
                  help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."))
@@ -100,8 +106,8 @@ with right:
         pass  # said when Train is clicked
     else:
         more = "" if bounds.exact else t(" (the upper end is only bounded by the corpus size)")
-        st.caption(t("This corpus allows vocab sizes {allowed}: at most {n:,} merges{more}.", allowed=t(bounds.allowed),
-                     n=bounds.maximum - bounds.minimum, more=more))
+        st.caption(t("Vocab sizes {allowed} on this corpus: at most {n:,} merges, fewer if training runs out of "
+                     "pairs{more}.", allowed=t(bounds.allowed), n=bounds.maximum - bounds.minimum, more=more))
 
 trained_before = s.trained
 if st.button(t("Train ▶"), type="primary", key="train_button"):

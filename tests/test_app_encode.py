@@ -200,6 +200,23 @@ def test_classic_tokenizer_shows_words_with_end_marks():
     assert steps[-1][1] == tokenizer.encode_word("widest")
 
 
+def test_classic_characters_never_seen_are_drawn_as_unk():
+    """A character the classic tokenizer never saw encodes to <unk>: it is drawn as <unk> (dashed, the
+    character on hover), not as if it were a token of the vocab; the ids view says <unk> too."""
+    text = "low 🙂 lQw"
+    at = open_page(trained_on(SENNRICH, kind="classic", vocab=30), ENCODE)
+    at.text_area(key=Session.text.key).input(text).run()
+    no_exception(at)
+    tokenizer = sess(at).trained.tokenizer
+    ids = tokenizer.encode(text)
+    body = _encoded_html(at)
+    spans = token_spans(body)
+    assert [span.text for span in spans] == ["<unk>" if i == tokenizer.unknown_id else tokenizer.vocab[i] for i in ids]
+    unknown = [span for span in spans if span.text == "<unk>"]
+    assert len(unknown) == ids.count(tokenizer.unknown_id) == 2  # 🙂 and Q
+    assert all("unk" in span.classes for span in unknown) and 'title="🙂: never seen in training' in body
+
+
 def test_empty_text_has_no_tokens_and_no_word_to_pick():
     """Empty text: zero tokens, no bytes-per-token figure, and a hint instead of the word picker."""
     at = _encode_page(text="", tokenizer="gpt2")
@@ -213,7 +230,7 @@ def test_empty_text_has_no_tokens_and_no_word_to_pick():
 
 def _load(at, files: list[tuple[str, bytes]]):
     assert at.button(key="encode_import_load").disabled  # nothing chosen yet
-    uploader = at.file_uploader(key="encode_import_files")
+    uploader = at.file_uploader(key=f"encode_import_files_{at.session_state[Session.import_round.key]}")
     for name, data in files:
         uploader.upload(name, data)
     at.run()

@@ -4,7 +4,7 @@ usable on Compare), malformed files refused without changing anything."""
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, markdown_texts, no_exception
+from apptest_helpers import APP, TIMEOUT, markdown_texts, no_exception, unescaped
 from streamlit.testing.v1 import AppTest
 from test_app_compare import CAT, RAW_MARKDOWN_LINK, field, views_html
 
@@ -29,7 +29,7 @@ def export_page(params: dict | None = None) -> AppTest:
 
 
 def load(at: AppTest, name: str, data: bytes) -> AppTest:
-    at.file_uploader(key="export_import_files").upload(name, data)
+    at.file_uploader(key=f"export_import_files_{field(at, 'import_round')}").upload(name, data)
     at.run()
     at.button(key="export_import_load").click().run()
     no_exception(at)
@@ -84,6 +84,31 @@ def test_a_malformed_file_changes_nothing(name, data):
     assert at.error and "Nothing was changed" in at.error[0].value
     assert field(at, "trained") is trained and field(at, "loaded") == {}
     assert not [text for text in markdown_texts(at) if RAW_MARKDOWN_LINK.search(text) or "<img" in text]
+
+
+def test_a_stray_file_next_to_a_good_one_is_named_and_nothing_loaded():
+    """Several files load together only as vocab.json + merges.txt: a good tokenizer.json with a stray
+    file is refused naming both, instead of the stray one being ignored silently."""
+    at = export_page()
+    ((name, data),) = export_files(field(at, "trained").tokenizer, "hf").items()
+    uploader = at.file_uploader(key=f"export_import_files_{field(at, 'import_round')}")
+    uploader.upload(name, data)
+    uploader.upload("wrong.txt", b"not a tokenizer")
+    at.run()
+    at.button(key="export_import_load").click().run()
+    no_exception(at)
+    message = unescaped(at.error[0].value) if at.error else ""
+    assert "Load one tokenizer at a time" in message and "tokenizer.json, wrong.txt" in message
+    assert field(at, "loaded") == {}
+
+
+def test_after_a_load_the_import_box_is_empty_again():
+    """Files do not pile up: the next load starts from an empty box, not from these files plus new ones."""
+    at = export_page()
+    ((name, data),) = export_files(field(at, "trained").tokenizer, "hf").items()
+    load(at, name, data)
+    assert field(at, "import_round") == 1
+    assert not at.file_uploader(key="export_import_files_1").value
 
 
 def test_without_a_tokenizer_the_page_says_so():

@@ -134,7 +134,7 @@ def test_classic_training_matches_train_classic():
     at.selectbox(key=Session.corpus.key).set_value(SENNRICH).run()
     at.radio(key=Session.kind.key).set_value("classic").run()
     assert at.selectbox(key=Session.pattern.key).disabled and at.text_input(key=Session.specials.key).disabled
-    assert any("vocab sizes from 11 to 31" in caption.value for caption in at.caption)  # 10 letters + </w>
+    assert any("Vocab sizes from 11 to 31" in caption.value for caption in at.caption)  # 10 letters + </w>
     at.number_input(key=Session.vocab.key).set_value(25).run()
     click_train(at)
     trained = sess(at).trained
@@ -224,7 +224,11 @@ def test_big_paste_is_stored_and_the_box_cleared():
 # -- errors keep the previous tokenizer ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("kind,vocab_size", [("byte", 100), ("classic", 3), ("byte", 5_000), ("classic", 5_000)])
+@pytest.mark.parametrize(
+    "kind,vocab_size",
+    [("byte", 100), ("classic", 3), ("byte", 5_000), ("classic", 5_000), ("byte", 0), ("byte", -7),
+     ("byte", 99_999_999)],
+)
 def test_a_vocab_size_the_corpus_cannot_reach_is_refused_and_keeps_the_tokenizer(kind, vocab_size):
     """A vocab size below the base alphabet, or above what the corpus can make, is refused with a message
     saying what is allowed (not silently replaced); the last tokenizer stays."""
@@ -296,8 +300,22 @@ def test_unusable_upload_is_refused_and_nothing_trained(name, data, message):
     assert len(at.error) == 1 and message in unescaped(at.error[0].value) and name in unescaped(at.error[0].value)
     assert sess(at).upload is None
     click_train(at)
-    assert len(at.error) == 1 and "No file uploaded yet" in unescaped(at.error[0].value)
+    errors = [unescaped(error.value) for error in at.error]
+    assert len(errors) == 2 and message in errors[0] and "No file uploaded yet" in errors[1]  # the refusal stays put
     assert sess(at).trained is None
+
+
+def test_a_refused_upload_after_a_good_one_says_the_good_one_is_still_used():
+    """The refusal stays next to the uploader (not a one-run banner), and the caption says which file
+    training still uses, so the refused name in the box is not mistaken for the corpus."""
+    at = _upload(fresh(), "notes.txt", ("Tokenizers split text. " * 5).encode())
+    at.file_uploader(key=Session.upload_box.key).upload("empty.txt", b"", "text/plain").run()
+    for _ in range(2):  # and on the next run as well
+        assert len(at.error) == 1 and "empty.txt is empty" in unescaped(at.error[0].value)
+        assert any("Still using notes.txt" in unescaped(caption.value) for caption in at.caption)
+        at.run()
+    click_train(at)
+    assert sess(at).trained.request.corpus_label == "notes.txt"
 
 
 def test_a_good_upload_trains_its_text():
@@ -344,3 +362,16 @@ def test_xss_in_an_upload_file_name_is_only_shown_escaped(probe):
     _upload(at, name, b"\x00binary")
     assert_no_raw_markdown_tags(markdown_texts(at))
     assert any(plain(name) in e.value for e in at.error)
+
+
+def test_training_that_runs_out_of_pairs_is_labelled_with_the_vocab_it_reached():
+    """The corpus bound is an upper bound: when no pair is left before the asked size, the label says
+    how many tokens there are, not the number asked for."""
+    # One pre-token "aaaa": 3 pairs bound the merges, but a·a then aa·aa is all there is to merge.
+    at = _paste(fresh(), "aaaa", vocab=256 + 1 + 3)  # 1 special token
+    click_train(at)
+    trained = sess(at).trained
+    assert trained.result.stopped_early
+    reached = trained.tokenizer.n_vocab
+    assert reached == 259 and "vocab 259 (of 260 asked)" in trained.label
+    assert any("vocab 259 \\(of 260 asked\\)" in caption.value for caption in at.caption)  # Markdown-escaped

@@ -61,7 +61,7 @@ CATASTROPHIC = r"([\w ]|[\w ])+!|[\s\S]"
 @pytest.mark.parametrize("size", [1_000, 10_000])
 def test_a_catastrophic_pattern_stops_with_a_clear_error(monkeypatch, size):
     monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.05)
-    with pytest.raises(PatternTimeout, match=r"pattern '\(\[\\\\w .* took more than 0.05 s on .* BPE_REGEX_TIMEOUT"):
+    with pytest.raises(PatternTimeout, match=r"pattern '\(\[\\w .* took more than 0.05 s on .* BPE_REGEX_TIMEOUT"):
         pretokenize("word " * (size // 5), CATASTROPHIC)
 
 
@@ -78,7 +78,7 @@ def test_the_budget_reaches_encode_segment_and_counting(monkeypatch):
 
 def test_a_huge_pattern_is_cut_short_in_messages():
     huge = "(" + "a|" * 5000 + "["
-    with pytest.raises(ValueError, match=r"\.\.\. \(10,002 characters\)") as caught:
+    with pytest.raises(ValueError, match=r"\.\.\.' \(10,002 characters\)") as caught:
         compile_pattern(huge)
     assert len(str(caught.value)) < 400
 
@@ -103,3 +103,10 @@ def test_empty_matching_patterns_are_still_refused_when_compiled():
     for pattern in ("a*", "(?:)", r"\b"):
         with pytest.raises(ValueError, match="matches only empty strings"):
             compile_pattern(pattern)
+
+
+def test_a_pattern_is_quoted_as_typed_in_messages():
+    """One backslash typed is one backslash shown (a repr would double it and confuse the reader)."""
+    with pytest.raises(ValueError) as caught:
+        compile_pattern(r"\p{Foo}")
+    assert r"'\p{Foo}'" in str(caught.value) and "\\\\" not in str(caught.value)

@@ -39,6 +39,7 @@ class Encoded:
     n_chars: int
     n_bytes: int
     words: list[list[str]] | None = None  # classic only
+    unknown_id: int | None = None  # classic only: the id of <unk>
 
     @property
     def n_tokens(self) -> int:
@@ -55,15 +56,18 @@ def encode(tokenizer, text: str) -> Encoded:
     if is_classic(tokenizer):
         words = tokenizer.encode_words(text)
         ids = tokenizer.encode(text)
-        tokens = [symbol.encode("utf-8") for word in words for symbol in word]
-        return Encoded(tokens, list(ids), len(text), n_bytes, words)
+        # A character never seen in training is not a token of this vocab: it is shown as what it encodes to.
+        unknown = tokenizer.unknown_id
+        symbols = (symbol for word in words for symbol in word)
+        tokens = [b"<unk>" if i == unknown else symbol.encode("utf-8") for symbol, i in zip(symbols, ids)]
+        return Encoded(tokens, list(ids), len(text), n_bytes, words, tokenizer.unknown_id)
     ids = tokenizer.encode(text)
     return Encoded(tokenizer.decode_tokens_bytes(ids), list(ids), len(text), n_bytes)
 
 
 def encoded_html(result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS) -> str:
     if result.words is not None and not show_ids:
-        return tok_ui.words_html(result.words)
+        return tok_ui.words_html(result.words, result.ids, result.unknown_id)
     return tok_ui.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens)
 
 

@@ -87,29 +87,50 @@ def load_files(files: list[File]) -> tuple[Any, str]:
     return tokenizer, " + ".join(file.name for file in files)
 
 
+def check_one_set(names: list[str]) -> None:
+    """Several files load together only as the GPT-2 pair; anything else is one file at a time, so a
+    stray file is named instead of being silently ignored next to a good one.
+
+    >>> check_one_set(["vocab.json", "merges.txt"])
+    >>> check_one_set(["tokenizer.json", "notes.txt"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: Load one tokenizer at a time: tokenizer.json, notes.txt are 2 files; ...
+    """
+    if len(names) <= 1:
+        return
+    vocab = [name for name in names if Path(name).name in formats.GPT2_VOCAB_NAMES]
+    merges = [name for name in names if Path(name).name in formats.GPT2_MERGES_NAMES]
+    if len(names) != 2 or len(vocab) != 1 or len(merges) != 1:
+        raise ValueError(t("Load one tokenizer at a time: {files} are {n} files; only vocab.json + merges.txt "
+                           "(or encoder.json + vocab.bpe) go together. Remove the others from the box.",
+                           files=", ".join(names), n=len(names)))
+
+
 def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:
     """Upload one set of tokenizer files and load them (the messages say which set was loaded).
 
     Loading runs in the button's callback, before the page draws its widgets, so ``on_loaded(label)``
     may select the new tokenizer in a widget of the page.
     """
-    files_key = f"{key}_files"
+    files_key = f"{key}_files_{s.import_round}"
 
     def load() -> None:
         uploads = st.session_state.get(files_key) or []
         try:
+            check_one_set([upload.name for upload in uploads])
             files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
             tokenizer, _ = load_files(files)
             label = " + ".join(upload.name for upload in uploads)  # the files as the user named them
         except ValueError as error:
-            s.notice("error", t("{error} Nothing was changed: the tokenizers stay as they were.",
-                                error=plain(error, limit=600)))
+            s.notice("error", t("{error}. Nothing was changed: the tokenizers stay as they were.",
+                                error=plain(error, limit=600).rstrip(".")))
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
             s.notice("error", t("Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
                                 kind=plain(type(error).__name__), error=plain(error)))
             return
         s.loaded[label] = tokenizer
+        s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
         if on_loaded is not None:
             on_loaded(label)
         s.notice("success", t("Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",

@@ -163,9 +163,11 @@ class Session:
     upload_box: Field[Any] = Field(None, uploader=True)  # the Train page's file uploader (Streamlit's UploadedFile)
     pasted_text: Field[str] = Field("")
     upload: Field[Any] = Field(None)  # ui.corpora.Upload of the last good upload
+    upload_problem: Field[str] = Field("")  # why the file in the uploader was refused (shown until the next one)
     heldout_text: Field[Any] = Field(None)  # ui.corpora.Upload: pasted or uploaded held-out text
     trained: Field[Any] = Field(None)  # ui.training.Trained
     loaded: Field[dict] = Field(dict)  # label -> tokenizer loaded from files
+    import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
     notices: Field[list] = Field(list)  # (level, Markdown-safe text) shown once by the frame
     running_job: Field[str] = Field("")  # the key of the job whose Cancel button is on screen
     link_signature: Field[str] = Field("")  # the query string this session last wrote or read

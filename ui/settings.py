@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens
+from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
 from ui import jobs
 from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
 from ui.i18n import N_, Later, later, t
@@ -157,7 +157,7 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
                     "and was stopped: it backtracks catastrophically (typically a repeated group whose alternatives "
                     "overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive quantifiers "
                     "(++, *+) or atomic groups (?>...)",
-                    pattern=f"{pattern!r:.200}", seconds=CUSTOM_CHECK_SECONDS, characters=len(text),
+                    pattern=shown_pattern(pattern), seconds=CUSTOM_CHECK_SECONDS, characters=len(text),
                 )
             )
 

@@ -238,13 +238,22 @@ def tokens_html(
     return f'<div class="{cls}">{"".join(spans)}{more}</div>'
 
 
-def words_html(words: Sequence[Sequence[str]]) -> str:
-    """Classic (Sennrich) segmentation: a list of words, each a list of symbols (``</w>`` kept)."""
+def words_html(words: Sequence[Sequence[str]], ids: Sequence[int] | None = None, unknown_id: int | None = None) -> str:
+    """Classic (Sennrich) segmentation: a list of words, each a list of symbols (``</w>`` kept).
+
+    With ``ids`` (one per symbol, in order), a symbol encoded as ``unknown_id`` is drawn as a
+    dashed ``<unk>``: the character was never seen in training, so it is not a token of this vocab.
+    """
     spans = []
     i = 0
     for word in words:
         for symbol in word:
-            spans.append(token_span(symbol, None, i, title=display_str(symbol)))
+            if ids is not None and ids[i] == unknown_id:
+                title = t("{symbol}: never seen in training, encoded as <unk> (id {id})", symbol=display_str(symbol),
+                          id=unknown_id)
+                spans.append(token_span("<unk>", None, i, extra_class="unk", title=title))
+            else:
+                spans.append(token_span(symbol, None, i, title=display_str(symbol)))
             i += 1
         spans.append(" ")
     return f'<div class="tokens">{"".join(spans)}</div>'
@@ -274,6 +283,7 @@ TOKEN_CSS = (
     ".tokens .tokbytes{font-size:.8em;color:#7a1f00;font-weight:600}"
     ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
     "padding:0 1px;margin:0 1px;unicode-bidi:isolate}"
+    ".tokens .tok.unk{border:2px dashed #7a1f00;font-style:italic;color:#7a1f00}"
     ".tokens .more{color:#555;font-style:italic;margin-left:.5rem}"
     ".tokens.ids .tok{font-size:1.05rem}"
 )

@@ -44,10 +44,17 @@ class Request:
     @property
     def label(self) -> str:
         """What the pages call this tokenizer, in the session's language (a built-in corpus by its name)."""
+        return self.label_for(self.vocab_size)
+
+    def label_for(self, vocab_size: int) -> str:
+        """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         from ui.corpora import UPLOAD, sample_name  # here: ui.corpora imports this module back
 
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
         pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
+        if vocab_size != self.vocab_size:
+            return t("{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}", corpus=corpus, vocab=vocab_size,
+                     asked=self.vocab_size, pattern=pattern)
         return t("{corpus} · vocab {vocab:,} · {pattern}", corpus=corpus, vocab=self.vocab_size, pattern=pattern)
 
 
@@ -83,7 +90,10 @@ class Trained:
 
     @property
     def label(self) -> str:
-        return self.request.label
+        if not self.result.stopped_early:
+            return self.request.label
+        tokenizer = self.tokenizer  # classic: <unk> comes on top of the symbols, as in the request's count
+        return self.request.label_for(tokenizer.unknown_id if self.is_classic else tokenizer.n_vocab)
 
     @property
     def is_classic(self) -> bool:

@@ -148,10 +148,13 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
         return found
     event = _in_flight.setdefault(request.key, threading.Event())
     try:
-        trained = with_progress(
-            s, train_job, (text, request), t("Training {label}", label=request.label), key=key,
-            cancelled=t("Training cancelled. The previous tokenizer and settings are kept."),
-        )  # fmt: skip
+        if s.trained is None:
+            cancelled = t("Training cancelled. No tokenizer was trained.")
+        else:
+            cancelled = t("Training cancelled. The tokenizer is still the previous one: {label}.",
+                          label=plain(s.trained.label))
+        trained = with_progress(s, train_job, (text, request), t("Training {label}", label=request.label), key=key,
+                                cancelled=cancelled)
     except STOPPED as failure:
         st.error(t("Training stopped: {reason}. The previous tokenizer is kept.", reason=plain(failure, limit=600)))
         return None
