@@ -174,11 +174,26 @@ def test_word_step_view_replays_the_merges_of_one_word():
         rank = int(re.match(r"merge rank ([\d,]+):", caption).group(1).replace(",", ""))
         made = [token.replace("·", " ").encode() for token, is_new in zip(tokens, just, strict=True) if is_new]
         assert made and all(gpt2.merge_rank(token) == rank for token in made)
-        assert [int(i) for i in re.findall(r"\(id (\d+)\)", caption)] == [gpt2.encode(t.decode())[0] for t in made]
+        made_ids = [gpt2.encode(t.decode())[0] for t in dict.fromkeys(made)]  # each token made once in the caption
+        assert [int(i) for i in re.findall(r"\(id (\d+)\)", caption)] == made_ids
         ranks.append(rank)
     assert ranks == sorted(ranks)
     n = len(steps) - 1
     assert any(c.value == f"{n} merge{'s' if n != 1 else ''} applied, lowest rank first." for c in at.caption)
+
+
+def test_word_steps_of_partial_bytes_keep_their_marks_and_name_a_repeated_merge_once():
+    """A family emoji: the ZWJ bytes E2 80 are merged three times by one merge. Each is drawn as one
+    byte mark ⟨E2 80⟩ (its inner space is not a word space ·), and the caption names it once, ×3."""
+    at = _encode_page(tokenizer="gpt2", text="👨\u200d👩\u200d👧\u200d👦")
+    no_exception(at)
+    steps = _steps(at)
+    assert not any("·" in token for _, tokens, _ in steps for token in tokens)
+    gpt2 = bpe_core.reference("gpt2")
+    zwj_pair = gpt2.mergeable_ranks[b"\xe2\x80"]
+    (caption,) = [caption for caption, _, _ in steps if f"(id {zwj_pair})" in caption]
+    assert caption.count(f"(id {zwj_pair})") == 1 and f"(id {zwj_pair}) ×3" in caption
+    assert any(tokens.count("⟨E2 80⟩") == 3 for _, tokens, _ in steps)
 
 
 def test_classic_tokenizer_shows_words_with_end_marks():

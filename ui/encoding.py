@@ -8,6 +8,7 @@ the kind of tokenizer: they call :func:`encode`, :func:`encoded_html`, :func:`pr
 from __future__ import annotations
 
 import html
+from collections import Counter
 from dataclasses import dataclass
 
 import streamlit as st
@@ -125,8 +126,12 @@ def pretokens(tokenizer, text: str, limit: int = 300) -> list[str]:
     return list(seen)
 
 
-def word_steps(tokenizer, word: str) -> list[tuple[str, list[str], list[bool]]]:
-    """[(caption, token labels, which tokens were just made)] from bytes to the final tokens."""
+def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str], list[bool]]]:
+    """[(caption, tokens, which tokens were just made)] from bytes to the final tokens.
+
+    Tokens are bytes (classic: symbols) so that the one token renderer draws them: a label made
+    here first would have its own spaces (``⟨E2 80⟩``) shown as word spaces (``⟨E2·80⟩``).
+    """
     if is_classic(tokenizer):
         return _classic_steps(tokenizer, word)
     from bpe_core.lifetimes import PERMANENT
@@ -134,22 +139,21 @@ def word_steps(tokenizer, word: str) -> list[tuple[str, list[str], list[bool]]]:
     seg = tokenizer.segment(word)
     lifetimes = seg.lifetimes
     removed = sorted({life for life in lifetimes if 0 <= life < PERMANENT})
-    steps = []
     tokens = seg.tokens_at(0)
-    steps.append((t("start: one token per byte"), [tok_ui.display_bytes(x) for x in tokens], [False] * len(tokens)))
+    steps: list[tuple[str, list[bytes | str], list[bool]]] = [
+        (t("start: one token per byte"), list(tokens), [False] * len(tokens))
+    ]
+    ranks = getattr(tokenizer, "mergeable_ranks", {})
     for life in removed:
         cuts = seg.boundaries_at(life + 1)
         pieces, just = [], []
         for start, stop in zip(cuts, cuts[1:]):
             pieces.append(seg.data[start:stop])
             just.append(any(lifetimes[j] == life for j in range(start, stop - 1)))
-        made = [p for p, j in zip(pieces, just) if j]
-        made_ids = []
-        for p in made:
-            rank_id = tokenizer.mergeable_ranks.get(p) if hasattr(tokenizer, "mergeable_ranks") else None
-            made_ids.append(f"{tok_ui.display_bytes(p)} (id {rank_id})")
-        caption = t("merge rank {rank:,}: {made}", rank=life, made=", ".join(made_ids))
-        steps.append((caption, [tok_ui.display_bytes(p) for p in pieces], just))
+        made = Counter(p for p, j in zip(pieces, just) if j)  # one merge may make the same token several times
+        made_text = ", ".join(f"{tok_ui.display_bytes(p)} (id {ranks.get(p)})" + (f" ×{n}" if n > 1 else "")
+                              for p, n in made.items())  # fmt: skip
+        steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), pieces, just))
     return steps
 
 
