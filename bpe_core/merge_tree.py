@@ -39,7 +39,7 @@ class MergeTree:
 
     id: int
     token: bytes
-    merge_round: int | None
+    merge_rank: int | None
     left: MergeTree | None = None
     right: MergeTree | None = None
 

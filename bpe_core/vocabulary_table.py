@@ -65,7 +65,7 @@ class TokenInfo:
     id: int
     token: bytes
     length: int
-    merge_round: int | None  # rank of the merge that made it; None for single bytes and specials
+    merge_rank: int | None  # rank of the merge that made it; None for single bytes and specials
     count_when_merged: int | None  # pair count in the round it was merged (training trace), if known
     used: int  # how often encoding the text emits it
     special: bool = False
@@ -83,7 +83,7 @@ def vocabulary_rows(
     >>> import bpe_core
     >>> result = bpe_core.train("aaabdaaabac", 259)
     >>> row = vocabulary_rows(result.tokenizer, Counter({258: 2}), result.trace)[258]
-    >>> (row.token, row.merge_round, row.count_when_merged, row.used)
+    >>> (row.token, row.merge_rank, row.count_when_merged, row.used)
     (b'aaab', 2, 2, 2)
     """
     usage = usage or Counter()
@@ -98,7 +98,7 @@ def vocabulary_rows(
                 id=identifier,
                 token=token,
                 length=len(token),
-                merge_round=rank,
+                merge_rank=rank,
                 count_when_merged=counts.get(rank) if rank is not None else None,
                 used=usage.get(identifier, 0),
                 special=special,

@@ -121,7 +121,7 @@ def test_merge_tree_reassembles_and_matches_merges():
         tree = merge_tree.merge_tree(tokenizer, token_id)
         assert tree.reassemble() == tokenizer.token_bytes(token_id) == left + right
         assert (tree.left.token, tree.right.token) == (left, right)
-        assert tree.merge_round == rank
+        assert tree.merge_rank == rank
         assert all(len(leaf) == 1 for leaf in tree.leaves())
     leaf = merge_tree.merge_tree(tokenizer, 97)
     assert leaf.is_leaf and leaf.depth() == 0 and leaf.reassemble() == b"a"
@@ -157,9 +157,9 @@ def test_usage_never_emitted_histogram_rows(shakespeare):
     by_id = {row.id: row for row in rows}
     for record in result.trace[:50]:
         row = by_id[record.new_id]
-        assert row.merge_round == record.rank and row.count_when_merged == record.count
+        assert row.merge_rank == record.rank and row.count_when_merged == record.count
         assert row.used == usage[record.new_id]
-    assert by_id[ord("e")].merge_round is None and by_id[ord("e")].length == 1
+    assert by_id[ord("e")].merge_rank is None and by_id[ord("e")].length == 1
 
 
 def _export_bytes(tokenizer, fmt: str) -> dict[str, bytes]:

@@ -36,7 +36,9 @@ def vocabulary_frame(rows: Sequence[voc.TokenInfo]) -> pd.DataFrame:
             "token": [tok_ui.display_bytes(row.token) for row in rows],
             N_("bytes"): [row.token.hex(" ") for row in rows],
             "length": [row.length for row in rows],
-            "merge round": pd.array([row.merge_round for row in rows], dtype="Int64"),
+            # Rounds count from 1, as on the Merges page (round k = after the k-th merge); ranks from 0.
+            "merge round": pd.array([None if row.merge_rank is None else row.merge_rank + 1 for row in rows],
+                                    dtype="Int64"),
             "count when merged": pd.array([row.count_when_merged for row in rows], dtype="Int64"),
             "used in corpus": [row.used for row in rows],
             N_("special"): [row.special for row in rows],
@@ -79,7 +81,7 @@ def tree_html(tree: merge_tree.MergeTree, max_depth: int = 12) -> str:
     """A merge tree as nested boxes: each token above its two parts (escaped text)."""
 
     def node(t: merge_tree.MergeTree, depth: int) -> str:
-        meta = f"#{t.id}" + (f" r{t.merge_round}" if t.merge_round is not None else "")
+        meta = f"#{t.id}" + (f" r{t.merge_rank + 1}" if t.merge_rank is not None else "")
         kids = ""
         if not t.is_leaf and t.left is not None and t.right is not None:
             inner = '<span class="meta">…</span>' if depth >= max_depth else node(t.left, depth + 1) + node(
@@ -173,7 +175,7 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
         st.caption(t("A single byte or a special token: nothing was merged to make it."))
     else:
         st.caption(t("{label} — made in round {round:,} from its two parts; {depth} merge levels down to {n} bytes. "
-                     "(#id, r = merge round)", label=plain(tok_ui.display_bytes(tree.token)), round=tree.merge_round,
+                     "(#id, r = merge round)", label=plain(tok_ui.display_bytes(tree.token)), round=tree.merge_rank + 1,
                      depth=tree.depth(), n=len(tree.leaves())))
     st.html(tree_html(tree))
 
