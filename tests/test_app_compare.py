@@ -160,6 +160,7 @@ def test_curve_is_exact_with_reference_points():
     assert '"type": "log"' in spec and "tooltip" in spec
     table = at.table[0].value
     assert len(table) == 4  # two texts with this tokenizer, and with GPT-2
+    assert not any("Dashed lines" in caption.value for caption in at.caption)  # no sizes chosen: none drawn
 
 
 def test_curve_sends_at_most_400_points_a_line():
@@ -219,7 +220,8 @@ def test_side_by_side_sizes_box():
     assert field(at, "sizes") == side.default_sizes(field(at, "trained").tokenizer)
     at.text_input(key=Session.sizes_text.key).input("1, 280, 99999").run()
     no_exception(at)
-    assert any("moved to the nearest end" in caption.value for caption in at.caption)
+    (warning,) = [w.value for w in at.warning if "shown at the nearest end" in w.value]
+    assert "1, 99,999 are outside" in warning  # the sizes not shown as asked are named
     assert len(views_html(at)) == 3
     at.text_input(key=Session.sizes_text.key).input("1, 2, 3, 4, 5").run()
     no_exception(at)

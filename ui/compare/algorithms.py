@@ -72,7 +72,7 @@ def render(s: Session, subject: Subject) -> None:
     start = t(" — its start") if len(text) < len(corpus.text) else ""
     st.markdown(t("The same corpus ({corpus}{start}, {size} used) and vocab size **{vocab:,}**, trained three ways: "
                   "byte-level BPE with pre-tokenization, without it (merges may cross words), and classic "
-                  "character-level BPE with `</w>` (Sennrich et al.).", corpus=texts.describe(corpus), start=start,
+                  "character-level BPE with `</w>` (Sennrich et al.).", corpus=texts.name(corpus), start=start,
                   size=human_bytes(len(text.encode())), vocab=vocab))
     if subject.trained.request.kind == "byte" and subject.trained.request.pattern is not None:
         st.caption(t("The pre-tokenization pattern of the first variant:"))

@@ -181,7 +181,7 @@ def render(s: Session, subject: Subject) -> None:
     marks = [size for size in s.sizes if 200 <= size <= 250_000]
     points = reference_rows(s.refs, measured, known_only=True)
     slot.vega_lite_chart(chart(lines, points, marks), width="stretch")
-    caption(subject, lines, training is None)
+    caption(subject, lines, training is None, bool(marks))
     pending = [name for name in s.refs if any(known(("reference", name, t.digest)) is None for t in measured)]
     if pending:
         time.sleep(FLUSH_SECONDS)
@@ -197,14 +197,15 @@ def render(s: Session, subject: Subject) -> None:
     summary_table(subject, lines, points)
 
 
-def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool) -> None:
+def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, dashed: bool) -> None:
     tokenizer = subject.tokenizer
     timing = ", ".join(t("{text} in {n:.2f} s", text=texts.describe(item.text), n=item.seconds) for item in lines)
+    dashed_lines = t(" Dashed lines: the sizes compared side by side.") if dashed else ""
     st.caption(t(
         "Lines: the tokenizer at every one of its {n:,} vocab sizes ({low:,}–{high:,}) from one pass over each text: "
-        "{timing}. Points: the reference tokenizers on the same texts. Dashed lines: the sizes compared side by side. "
-        "Vocab size counts every token, special tokens included.", n=tokenizer.num_merges + 1,
-        low=voc.vocab_size_of(tokenizer, 0), high=voc.vocab_size_of(tokenizer), timing=timing))  # fmt: skip
+        "{timing}. Points: the reference tokenizers on the same texts.{dashed} Vocab size counts every token, special "
+        "tokens included.", n=tokenizer.num_merges + 1, low=voc.vocab_size_of(tokenizer, 0),
+        high=voc.vocab_size_of(tokenizer), timing=timing, dashed=dashed_lines))  # fmt: skip
     if any(item.text.truncated for item in lines):
         st.caption(t("Texts longer than {n:,} characters are measured on their start.", n=texts.MEASURE_LIMIT))
     if no_training_text:

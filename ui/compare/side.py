@@ -75,8 +75,10 @@ def render(s: Session, subject: Subject) -> None:
         st.multiselect(t("And the reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
                        key=Session.refs.key, persist_state="session")
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
-    if any(size < low or size > high for size in s.sizes):
-        st.caption(t("Sizes outside {low:,}–{high:,} were moved to the nearest end.", low=low, high=high))
+    outside = [size for size in s.sizes if not low <= size <= high]
+    if outside:
+        st.warning(t("Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): shown at the nearest "
+                     "end instead.", sizes=", ".join(f"{size:,}" for size in outside), low=low, high=high))
     if len(sizes) + len(s.refs) < 2:
         st.info(t("Give at least two vocab sizes (or one size and a reference tokenizer)."))
     text = s.side_text or ""

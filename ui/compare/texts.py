@@ -7,6 +7,7 @@ never hashed again on a rerun.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -155,9 +156,15 @@ def forget_own_text(s: Session) -> None:
     s.heldout_text = None
 
 
+def name(text: Text) -> str:
+    """The text's name, Markdown-safe, without a sample's own note in brackets (``~60 KB`` would
+    stand next to the measured size)."""
+    return plain(re.sub(r" \([^()]*\)$", "", text.label.split(": ", 1)[-1]))
+
+
 def describe(text: Text) -> str:
-    """``label (size)``, Markdown-safe."""
-    return f"{plain(text.label.split(': ', 1)[-1])} ({human_bytes(text.n_bytes)})"
+    """``name (size)``, Markdown-safe."""
+    return f"{name(text)} ({human_bytes(text.n_bytes)})"
 
 
 # -- reference tokenizers -----------------------------------------------------------------------------
