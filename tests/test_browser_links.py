@@ -19,6 +19,9 @@ PLAYER = '[data-testid="bpe-player"]'
 
 def _copied_link(page) -> str:
     """The text of the sidebar's "Link to this view" box: what a person copies."""
+    button = page.locator('[data-testid="stSidebar"] .bpe-link button').first
+    # The copy button is an SVG icon with a name: a font glyph (⧉) showed as an empty box where missing.
+    assert button.locator("svg path").count() == 2 and button.get_attribute("aria-label")
     return page.locator('[data-testid="stSidebar"] .bpe-link code').first.inner_text().strip()
 
 

@@ -10,10 +10,35 @@ function readCookie(name) {
 
 let lastNonce = null;
 
+// Icons are drawn as SVG: a copy glyph such as ⧉ is missing from common fonts and showed as an empty box.
+const ICONS = {
+  copy: ["M9 9h10v10H9z", "M5 15V5h10"],
+  done: ["M5 12.5l4.5 4.5L19 7.5"],
+};
+
+function setIcon(button, name) {
+  const svgNS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(svgNS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  for (const d of ICONS[name]) {
+    const path = document.createElementNS(svgNS, "path");
+    path.setAttribute("d", d);
+    path.setAttribute("fill", "none");
+    path.setAttribute("stroke", "currentColor");
+    path.setAttribute("stroke-width", "2");
+    path.setAttribute("stroke-linejoin", "round");
+    svg.appendChild(path);
+  }
+  button.replaceChildren(svg);
+}
+
 function copy(text, button) {
   const done = () => {
-    button.textContent = "✓";
-    setTimeout(() => { button.textContent = "⧉"; }, 1200);
+    setIcon(button, "done");
+    setTimeout(() => setIcon(button, "copy"), 1200);
   };
   const byHand = () => { // no clipboard API outside a secure context (an http:// address other than localhost)
     const range = document.createRange();
@@ -35,7 +60,7 @@ function showLink(parent, link, label) {
     box.append(document.createElement("code"), document.createElement("button"));
     const button = box.lastChild;
     button.type = "button";
-    button.textContent = "⧉";
+    setIcon(button, "copy");
     button.addEventListener("click", () => copy(box.firstChild.textContent, button));
     parent.appendChild(box);
   }
