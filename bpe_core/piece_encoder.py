@@ -2,10 +2,12 @@
 
 The rule: inside a pre-token, repeatedly merge the adjacent pair whose concatenation has the
 lowest merge rank (leftmost first on equal ranks); a pre-token that is itself a token is emitted
-whole. Three paths give the same ids:
+whole. Four paths give the same ids:
 
 - a pre-token that is a whole token: one dict lookup (most pre-tokens of prose);
-- many new pre-tokens at once (a text's distinct pre-tokens; random numbers, which never repeat):
+- many new numbers (`` ?[0-9]+``; a table of random ones never repeats one):
+  :mod:`bpe_core.digit_runs`, the batch below on small integers instead of bytes objects;
+- many other new pre-tokens at once (a text's distinct pre-tokens):
   :meth:`PieceEncoder._merge_batch` runs the rule on all of them together with numpy, one merge
   per pre-token per step, so the Python work per step is a handful of array operations, not a
   loop over the pieces;
@@ -19,7 +21,7 @@ bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHAR
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache, reduce
+from functools import cache, cached_property, reduce
 from itertools import compress, repeat
 from operator import iadd, is_not, not_
 from typing import TYPE_CHECKING
@@ -42,6 +44,8 @@ _POSITION_MASK = (1 << _INDEX_BITS) - 1
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from .digit_runs import DigitRunEncoder
 
 
 class PieceEncoder:
@@ -89,10 +93,24 @@ class PieceEncoder:
             return
         if max(map(len, rest_bytes)) > LONG_PIECE_BYTES:
             is_long = [len(data) > LONG_PIECE_BYTES for data in rest_bytes]
-            cache.update(zip(compress(rest_pieces, is_long), map(self.encode_piece, compress(rest_bytes, is_long))))
-            is_short = list(map(not_, is_long))
-            rest_pieces, rest_bytes = list(compress(rest_pieces, is_short)), list(compress(rest_bytes, is_short))
-        cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
+            (long_pieces, long_bytes), (rest_pieces, rest_bytes) = _partition(is_long, rest_pieces, rest_bytes)
+            cache.update(zip(long_pieces, map(self.encode_piece, long_bytes)))
+        from .digit_runs import DIGIT_RUN  # light; the encoder itself is built for the first numbers
+
+        is_number = list(map(bool, map(DIGIT_RUN.fullmatch, rest_bytes)))
+        if any(is_number) and self._digit_runs is not None:
+            # Numbers (a table of random ones never repeats one): BPE on small integers.
+            (number_pieces, number_bytes), (rest_pieces, rest_bytes) = _partition(is_number, rest_pieces, rest_bytes)
+            cache.update(zip(number_pieces, self._digit_runs.encode(number_bytes)))
+        if rest_bytes:
+            cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
+
+    @cached_property
+    def _digit_runs(self) -> DigitRunEncoder | None:
+        """The batch for number pre-tokens (None if this vocabulary has too many number tokens)."""
+        from .digit_runs import digit_run_encoder  # numpy, as in _merge_batch
+
+        return digit_run_encoder(self._token_id, self._merge_rank)
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """The ids of one pre-token's bytes."""
@@ -199,6 +217,15 @@ def _single_bytes() -> np.ndarray:
     import numpy as np
 
     return np.array([bytes([byte]) for byte in range(256)], dtype=object)
+
+
+def _partition(flags: list[bool], pieces: list[str], data: list[bytes]) -> tuple[tuple[list, list], tuple[list, list]]:
+    """(pieces, data) where the flag is set, and where it is not; compress runs in C."""
+    others = list(map(not_, flags))
+    return (list(compress(pieces, flags)), list(compress(data, flags))), (
+        list(compress(pieces, others)),
+        list(compress(data, others)),
+    )
 
 
 def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:
