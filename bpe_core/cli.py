@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 PROG = "python -m bpe_core"
 EXIT_USAGE = 2
+
+
 class _Parser(argparse.ArgumentParser):
     # argparse prints the whole usage block before its message; one line is easier to read in a log.
     def error(self, message: str) -> NoReturn:
@@ -229,13 +231,12 @@ def _load_tokenizer(args: argparse.Namespace) -> Tokenizer:
 def _encode(args: argparse.Namespace) -> int:
     tokenizer = _load_tokenizer(args)
     with open_input(args.file) as source, open_output(args.output) as sink:
-        batch: list[str] = []
-        for token_id in tokenizer.encode_iterable(read_chunks(source, args.file)):
-            batch.append(str(token_id))
-            if len(batch) >= 4096:
-                sink.write(" ".join(batch) + " ")
-                batch.clear()
-        sink.write(" ".join(batch) + "\n")
+        separator = ""
+        for ids in tokenizer.encode_iterable_batches(read_chunks(source, args.file)):
+            if ids:
+                sink.write(separator + " ".join(map(str, ids)))
+                separator = " "
+        sink.write("\n")
     return 0
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from itertools import compress
 
 import numpy as np  # this module is imported only when there are numbers to encode
 
@@ -69,8 +70,9 @@ class DigitRunEncoder:
             table[left * rights + right] = order_of[rank] << _MERGED_BITS | merged
         self._table = table
 
-    def encode(self, pieces: list[bytes]) -> list[list[int]]:
-        """The ids of each piece (each a :data:`DIGIT_RUN` match that is not a whole token)."""
+    def encode_into(self, cache: dict, names: list, pieces: list[bytes]) -> None:
+        """Set ``cache[names[i]]`` to the ids of ``pieces[i]`` (each a :data:`DIGIT_RUN` match that is
+        not a whole token)."""
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
         symbols = self._index_of_byte[data]
@@ -106,10 +108,15 @@ class DigitRunEncoder:
             self._rekey(keys, merged, symbols, right, next_of[right])
             ending = at[at > merging_starts]
             self._rekey(keys, merged, symbols, previous_of[ending], ending)
-        flat = self._ids[symbols[alive]].tolist()
+        ids = self._ids[symbols[alive]]
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
-        stops = np.cumsum(counts)
-        return list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
+        firsts = np.cumsum(counts) - counts
+        # Pieces with the same number of tokens become the rows of one matrix, whose tolist makes
+        # all their lists at once: a list sliced per piece costs more than the merges did.
+        for count in np.unique(counts).tolist():
+            chosen = counts == count
+            rows = ids[firsts[chosen, None] + np.arange(count)].tolist()
+            cache.update(zip(compress(names, chosen.tolist()), rows))
 
     def _rekey(self, keys: np.ndarray, merged: np.ndarray, symbols: np.ndarray, left, right) -> None:
         """Key the pairs (left[i], right[i]) of positions anew after a merge changed one side."""

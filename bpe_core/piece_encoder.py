@@ -101,7 +101,7 @@ class PieceEncoder:
         if any(is_number) and self._digit_runs is not None:
             # Numbers (a table of random ones never repeats one): BPE on small integers.
             (number_pieces, number_bytes), (rest_pieces, rest_bytes) = _partition(is_number, rest_pieces, rest_bytes)
-            cache.update(zip(number_pieces, self._digit_runs.encode(number_bytes)))
+            self._digit_runs.encode_into(cache, number_pieces, number_bytes)
         if rest_bytes:
             cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
 
