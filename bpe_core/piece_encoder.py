@@ -20,7 +20,9 @@ bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHAR
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache, cached_property, reduce
 from itertools import compress, repeat
 from operator import iadd, is_not, not_
@@ -61,6 +63,10 @@ class PieceEncoder:
 
     def encode_pieces(self, pieces: list[str]) -> list[int]:
         """The ids of a list of pre-tokens, each distinct one encoded once."""
+        with _cycle_collector_paused():
+            return self._encode_pieces(pieces)
+
+    def _encode_pieces(self, pieces: list[str]) -> list[int]:
         cache = self._cache
         new_pieces = set(pieces).difference(cache)
         if len(cache) + len(new_pieces) > CACHE_LIMIT:
@@ -209,6 +215,23 @@ class PieceEncoder:
             singles = _single_bytes()
             self._byte_pairs = self._ranks(np.repeat(singles, 256) + np.tile(singles, 256))
         return self._byte_pairs
+
+
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Python's cycle collector runs whenever enough containers (the cache's lists) have been made,
+    and its full runs walk every live list, a text's millions of pre-tokens and ids included: about
+    a tenth of encoding a big text. Encoding makes no reference cycles, so the collector is paused
+    meanwhile, as Mercurial's ``util.nogc`` does. It is process-wide: another thread encoding at the
+    same time may turn it back on early, which only costs that speed."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @cache
