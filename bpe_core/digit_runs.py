@@ -112,11 +112,12 @@ class DigitRunEncoder:
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         firsts = np.cumsum(counts) - counts
         # Pieces with the same number of tokens become the rows of one matrix, whose tolist makes
-        # all their lists at once: a list sliced per piece costs more than the merges did.
+        # all their lists at once: a list sliced per piece costs more than the merges did. Tuples,
+        # as the cycle collector stops tracking tuples of ints, not lists, when it walks the cache.
         for count in np.unique(counts).tolist():
             chosen = counts == count
             rows = ids[firsts[chosen, None] + np.arange(count)].tolist()
-            cache.update(zip(compress(names, chosen.tolist()), rows))
+            cache.update(zip(compress(names, chosen.tolist()), map(tuple, rows)))
 
     def _rekey(self, keys: np.ndarray, merged: np.ndarray, symbols: np.ndarray, left, right) -> None:
         """Key the pairs (left[i], right[i]) of positions anew after a merge changed one side."""

@@ -194,7 +194,9 @@ class PieceEncoder:
             ending = at[at > merging_starts]
             left = previous_of[ending]
             keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
-        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
+        # A tuple, so that its slices are tuples: the cycle collector stops tracking tuples of ints,
+        # while each list in the cache would be walked by every full collection.
+        flat = tuple(map(token_id.__getitem__, symbols[alive].tolist()))
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         stops = np.cumsum(counts)
         ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
