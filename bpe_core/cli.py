@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 PROG = "python -m bpe_core"
 EXIT_USAGE = 2
+
+
 class _Parser(argparse.ArgumentParser):
     # argparse prints the whole usage block before its message; one line is easier to read in a log.
     def error(self, message: str) -> NoReturn:
@@ -229,13 +231,14 @@ def _load_tokenizer(args: argparse.Namespace) -> Tokenizer:
 def _encode(args: argparse.Namespace) -> int:
     tokenizer = _load_tokenizer(args)
     with open_input(args.file) as source, open_output(args.output) as sink:
-        batch: list[str] = []
-        for token_id in tokenizer.encode_iterable(read_chunks(source, args.file)):
-            batch.append(str(token_id))
-            if len(batch) >= 4096:
-                sink.write(" ".join(batch) + " ")
-                batch.clear()
-        sink.write(" ".join(batch) + "\n")
+        # Each id's text made once: str() of millions of ints costs more than a list lookup.
+        id_text = [str(token_id) for token_id in range(tokenizer.n_vocab)]
+        separator = ""
+        for ids in tokenizer.encode_iterable_batches(read_chunks(source, args.file)):
+            if ids:
+                sink.write(separator + " ".join(map(id_text.__getitem__, ids)))
+                separator = " "
+        sink.write("\n")
     return 0
 
 

