@@ -5,6 +5,7 @@ ids of the whole text."""
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -93,6 +94,19 @@ def test_the_cache_stays_bounded_and_ids_stay_right(monkeypatch):
         ids.extend(tokenizer.encode("".join(lines[start : start + 40])))
         assert len(tokenizer._pieces._cache) <= max(50, 40 * 8)  # at most one call's pieces above the limit
     assert ids == expected
+
+
+def test_a_pickled_tokenizer_leaves_its_caches_behind_and_encodes_the_same():
+    # A training job pickles its tokenizer back to the server after encoding the corpus: the cached
+    # pieces and the numpy array of byte-pair ranks must not travel (the server would import numpy).
+    tokenizer = train(SAMPLE, 256 + 300).tokenizer
+    text = numeric_csv(500)
+    ids = tokenizer.encode(text)
+    assert tokenizer._pieces._cache and tokenizer._pieces._byte_pairs is not None
+    copy = pickle.loads(pickle.dumps(tokenizer, pickle.HIGHEST_PROTOCOL))
+    assert copy._pieces._cache == {} and copy._pieces._byte_pairs is None
+    assert copy.encode(text) == ids
+    assert tokenizer._pieces._cache  # the original keeps its caches
 
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base"])

@@ -143,6 +143,9 @@ def page(page_id: str) -> Session:
     """The first call of every page script: the session, and the page noted for its link."""
     if PagesManager.uses_pages_directory:
         PagesManager.uses_pages_directory = False
+        # The server's first run: the job runner's spare process starts here, a run earlier, as it needs
+        # ~0.2 s to be ready and a deep link's training is asked for within that time.
+        _start_services()
         st.rerun()
     s = session.current()
     s.page = page_id

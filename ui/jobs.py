@@ -23,7 +23,7 @@ BPE_JOB_SECONDS      time budget per job, counted from its start (default: 300)
 ==================== =====================================================================
 
 Start method: every job is a fresh interpreter (``subprocess``, i.e. fork+exec, safe in a threaded
-server) with ``bpe_core`` preloaded, and one such process is kept waiting as a spare, so a job
+server) with ``bpe_core`` and numpy preloaded, and one such process is kept waiting as a spare, so a job
 starts without paying for the interpreter. ``multiprocessing``'s spawn and forkserver are not
 used: under Streamlit, ``sys.modules["__main__"]`` is the page script, which they run again in
 every child (~0.5 s and the whole page per job, measured). ``fn`` must therefore be importable by
