@@ -19,6 +19,8 @@ from itertools import compress
 
 import numpy as np  # this module is imported only when there are numbers to encode
 
+from .piece_encoder import merge_steps
+
 DIGIT_RUN = re.compile(rb" ?[0-9]+")
 """The pre-tokens this module encodes (as UTF-8 bytes)."""
 _PART = re.compile(rb" ?[0-9]*")  # what a token inside such a pre-token can be (nonempty)
@@ -31,7 +33,6 @@ _NO_RANK = (1 << 15) - 1  # above every pair's order: "this pair does not merge"
 _MERGED_BITS = 16
 # A step's key is order << 32 | position: its minimum is the lowest rank, leftmost.
 _INDEX_BITS = 32
-_POSITION_MASK = (1 << _INDEX_BITS) - 1
 
 
 def digit_run_encoder(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]) -> DigitRunEncoder | None:
@@ -89,25 +90,14 @@ class DigitRunEncoder:
         ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
         keys = (ranks << _INDEX_BITS) | positions
         # As in PieceEncoder._merge_batch: one merge per piece per step, each piece's lowest key.
-        merging_starts, merging_ends = starts, ends
-        while len(merging_starts):
-            lowest = np.minimum.reduceat(keys[: merging_ends[-1]], merging_starts)
-            merging = lowest < _NO_RANK << _INDEX_BITS
-            merging_starts, merging_ends, lowest = merging_starts[merging], merging_ends[merging], lowest[merging]
-            at = lowest & _POSITION_MASK  # the symbol at `at` absorbs the next one
-            absorbed = next_of[at]
+
+        def merge(at: np.ndarray, absorbed: np.ndarray) -> None:
             symbols[at] = merged[at]
-            alive[absorbed] = False
-            keys[absorbed] = _NO_RANK << _INDEX_BITS
-            after = next_of[absorbed]
-            next_of[at] = after
-            has_right = after < merging_ends
-            previous_of[after[has_right]] = at[has_right]
-            keys[at] = _NO_RANK << _INDEX_BITS
-            right = at[has_right]
-            self._rekey(keys, merged, symbols, right, next_of[right])
-            ending = at[at > merging_starts]
-            self._rekey(keys, merged, symbols, previous_of[ending], ending)
+
+        def rekey(left: np.ndarray, right: np.ndarray) -> None:
+            self._rekey(keys, merged, symbols, left, right)
+
+        merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
         ids = self._ids[symbols[alive]]
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         firsts = np.cumsum(counts) - counts

@@ -21,7 +21,7 @@ bounded: at most :data:`CACHE_LIMIT` entries of at most :data:`CACHED_PIECE_CHAR
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache, cached_property, reduce
 from itertools import compress, repeat
@@ -177,29 +177,15 @@ class PieceEncoder:
         ends = starts + lengths
         ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
         keys = (ranks << _INDEX_BITS) | positions
-        # Pieces still merging. The segments reduceat takes run from one such piece's start to the
-        # next one's, over finished pieces too, whose keys are all _NO_RANK: they change no minimum.
-        merging_starts, merging_ends = starts, ends
-        while len(merging_starts):
-            lowest = np.minimum.reduceat(keys, merging_starts)
-            merging = lowest < _NO_RANK << _INDEX_BITS
-            merging_starts, merging_ends, lowest = merging_starts[merging], merging_ends[merging], lowest[merging]
-            at = lowest & _POSITION_MASK  # each piece's merge: the symbol at `at` absorbs the next
-            absorbed = next_of[at]
+        ranks_of = self._ranks
+
+        def merge(at: np.ndarray, absorbed: np.ndarray) -> None:
             symbols[at] = symbols[at] + symbols[absorbed]
-            alive[absorbed] = False
-            keys[absorbed] = _NO_RANK << _INDEX_BITS
-            after = next_of[absorbed]
-            next_of[at] = after
-            has_right = after < merging_ends
-            previous_of[after[has_right]] = at[has_right]
-            # Re-key the pair the new token starts (none if it is now last) and the one it ends.
-            keys[at] = _NO_RANK << _INDEX_BITS
-            right = at[has_right]
-            keys[right] = (self._ranks(symbols[right] + symbols[next_of[right]]) << _INDEX_BITS) | right
-            ending = at[at > merging_starts]
-            left = previous_of[ending]
-            keys[left] = (self._ranks(symbols[left] + symbols[ending]) << _INDEX_BITS) | left
+
+        def rekey(left: np.ndarray, right: np.ndarray) -> None:
+            keys[left] = (ranks_of(symbols[left] + symbols[right]) << _INDEX_BITS) | left
+
+        merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
         # A tuple, so that its slices are tuples: the cycle collector stops tracking tuples of ints,
         # while each list in the cache would be walked by every full collection.
         flat = tuple(map(token_id.__getitem__, symbols[alive].tolist()))
@@ -223,6 +209,50 @@ class PieceEncoder:
             singles = _single_bytes()
             self._byte_pairs = self._ranks(np.repeat(singles, 256) + np.tile(singles, 256))
         return self._byte_pairs
+
+
+def merge_steps(
+    keys: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    next_of: np.ndarray,
+    previous_of: np.ndarray,
+    alive: np.ndarray,
+    no_key: int,
+    merge: Callable[[np.ndarray, np.ndarray], None],
+    rekey: Callable[[np.ndarray, np.ndarray], None],
+) -> None:
+    """The batch's steps, shared by :meth:`PieceEncoder._merge_batch` and :mod:`bpe_core.digit_runs`.
+
+    Pieces lie in one array as linked lists of symbols (``next_of``, ``previous_of``); ``keys`` hold
+    rank << 32 | position of the pair each symbol starts (``no_key`` and above: none). Each step
+    takes every piece's smallest key (its lowest rank, leftmost), lets ``merge(at, absorbed)`` make
+    the new symbols at ``at``, unlinks the absorbed ones, and has ``rekey(left, right)`` key the (at
+    most two) pairs touching each new symbol. The segments reduceat takes run from one merging
+    piece's start to the next one's, over finished pieces too, whose keys change no minimum.
+    """
+    import numpy as np
+
+    merging_starts, merging_ends = starts, ends
+    while len(merging_starts):
+        lowest = np.minimum.reduceat(keys[: merging_ends[-1]], merging_starts)
+        merging = lowest < no_key
+        merging_starts, merging_ends, lowest = merging_starts[merging], merging_ends[merging], lowest[merging]
+        at = lowest & _POSITION_MASK  # each piece's merge: the symbol at `at` absorbs the next
+        absorbed = next_of[at]
+        merge(at, absorbed)
+        alive[absorbed] = False
+        keys[absorbed] = no_key
+        after = next_of[absorbed]
+        next_of[at] = after
+        has_right = after < merging_ends
+        previous_of[after[has_right]] = at[has_right]
+        # Re-key the pair the new symbol starts (none if it is now last) and the one it ends.
+        keys[at] = no_key
+        right = at[has_right]
+        rekey(right, next_of[right])
+        ending = at[at > merging_starts]
+        rekey(previous_of[ending], ending)
 
 
 @contextmanager
