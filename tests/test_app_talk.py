@@ -12,7 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from ui import chart_style, i18n
 from ui.animation_html import animation_html, player_labels
-from ui.session import TALK_STEPS, Session, link_params, parse_link
+from ui.links import link_params, parse_link
+from ui.session import TALK_STEPS, Session
 from ui.talk import stage
 from ui.talk.keys import keys_help
 from ui.talk.steps import STEPS

@@ -116,7 +116,7 @@ def test_the_session_field_is_the_key_i18n_reads():
 
 
 def test_a_message_made_without_the_session_is_translated_where_it_is_shown():
-    from ui.session import parse_link
+    from ui.links import parse_link
 
     _, problems = parse_link({"vocab": ["²"]})
     (problem,) = problems

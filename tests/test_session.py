@@ -1,4 +1,4 @@
-"""The typed session and link parsing (ui/session.py), the reload store (ui/store.py) and the escaping
+"""The typed session (ui/session.py) and link parsing (ui/links.py), the reload store (ui/store.py) and the escaping
 helper (ui/text.py): properties over hostile values, no Streamlit needed."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui import session
-from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session, link_params, parse_link, signature
+from ui import links
+from ui.links import link_params, parse_link, signature
+from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session
 from ui.store import WorkspaceStore
 from ui.text import plain
 
@@ -136,7 +137,7 @@ def _examples(name: str) -> list[str]:
 
 
 def test_signature_ignores_the_workspace_and_order():
-    assert signature({"b": "1", "a": "2", session.WORKSPACE_PARAM: "x"}) == signature({"a": "2", "b": "1"})
+    assert signature({"b": "1", "a": "2", links.WORKSPACE_PARAM: "x"}) == signature({"a": "2", "b": "1"})
 
 
 # -- the reload store -----------------------------------------------------------------------------

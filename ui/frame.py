@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from ui import i18n, jobs, session, store
+from ui import i18n, jobs, links, session, store
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.i18n import N_, t
@@ -174,11 +174,11 @@ def _open(s: Session) -> None:
         store.STORE.claim(s.browser, other)  # another tab of this browser set the cookie first
         s.browser = other
     if first_run:
-        wanted = session.workspace_id(params)
+        wanted = links.workspace_id(params)
         if wanted:
             _restore(s, wanted)
         s.workspace = wanted or secrets.token_hex(8)
-    signature = session.signature({key: ",".join(values) for key, values in params.items()})
+    signature = links.signature({key: ",".join(values) for key, values in params.items()})
     if signature != s.link_signature:
         s.link_signature = signature
         _apply_link(s, params)
@@ -187,7 +187,7 @@ def _open(s: Session) -> None:
 
 
 def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
-    values, problems = session.parse_link(params)
+    values, problems = links.parse_link(params)
     for name, value in values.items():
         setattr(s, name, value)
     if s.lang not in i18n.LANGUAGES:  # the problems are told in the language this session starts in
@@ -252,19 +252,19 @@ _OWN_TEXT = {"upload": N_("uploaded file"), "pasted_text": N_("pasted text"), "h
 
 def link_params(s: Session) -> dict[str, str]:
     """What the link to the current view carries: the page's fields, the tokenizer as trained."""
-    params = session.link_params(s, s.page)
+    params = links.link_params(s, s.page)
     if s.page not in ("train", "talk") and s.trained is not None:
         request = s.trained.request
-        params.update(session.tokenizer_params(request))
+        params.update(links.tokenizer_params(request))
     return params
 
 
 def _link_box(s: Session) -> None:
     params = link_params(s)
-    address = {**params, session.WORKSPACE_PARAM: s.workspace} if s.workspace else params
+    address = {**params, links.WORKSPACE_PARAM: s.workspace} if s.workspace else params
     if {key: ",".join(values) for key, values in _params().items()} != address:
         st.query_params.from_dict(address)
-    s.link_signature = session.signature(address)
+    s.link_signature = links.signature(address)
     base = (st.context.url or "").split("?")[0]
     st.caption(":material/link: " + t("Link to this view (copy with the icon)"))
     # The link is drawn by the page's own small component, not st.code: st.code loads a 1.5 MB syntax

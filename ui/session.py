@@ -1,31 +1,22 @@
 """Every value a session keeps, declared once: name, type, default, URL form and validation.
 
 Pages read and write the session only through :class:`Session` (``s = session.current()``,
-``s.vocab``); a widget binds to a field by its key (``key=Session.vocab.key``). Links are parsed
-here and nowhere else: :func:`parse_link` turns query parameters into values and, for each value
-it drops, one plain message naming the parameter and what is allowed. :func:`link_params` is the
-inverse, so "copy link" and the address bar are the same serialisation.
+``s.vocab``); a widget binds to a field by its key (``key=Session.vocab.key``). A field's URL form
+(its parameter name, parser and dump) is declared here; :mod:`ui.links` reads and writes links.
 
->>> values, problems = parse_link({"vocab": ["²"], "view": ["side"], "bogus": ["1"]})
->>> values
-{'view': 'side'}
->>> [p.parameter for p in problems]
-['vocab', 'bogus']
+>>> Session({}).vocab, Session.vocab.url
+(600, 'vocab')
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
 from bpe_core.reference import reference_names
 from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD
-from ui.i18n import DEFAULT as DEFAULT_LANG
-from ui.i18n import LANGUAGES, later
+from ui.i18n import LANGUAGES
 from ui.link_values import (
-    LinkProblem,
-    LinkValueError,
     comma_joined,
     name_list,
     number_list,
@@ -50,8 +41,6 @@ MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
 TALK_STEPS = 10
 """Steps of the guided talk (ui/talk/steps.py has one renderer each)."""
-MAX_VALUE_CHARS = 2_000
-"""A query value longer than this is refused before it is parsed."""
 
 
 # -- the fields --------------------------------------------------------------------------------------
@@ -206,8 +195,6 @@ PAGE_FIELDS: dict[str, tuple[str, ...]] = {
 """Which fields each page's link carries (``lang`` only when it is not English, the default), and
 every page's: :data:`SHARED_FIELDS`."""
 SHARED_FIELDS = ("talk",)
-WORKSPACE_PARAM = "ws"
-_WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
 
 
 def current() -> Session:
@@ -215,98 +202,3 @@ def current() -> Session:
     import streamlit as st
 
     return Session(st.session_state)
-
-
-# -- links -------------------------------------------------------------------------------------------
-
-
-def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], list[LinkProblem]]:
-    """Values for the session from query parameters (each a list: a key may repeat), and what was dropped.
-
-    >>> parse_link({"vocab": ["600", "700"], "sizes": ["300, 400"], "corpus": ["nope"]})[0]
-    {'sizes': [300, 400]}
-    >>> [str(p.message) for p in parse_link({"round": ["9" * 5000]})[1]]  # doctest: +ELLIPSIS
-    ['Link parameter “round” was ignored: it is 5,000 characters long ...']
-    """
-    values: dict[str, Any] = {}
-    problems: list[LinkProblem] = []
-    for parameter, given in params.items():
-        if parameter == WORKSPACE_PARAM:
-            continue
-        field = URL_FIELDS.get(parameter)
-        if field is None or field.parse is None:
-            known = ", ".join(sorted(URL_FIELDS))
-            problems.append(LinkProblem(parameter, later(
-                "Unknown link parameter “{parameter}” was ignored (known: {known}).", parameter=_quote(parameter),
-                known=known)))  # fmt: skip
-            continue
-        if len(given) != 1:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” is given {times} times; give it once.", parameter=parameter,
-                times=len(given))))  # fmt: skip
-            continue
-        (raw,) = given
-        if len(raw) > MAX_VALUE_CHARS:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” was ignored: it is {length:,} characters long (at most {most:,}).",
-                parameter=parameter, length=len(raw), most=MAX_VALUE_CHARS)))  # fmt: skip
-            continue
-        try:
-            values[field.name] = field.parse(raw)
-        except LinkValueError as error:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” = “{value}” was ignored: it must be {allowed}. The page uses its "
-                "default instead.", parameter=parameter, value=_quote(raw), allowed=error.allowed)))  # fmt: skip
-    return values, problems
-
-
-def _quote(value: str) -> str:
-    return value if len(value) <= 40 else value[:40] + "…"
-
-
-def workspace_id(params: Mapping[str, Sequence[str]]) -> str | None:
-    """The reload store's id in a link (``ws``), when it is well formed."""
-    given = params.get(WORKSPACE_PARAM) or []
-    return given[0] if len(given) == 1 and _WORKSPACE_ID.fullmatch(given[0]) else None
-
-
-def link_params(session: Session, page: str) -> dict[str, str]:
-    """The query parameters that reproduce ``page`` as this session shows it (what "copy link" gives).
-
-    >>> link_params(Session({}), "merges")["corpus"], "regex" in link_params(Session({}), "merges")
-    ('python-reference-excerpt', False)
-    """
-    params: dict[str, str] = {}
-    for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
-        field = FIELDS[name]
-        value = getattr(session, name)
-        if value is None or (name in ("talk", "word") and not value):
-            continue
-        if name == "regex" and session.pattern != "custom":
-            continue
-        if (name == "text" and len(value) > MAX_LINK_TEXT) or (name == "lang" and value == DEFAULT_LANG):
-            continue
-        if name == "tokenizer" and value not in (TRAINED, *REFERENCES):
-            continue  # a tokenizer loaded from files cannot travel in a link
-        params[field.url] = field.dump(value)
-    return params
-
-
-def tokenizer_params(request: Any) -> dict[str, str]:
-    """The link parameters that retrain a ``ui.trained.Request``'s tokenizer."""
-    params = {
-        "corpus": request.corpus,
-        "kind": request.kind,
-        "vocab": str(request.vocab_size),
-        "specials": " ".join(request.special_tokens),
-    }
-    if request.kind == "byte":
-        params["pattern"] = request.pattern_choice
-        if request.pattern_choice == "custom":
-            params["regex"] = request.pattern
-    return params
-
-
-def signature(params: Mapping[str, Any]) -> str:
-    """A canonical form of query parameters, to tell a new link from the page's own writes."""
-    return "&".join(f"{key}={params[key]}" for key in sorted(params) if key != WORKSPACE_PARAM)

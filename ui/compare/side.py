@@ -12,7 +12,8 @@ from bpe_core import vocabulary as voc
 from ui import encoding as enc
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
 from ui.i18n import t
-from ui.session import MAX_SIZES, REFERENCES, LinkValueError, Session
+from ui.link_values import LinkValueError
+from ui.session import MAX_SIZES, REFERENCES, Session
 from ui.text import plain
 from ui.trained import text_digest
 
