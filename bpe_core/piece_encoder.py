@@ -107,7 +107,7 @@ class PieceEncoder:
             is_long = [len(data) > LONG_PIECE_BYTES for data in rest_bytes]
             (long_pieces, long_bytes), (rest_pieces, rest_bytes) = _partition(is_long, rest_pieces, rest_bytes)
             cache.update(zip(long_pieces, map(self.encode_piece, long_bytes)))
-        from .digit_runs import DIGIT_RUN  # light; the encoder itself is built for the first numbers
+        from .digit_runs import DIGIT_RUN  # with numpy, which the batches below need anyway
 
         is_number = list(map(bool, map(DIGIT_RUN.fullmatch, rest_bytes)))
         if any(is_number) and self._digit_runs is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import frame, settings, training
-from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, CorpusError, decode_upload, sample_name
+from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name, store_paste, store_upload
 from ui.encoding import training_window_html
 from ui.i18n import N_, t
 from ui.session import KINDS, PATTERN_CHOICES, Session
@@ -13,7 +13,6 @@ from ui.text import human_bytes, plain
 
 s = frame.page("train")
 
-BIG_PASTE = 50_000  # characters; a bigger paste is moved out of the box (widget values travel on every rerun)
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
 KIND_LABELS = {"byte": N_("Byte-level (GPT-2 style)"), "classic": N_("Classic (Sennrich: characters + </w>)")}
 PATTERN_LABELS = {
@@ -24,23 +23,6 @@ PATTERN_LABELS = {
     "none": N_("none (merges may cross words)"),
     "custom": N_("custom regex…"),
 }
-
-
-def _store_paste() -> None:
-    s.pasted_text = s.paste_box or ""
-    if len(s.pasted_text) > BIG_PASTE:
-        s.paste_box = ""
-        s.notice("info", t("Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent "
-                           "on every click; paste again to replace it.", n=len(s.pasted_text)))
-
-
-def _store_upload() -> None:
-    s.upload_problem = ""
-    if s.upload_box is not None:
-        try:
-            s.upload = decode_upload(s.upload_box.getvalue(), s.upload_box.name)
-        except CorpusError as error:  # shown at the uploader until the next upload; the last good file stays
-            s.upload_problem = t(error.message)
 
 
 def _on_corpus_change() -> None:
@@ -60,14 +42,14 @@ with left:
     if s.corpus in SLUGS:
         st.caption(plain(t(SLUGS[s.corpus].description)))
     elif s.corpus == PASTE:
-        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=_store_paste,
+        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_paste, args=(s,),
                      placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))
         if s.pasted_text and not s.paste_box:
             st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted_text)))
     else:
         st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
-                         on_change=_store_upload)
+                         on_change=store_upload, args=(s,))
         if s.upload_problem:
             st.error(plain(s.upload_problem, limit=500), icon=":material/error:")
         if s.upload is not None:

@@ -7,8 +7,12 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ui.i18n import N_, Later, later, t
+
+if TYPE_CHECKING:
+    from ui.session import Session
 
 SENNRICH = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 
@@ -251,3 +255,28 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 def _count_invalid(data: bytes, encoding: str) -> int:
     """How many bytes are not part of a valid character (each becomes one escape)."""
     return len(_ESCAPED.findall(data.decode(encoding, errors="surrogateescape")))
+
+
+# -- the Train page's widgets' callbacks: the text is decoded and kept here, once ------------------
+
+BIG_PASTE = 50_000
+"""Characters; a bigger paste is moved out of its box (widget values travel on every rerun)."""
+
+
+def store_paste(s: Session) -> None:
+    """The paste box was edited: keep its text (a big one out of the box)."""
+    s.pasted_text = s.paste_box or ""
+    if len(s.pasted_text) > BIG_PASTE:
+        s.paste_box = ""
+        s.notice("info", t("Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent "
+                           "on every click; paste again to replace it.", n=len(s.pasted_text)))
+
+
+def store_upload(s: Session) -> None:
+    """A file was uploaded: keep its text, or say at the uploader why not (the last good file stays)."""
+    s.upload_problem = ""
+    if s.upload_box is not None:
+        try:
+            s.upload = decode_upload(s.upload_box.getvalue(), s.upload_box.name)
+        except CorpusError as error:
+            s.upload_problem = t(error.message)

@@ -13,6 +13,7 @@ from functools import cache
 
 from ui import encoding as enc
 from ui.corpora import (
+    BIG_PASTE,
     HELDOUT_REST,
     PASTE,
     SLUGS,
@@ -31,8 +32,6 @@ from ui.trained import Trained, text_digest
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
-BIG_PASTE = 50_000
-"""A bigger pasted held-out text is moved out of its box (widget values travel on every rerun)."""
 PASTED = N_("pasted text")
 REFERENCE_REST = N_("Python reference after the excerpt")
 
