@@ -6,7 +6,7 @@ every part is itself a digit run with at most a leading space, so only the token
 (1,691 in GPT-2) can ever take part: they get small indices, and each pair that merges a key
 ``left * n + right`` in a sorted array. A merge step is then a handful of numpy operations on
 integers (``searchsorted`` finds the pairs' ranks), with no Python object made per symbol,
-unlike :meth:`PieceEncoder._merge_batch`, which adds and looks up bytes objects.
+unlike :class:`~bpe_core.byte_batch.ByteBatch`, which adds and looks up bytes objects.
 
 The rule is tiktoken's, unchanged: merge the lowest-ranked pair, leftmost first on equal ranks.
 """
@@ -14,12 +14,13 @@ The rule is tiktoken's, unchanged: merge the lowest-ranked pair, leftmost first 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from itertools import compress
+from collections.abc import Mapping, Sequence
+from itertools import compress, repeat
+from operator import is_
 
 import numpy as np  # this module is imported only when there are numbers to encode
 
-from .piece_encoder import merge_steps
+from .byte_batch import merge_steps
 
 DIGIT_RUN = re.compile(rb" ?[0-9]+")
 """The pre-tokens this module encodes (as UTF-8 bytes)."""
@@ -51,6 +52,7 @@ class DigitRunEncoder:
         index = {token: number for number, token in enumerate(tokens)}
         self._rights = rights = sum(1 for token in tokens if token[:1] != b" ")
         self._ids = np.array([token_id[token] for token in tokens], dtype=np.int64)
+        self._whole = {token.decode("ascii"): (token_id[token],) for token in tokens}
         self._index_of_byte = np.zeros(256, dtype=np.int64)
         for byte in b" 0123456789":
             self._index_of_byte[byte] = index[bytes([byte])]
@@ -71,11 +73,33 @@ class DigitRunEncoder:
             table[left * rights + right] = order_of[rank] << _MERGED_BITS | merged
         self._table = table
 
-    def encode_into(self, cache: dict, names: list, pieces: list[bytes]) -> None:
-        """Set ``cache[names[i]]`` to the ids of ``pieces[i]`` (each a :data:`DIGIT_RUN` match that is
-        not a whole token)."""
+    def not_whole(self, numbers: list[str]) -> list[str]:
+        """Those of the numbers that are not whole tokens."""
+        return list(compress(numbers, map(is_, map(self._whole.get, numbers), repeat(None))))
+
+    def encode_texts(self, numbers: list[str]) -> list[Sequence[int]]:
+        """The ids of each number, in order (each ASCII `` ?[0-9]+`` text): a whole token is itself,
+        the rest go through the batch. For a table's numbers, which hardly repeat, this is cheaper
+        than a cache: no bytes object or dict entry per number."""
+        wholes = list(map(self._whole.get, numbers))
+        is_merged = list(map(is_, wholes, repeat(None)))
+        rest = list(compress(numbers, is_merged))
+        if not rest:
+            return wholes
+        lengths = np.fromiter(map(len, rest), dtype=np.int64, count=len(rest))
+        merged = self._encode_joined(lengths, "".join(rest).encode("ascii"))
+        # In order, without a Python loop: each number takes the next of its own kind.
+        sources = (filter(None, wholes), iter(merged))
+        return list(map(next, map(sources.__getitem__, is_merged)))
+
+    def encode(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
+        """The ids of each piece (a :data:`DIGIT_RUN` match that is not a whole token), in order."""
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-        data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
+        # Tuples for the cache: the cycle collector stops tracking tuples of ints, not lists.
+        return list(map(tuple, self._encode_joined(lengths, b"".join(pieces))))
+
+    def _encode_joined(self, lengths: np.ndarray, joined: bytes) -> list[list[int]]:
+        data = np.frombuffer(joined, dtype=np.uint8)
         symbols = self._index_of_byte[data]
         positions = np.arange(len(data))
         next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
@@ -89,7 +113,7 @@ class DigitRunEncoder:
         ranks, merged = np.append(ranks, _NO_RANK), np.append(merged, 0)
         ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
         keys = (ranks << _INDEX_BITS) | positions
-        # As in PieceEncoder._merge_batch: one merge per piece per step, each piece's lowest key.
+        # As in ByteBatch.encode: one merge per piece per step, each piece's lowest key.
 
         def merge(at: np.ndarray, absorbed: np.ndarray) -> None:
             symbols[at] = merged[at]
@@ -102,12 +126,12 @@ class DigitRunEncoder:
         counts = np.add.reduceat(alive, starts, dtype=np.int64)
         firsts = np.cumsum(counts) - counts
         # Pieces with the same number of tokens become the rows of one matrix, whose tolist makes
-        # all their lists at once: a list sliced per piece costs more than the merges did. Tuples,
-        # as the cycle collector stops tracking tuples of ints, not lists, when it walks the cache.
+        # all their lists at once: a list sliced per piece costs more than the merges did. Back in
+        # order, each piece takes the next row of its count's matrix.
+        rows_of = {}
         for count in np.unique(counts).tolist():
-            chosen = counts == count
-            rows = ids[firsts[chosen, None] + np.arange(count)].tolist()
-            cache.update(zip(compress(names, chosen.tolist()), map(tuple, rows)))
+            rows_of[count] = iter(ids[firsts[counts == count, None] + np.arange(count)].tolist())
+        return list(map(next, map(rows_of.__getitem__, counts.tolist())))
 
     def _rekey(self, keys: np.ndarray, merged: np.ndarray, symbols: np.ndarray, left, right) -> None:
         """Key the pairs (left[i], right[i]) of positions anew after a merge changed one side."""

@@ -67,7 +67,7 @@ def test_batch_one_piece_loop_and_naive_encoder_agree(trained, pieces):
     encoder = tokenizer._pieces
     data = [piece.encode() for piece in pieces]
     short = [piece for piece in dict.fromkeys(data) if piece not in tokenizer.mergeable_ranks and len(piece) <= 64]
-    batch = dict(zip(short, encoder._merge_batch(short))) if short else {}
+    batch = dict(zip(short, encoder._byte_batch.encode(short))) if short else {}
     for piece in data:
         naive = naive_encode_piece(piece, tokenizer)
         assert encoder.encode_piece(piece) == naive
@@ -100,12 +100,13 @@ def test_a_pickled_tokenizer_leaves_its_caches_behind_and_encodes_the_same():
     # A training job pickles its tokenizer back to the server after encoding the corpus: the cached
     # pieces and the numpy array of byte-pair ranks must not travel (the server would import numpy).
     tokenizer = train(SAMPLE, 256 + 300).tokenizer
-    text = numeric_csv(500)
-    ids = tokenizer.encode(text)
-    assert tokenizer._pieces._cache and tokenizer._pieces._byte_pairs is not None
+    texts = [SAMPLE[:5000], numeric_csv(500)]  # the byte batch, then the path for tables of numbers
+    ids = [tokenizer.encode(text) for text in texts]
+    pieces = tokenizer._pieces
+    assert pieces._cache and {"_byte_batch", "_digit_runs"} <= vars(pieces).keys()
     copy = pickle.loads(pickle.dumps(tokenizer, pickle.HIGHEST_PROTOCOL))
-    assert copy._pieces._cache == {} and copy._pieces._byte_pairs is None
-    assert copy.encode(text) == ids
+    assert copy._pieces._cache == {} and not {"_byte_batch", "_digit_runs"} & vars(copy._pieces).keys()
+    assert [copy.encode(text) for text in texts] == ids
     assert tokenizer._pieces._cache  # the original keeps its caches
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import itertools
 import os
@@ -260,8 +261,7 @@ def test_every_digit_string_up_to_five_digits_matches_tiktoken(name, tiktoken_en
     core = tiktoken_encodings[name]._core_bpe
     encoder = digit_run_encoder(build_reference(name).mergeable_ranks, build_reference(name)._merge_rank)
     assert encoder is not None
-    ours: dict[bytes, tuple[int, ...]] = {}
-    encoder.encode_into(ours, all_up_to_five_digits, all_up_to_five_digits)
+    ours = dict(zip(all_up_to_five_digits, encoder.encode(all_up_to_five_digits)))
     assert {piece: list(ids) for piece, ids in ours.items()} == {
         piece: core.encode_single_piece(piece) for piece in all_up_to_five_digits
     }
@@ -275,6 +275,42 @@ def test_random_numbers_in_text_match_tiktoken(tiktoken_encodings, numbers):
     text = ",".join(numbers)
     for name in ("gpt2", "cl100k_base"):
         assert build_reference(name).encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
+
+
+# A table of numbers (over a fifth of a call's pre-tokens are digit runs) takes its own path: its
+# numbers skip the cache. Rows mix plain, signed, spaced, decimal and non-ASCII digits ("٣", "²").
+_CELLS = st.one_of(
+    st.from_regex(r"\A-?[0-9]{1,24}(\.[0-9]{1,12})?\Z"),
+    st.from_regex(r"\A ?[0-9]{1,12}\Z"),
+    st.sampled_from(["٣٤٥", "x²", "1e-7", "NaN", "", "abc", "½", "１２３"]),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.lists(_CELLS, min_size=1, max_size=8), min_size=8, max_size=30), st.randoms())
+def test_tables_of_numbers_match_tiktoken(tiktoken_encodings, rows, rng):
+    rows = [rng.choice(rows) for _ in range(300)]  # enough pre-tokens for the path, rows in any order
+    text = "".join(",".join(row) + "\n" for row in rows)
+    for name in NAMES:
+        tokenizer = _built(name)
+        assert tokenizer.encode_ordinary(text) == tiktoken_encodings[name].encode_ordinary(text)
+        assert list(tokenizer.encode_iterable([text[:777], text[777:]])) == tokenizer.encode_ordinary(text)
+
+
+@functools.cache
+def _built(name: str):
+    return build_reference(name)  # once per name: building is most of a small example's time
+
+
+def test_a_table_s_numbers_skip_the_cache(tiktoken_encodings):
+    rng = random.Random(3)
+    text = "".join(f"{rng.randrange(10**12)},{rng.uniform(-9, 9):.9f}, {rng.randrange(10**6)}\n" for _ in range(2000))
+    tokenizer = build_reference("gpt2")
+    assert tokenizer.encode_ordinary(text) == tiktoken_encodings["gpt2"].encode_ordinary(text)
+    cached = tokenizer._pieces._cache
+    first = text.split(",")[0]
+    assert first not in cached and not any(map(str.isdigit, cached))  # whole tokens or not
+    assert " " + text.split(", ")[1].split("\n")[0] in cached  # " 123" is not str.isdigit: cached
 
 
 def test_too_many_number_tokens_take_the_general_batch(monkeypatch):
