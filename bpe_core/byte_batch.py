@@ -134,3 +134,39 @@ def _single_bytes() -> np.ndarray:
     return np.array([bytes([byte]) for byte in range(256)], dtype=object)
 
 
+
+
+def interleave(
+    is_first: np.ndarray,
+    first_ids: np.ndarray,
+    first_counts: np.ndarray,
+    second_ids: np.ndarray,
+    second_counts: np.ndarray | None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two kinds of pieces back in order: ``is_first[i]`` says which kind piece i is; each kind's ids
+    lie one piece after another with ``counts`` ids per piece (``None``: one each). Returns all
+    ids, and the count of each piece.
+
+    >>> ids, counts = interleave(np.array([False, True, False]), np.array([7, 8]), np.array([2]),
+    ...                          np.array([1, 2, 3]), np.array([1, 2]))
+    >>> ids.tolist(), counts.tolist()
+    ([1, 7, 8, 2, 3], [1, 2, 2])
+    """
+    counts = np.ones(len(is_first), dtype=np.int64)
+    counts[is_first] = first_counts
+    if second_counts is not None:
+        counts[~is_first] = second_counts
+    starts = np.cumsum(counts) - counts
+    ids = np.empty(int(counts.sum()), dtype=np.int64)
+    ids[_ragged_positions(starts[is_first], first_counts)] = first_ids
+    if second_counts is None:
+        ids[starts[~is_first]] = second_ids
+    else:
+        ids[_ragged_positions(starts[~is_first], second_counts)] = second_ids
+    return ids, counts
+
+
+def _ragged_positions(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """starts[0], starts[0]+1, ... (counts[0] of them), then starts[1], ... for every piece."""
+    firsts = np.cumsum(counts) - counts
+    return np.repeat(starts - firsts, counts) + np.arange(int(counts.sum()))

@@ -14,13 +14,13 @@ The rule is tiktoken's, unchanged: merge the lowest-ranked pair, leftmost first 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from itertools import compress, repeat
 from operator import is_
 
 import numpy as np  # this module is imported only when there are numbers to encode
 
-from .byte_batch import merge_steps
+from .byte_batch import interleave, merge_steps
 
 DIGIT_RUN = re.compile(rb" ?[0-9]+")
 """The pre-tokens this module encodes (as UTF-8 bytes)."""
@@ -52,7 +52,7 @@ class DigitRunEncoder:
         index = {token: number for number, token in enumerate(tokens)}
         self._rights = rights = sum(1 for token in tokens if token[:1] != b" ")
         self._ids = np.array([token_id[token] for token in tokens], dtype=np.int64)
-        self._whole = {token.decode("ascii"): (token_id[token],) for token in tokens}
+        self._whole_id = {token.decode("ascii"): token_id[token] for token in tokens}
         self._index_of_byte = np.zeros(256, dtype=np.int64)
         for byte in b" 0123456789":
             self._index_of_byte[byte] = index[bytes([byte])]
@@ -75,30 +75,34 @@ class DigitRunEncoder:
 
     def not_whole(self, numbers: list[str]) -> list[str]:
         """Those of the numbers that are not whole tokens."""
-        return list(compress(numbers, map(is_, map(self._whole.get, numbers), repeat(None))))
+        return list(compress(numbers, map(is_, map(self._whole_id.get, numbers), repeat(None))))
 
-    def encode_texts(self, numbers: list[str]) -> list[Sequence[int]]:
-        """The ids of each number, in order (each ASCII `` ?[0-9]+`` text): a whole token is itself,
-        the rest go through the batch. For a table's numbers, which hardly repeat, this is cheaper
-        than a cache: no bytes object or dict entry per number."""
-        wholes = list(map(self._whole.get, numbers))
-        is_merged = list(map(is_, wholes, repeat(None)))
-        rest = list(compress(numbers, is_merged))
+    def encode_flat(self, numbers: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """All the numbers' ids one after another, and how many each has (each number an ASCII
+        `` ?[0-9]+`` text): a whole token is itself, the rest go through the batch. For a table's
+        numbers, which hardly repeat, this is cheaper than a cache: no bytes object, list or dict
+        entry per number."""
+        whole_ids = np.fromiter(map(self._whole_id.get, numbers, repeat(-1)), dtype=np.int64, count=len(numbers))
+        is_merged = whole_ids < 0
+        rest = list(compress(numbers, is_merged.tolist()))
         if not rest:
-            return wholes
+            return whole_ids, np.ones(len(numbers), dtype=np.int64)
         lengths = np.fromiter(map(len, rest), dtype=np.int64, count=len(rest))
-        merged = self._encode_joined(lengths, "".join(rest).encode("ascii"))
-        # In order, without a Python loop: each number takes the next of its own kind.
-        sources = (filter(None, wholes), iter(merged))
-        return list(map(next, map(sources.__getitem__, is_merged)))
+        merged_ids, merged_counts = self._encode_joined(lengths, "".join(rest).encode("ascii"))
+        return interleave(is_merged, merged_ids, merged_counts, whole_ids[~is_merged], None)
 
     def encode(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
         """The ids of each piece (a :data:`DIGIT_RUN` match that is not a whole token), in order."""
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-        # Tuples for the cache: the cycle collector stops tracking tuples of ints, not lists.
-        return list(map(tuple, self._encode_joined(lengths, b"".join(pieces))))
+        ids, counts = self._encode_joined(lengths, b"".join(pieces))
+        # Tuples for the cache (the cycle collector stops tracking tuples of ints, not lists),
+        # sliced from one: a list sliced per piece costs more.
+        flat = tuple(ids.tolist())
+        stops = np.cumsum(counts)
+        return list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
 
-    def _encode_joined(self, lengths: np.ndarray, joined: bytes) -> list[list[int]]:
+    def _encode_joined(self, lengths: np.ndarray, joined: bytes) -> tuple[np.ndarray, np.ndarray]:
+        """The pieces' ids one after another, and how many each has."""
         data = np.frombuffer(joined, dtype=np.uint8)
         symbols = self._index_of_byte[data]
         positions = np.arange(len(data))
@@ -122,16 +126,7 @@ class DigitRunEncoder:
             self._rekey(keys, merged, symbols, left, right)
 
         merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
-        ids = self._ids[symbols[alive]]
-        counts = np.add.reduceat(alive, starts, dtype=np.int64)
-        firsts = np.cumsum(counts) - counts
-        # Pieces with the same number of tokens become the rows of one matrix, whose tolist makes
-        # all their lists at once: a list sliced per piece costs more than the merges did. Back in
-        # order, each piece takes the next row of its count's matrix.
-        rows_of = {}
-        for count in np.unique(counts).tolist():
-            rows_of[count] = iter(ids[firsts[counts == count, None] + np.arange(count)].tolist())
-        return list(map(next, map(rows_of.__getitem__, counts.tolist())))
+        return self._ids[symbols[alive]], np.add.reduceat(alive, starts, dtype=np.int64)
 
     def _rekey(self, keys: np.ndarray, merged: np.ndarray, symbols: np.ndarray, left, right) -> None:
         """Key the pairs (left[i], right[i]) of positions anew after a merge changed one side."""

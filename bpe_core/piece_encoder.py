@@ -94,7 +94,8 @@ class PieceEncoder:
 
     def _encode_with_numbers(self, pieces: list[str]) -> list[int]:
         """A table's pre-tokens: its numbers, which hardly ever repeat, skip the cache (see
-        :meth:`DigitRunEncoder.encode_texts`); the rest (commas, words) use it."""
+        :meth:`DigitRunEncoder.encode_flat`); the rest (commas, words) use it. Both kinds' ids are
+        put back in order with numpy."""
         is_number = list(map(str.isdigit, pieces))
         numbers = list(compress(pieces, is_number))
         if not "".join(numbers).isascii():  # str.isdigit also holds for other scripts' digits
@@ -102,14 +103,20 @@ class PieceEncoder:
             ids: list[int] = reduce(iadd, map(self._cache.__getitem__, pieces), [])
             self._forget_long(new_pieces)
             return ids
+        import numpy as np  # loaded already by the digit-run encoder
+
+        from .byte_batch import interleave
+
         others = list(compress(pieces, map(not_, is_number)))
         new_pieces = self._cache_new(others)
-        assert self._digit_runs is not None
-        # In order, in C: each pre-token takes the next ids of its own kind.
-        sources = (map(self._cache.__getitem__, others), iter(self._digit_runs.encode_texts(numbers)))
-        ids = reduce(iadd, map(next, map(sources.__getitem__, is_number)), [])
+        cached = list(map(self._cache.__getitem__, others))
+        other_ids = np.array(reduce(iadd, cached, []), dtype=np.int64)
+        other_counts = np.fromiter(map(len, cached), dtype=np.int64, count=len(cached))
         self._forget_long(new_pieces)
-        return ids
+        assert self._digit_runs is not None
+        number_ids, number_counts = self._digit_runs.encode_flat(numbers)
+        flags = np.array(is_number, dtype=bool)
+        return interleave(flags, number_ids, number_counts, other_ids, other_counts)[0].tolist()
 
     def _cache_new(self, pieces: list[str]) -> set[str]:
         """Encode the pieces not in the cache into it (emptying it first if it would outgrow
