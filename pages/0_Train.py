@@ -10,6 +10,7 @@ from ui.encoding import training_window_html
 from ui.i18n import N_, t
 from ui.session import KINDS, PATTERN_CHOICES, Session
 from ui.text import human_bytes, plain
+from ui.uploads import upload_status
 
 s = frame.page("train")
 
@@ -50,17 +51,7 @@ with left:
         st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
                          on_change=store_upload, args=(s,))
-        if s.upload_problem:
-            st.error(plain(s.upload_problem, limit=500), icon=":material/error:")
-        if s.upload is not None:
-            using = N_("Still using {name}: {n:,} characters.") if s.upload_problem else N_("Using {name}: {n:,} "
-                                                                                             "characters.")
-            st.caption(t(using, name=plain(s.upload.name), n=len(s.upload.text)))
-            if s.upload.replaced_bytes:
-                n, name = s.upload.replaced_bytes, plain(s.upload.name)
-                st.warning(t("{name} is not valid text: {n:,} bytes were replaced by � (U+FFFD).", name=name, n=n)
-                           if n != 1 else t("{name} is not valid text: 1 byte was replaced by � (U+FFFD).", name=name),
-                           icon=":material/warning:")
+        upload_status(s.upload, s.upload_problem)
 
 with right:
     st.subheader(t("2 · Settings"))

@@ -16,6 +16,7 @@ from apptest_helpers import (
     htmls,
     markdown_texts,
     no_exception,
+    unescaped,
     vega_specs,
 )
 from streamlit.testing.v1 import AppTest
@@ -190,6 +191,25 @@ def test_uploaded_heldout_text_is_measured():
     line = [r for r in chart_rows(at) if r["text"] == "held-out: held.txt"]
     expected = dict(voc.bytes_per_token_curve(field(at, "trained").tokenizer, MIXED_EN_ZH))
     assert line and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in line)
+
+
+@pytest.mark.parametrize("bad", [("empty.txt", b""), ("image.txt", bytes(range(256)) * 4)])
+def test_a_refused_heldout_file_keeps_the_last_good_one_and_says_so_at_the_uploader(bad):
+    """As on the Train page: the refusal stays by the uploader on later runs (not a one-run banner),
+    the caption names the file still measured, and its curve stays."""
+    at = compare({**CAT, "view": "curve", "refs": ""})
+    at.selectbox(key=Session.heldout.key).set_value("upload").run()
+    at.file_uploader(key=Session.heldout_file.key).upload("held.txt", MIXED_EN_ZH.encode(), "text/plain").run()
+    name, data = bad
+    at.file_uploader(key=Session.heldout_file.key).upload(name, data, "text/plain").run()
+    for _ in range(2):  # and on the next run as well
+        no_exception(at)
+        assert len(at.error) == 1 and name in unescaped(at.error[0].value)
+        assert any("Still using held.txt" in unescaped(caption.value) for caption in at.caption)
+        assert any(r["text"] == "held-out: held.txt" for r in chart_rows(at))
+        at.run()
+    at.selectbox(key=Session.heldout.key).set_value("paste").run()  # another choice forgets both
+    assert not at.error and field(at, "heldout_text") is None
 
 
 @pytest.mark.parametrize("choice", ["paste", "upload"])

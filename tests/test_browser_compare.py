@@ -1,5 +1,5 @@
 """The Compare page in real Chromium: links open each view; a held-out upload is measured and its
-name shown as text; the Export page downloads the same session's tokenizer.
+name shown as text, and a refused one leaves it in use; the Export page downloads the same session's tokenizer.
 
 Needs playwright (PyPI) and Debian's chromium (/usr/bin/chromium); skipped when either is missing.
 Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
@@ -89,6 +89,15 @@ def test_uploaded_heldout_text_is_measured_and_its_name_stays_text(server, brows
     # The link says the held-out text was uploaded (so whoever opens it is asked for it); the file never travels.
     assert "heldout=upload" in page.url and "onerror" not in page.url and "127.0.0.1%3A9" not in page.url
     page.screenshot(path=str(shots / "compare_upload.png"))
+    # A refused file: the message stays at the uploader and the last good file is still measured.
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').last.set_input_files(str(empty))
+    expect(page.locator('[data-testid="stAlertContentError"]').filter(has_text="empty.txt")).to_be_visible(timeout=30_000)
+    still = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="Still using")
+    expect(still.filter(has_text="<img src=x onerror=alert(1)>.txt").first).to_be_visible()
+    wait_idle(page)
+    page.screenshot(path=str(shots / "compare_upload_refused.png"))
     assert not watch.problems, watch.problems
     page.context.close()
 

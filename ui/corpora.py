@@ -226,7 +226,7 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
     'héllo'
     """
     if not data:
-        raise CorpusError(later("{name} is empty: there is nothing to train on.", name=name))
+        raise CorpusError(later("{name} is empty: it has no text.", name=name))
     encoding, body = "utf-8", data
     for bom, bom_encoding in _BOMS:
         if data.startswith(bom):

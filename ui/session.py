@@ -154,6 +154,7 @@ class Session:
     upload: Field[Any] = Field(None)  # ui.corpora.Upload of the last good upload
     upload_problem: Field[str] = Field("")  # why the file in the uploader was refused (shown until the next one)
     heldout_text: Field[Any] = Field(None)  # ui.corpora.Upload: pasted or uploaded held-out text
+    heldout_problem: Field[str] = Field("")  # why the held-out file in the uploader was refused
     trained: Field[Any] = Field(None)  # ui.training.Trained
     loaded: Field[dict] = Field(dict)  # label -> tokenizer loaded from files
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader

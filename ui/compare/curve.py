@@ -24,6 +24,7 @@ from ui.corpora import PASTE, UPLOAD
 from ui.i18n import N_, t
 from ui.session import REFERENCES, Session
 from ui.text import plain
+from ui.uploads import upload_status
 
 POINTS = 400
 """Points per line sent to the browser (the chart needs no more; 100,000 sizes would cost seconds)."""
@@ -153,10 +154,7 @@ def held_out_inputs(s: Session) -> None:
         st.file_uploader(t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
                          on_change=texts.store_upload, args=(s,))
-    own = s.heldout_text
-    if s.heldout in (PASTE, UPLOAD) and own is not None and own.replaced_bytes:
-        st.warning(t("{name} has {n:,} invalid byte(s), replaced by � (U+FFFD).", name=plain(own.name),
-                     n=own.replaced_bytes))
+        upload_status(s.heldout_text, s.heldout_problem)
 
 
 def render(s: Session, subject: Subject) -> None:

@@ -141,18 +141,21 @@ def store_paste(s: Session) -> None:
 
 
 def store_upload(s: Session) -> None:
+    """A held-out file was uploaded: keep its text, or say at the uploader why not (the last good
+    file stays, as on the Train page)."""
+    s.heldout_problem = ""
     if s.heldout_file is None:
         return
     try:
         s.heldout_text = decode_upload(s.heldout_file.getvalue(), s.heldout_file.name)
     except CorpusError as error:
-        s.heldout_text = None
-        s.notice("error", plain(t(error.message), limit=500))
+        s.heldout_problem = t(error.message)
 
 
 def forget_own_text(s: Session) -> None:
     """A new held-out choice: pasted and uploaded text are separate choices, so neither stands in for the other."""
     s.heldout_text = None
+    s.heldout_problem = ""
 
 
 def name(text: Text) -> str:
