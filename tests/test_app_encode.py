@@ -230,6 +230,14 @@ def test_classic_characters_never_seen_are_drawn_as_unk():
     unknown = [span for span in spans if span.text == "<unk>"]
     assert len(unknown) == ids.count(tokenizer.unknown_id) == 2  # 🙂 and Q
     assert all("unk" in span.classes for span in unknown) and 'title="🙂: never seen in training' in body
+    # Merge by merge too: Q is drawn as <unk> at every step, never merged; the other characters merge.
+    at.selectbox(key=Session.step_word.key).set_value("lQw").run()
+    no_exception(at)
+    steps = _steps(at)
+    assert steps[0][1] == ["l", "<unk>", "w", "</w>"]
+    assert all(tokens.count("<unk>") == 1 for _, tokens, _ in steps)
+    (steps_body,) = [h for h in htmls(at) if h.startswith('<div class="bpe-steps"')]
+    assert 'title="Q: never seen in training' in steps_body
 
 
 def test_empty_text_has_no_tokens_and_no_word_to_pick():

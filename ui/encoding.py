@@ -126,7 +126,7 @@ def pretokens(tokenizer, text: str, limit: int = 300) -> list[str]:
     return list(seen)
 
 
-def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str], list[bool]]]:
+def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str | UnknownSymbol], list[bool]]]:
     """[(caption, tokens, which tokens were just made)] from bytes to the final tokens.
 
     Tokens are bytes (classic: symbols) so that the one token renderer draws them: a label made
@@ -157,10 +157,22 @@ def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str], list[
     return steps
 
 
+@dataclass(frozen=True)
+class UnknownSymbol:
+    """A character classic BPE never saw in training: it stays alone and is encoded as ``<unk>``."""
+
+    symbol: str
+    unknown_id: int
+
+
 def _classic_steps(tokenizer, word: str):
     rank = {pair: r for r, pair in enumerate(tokenizer.merges)}
     parts = [*word, "</w>"]
-    steps = [(t("start: one symbol per character, then </w>"), list(parts), [False] * len(parts))]
+    known = set(tokenizer.symbols)
+    # Merged symbols are always known; only a single character can be unknown, and it never merges.
+    unknown = {part: UnknownSymbol(part, tokenizer.unknown_id) for part in parts if part not in known}
+    labels = [unknown.get(part, part) for part in parts]
+    steps = [(t("start: one symbol per character, then </w>"), labels, [False] * len(parts))]
     while len(parts) > 1:
         best = None
         for i in range(len(parts) - 1):
@@ -172,7 +184,8 @@ def _classic_steps(tokenizer, word: str):
         r, i = best
         parts[i : i + 2] = [parts[i] + parts[i + 1]]
         just = [j == i for j in range(len(parts))]
-        steps.append((t("merge rank {rank:,}: {made}", rank=r, made=parts[i]), list(parts), just))
+        labels = [unknown.get(part, part) for part in parts]
+        steps.append((t("merge rank {rank:,}: {made}", rank=r, made=parts[i]), labels, just))
     return steps
 
 
@@ -180,7 +193,9 @@ def steps_html(steps) -> str:
     rows = []
     for caption, labels, just in steps:
         spans = "".join(
-            tok_ui.token_span(label, None, i, extra_class="just" if j else "")
+            tok_ui.unknown_span(label.symbol, label.unknown_id, i, extra_class="just" if j else "")
+            if isinstance(label, UnknownSymbol)
+            else tok_ui.token_span(label, None, i, extra_class="just" if j else "")
             for i, (label, j) in enumerate(zip(labels, just))
         )
         rows.append(

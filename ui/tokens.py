@@ -248,15 +248,19 @@ def words_html(words: Sequence[Sequence[str]], ids: Sequence[int] | None = None,
     i = 0
     for word in words:
         for symbol in word:
-            if ids is not None and ids[i] == unknown_id:
-                title = t("{symbol}: never seen in training, encoded as <unk> (id {id})", symbol=display_str(symbol),
-                          id=unknown_id)
-                spans.append(token_span("<unk>", None, i, extra_class="unk", title=title))
+            if ids is not None and unknown_id is not None and ids[i] == unknown_id:
+                spans.append(unknown_span(symbol, unknown_id, i))
             else:
                 spans.append(token_span(symbol, None, i, title=display_str(symbol)))
             i += 1
         spans.append(" ")
     return f'<div class="tokens">{"".join(spans)}</div>'
+
+
+def unknown_span(symbol: str, unknown_id: int, index: int, extra_class: str = "") -> str:
+    """A character classic BPE never saw in training: a dashed ``<unk>``, the character on hover."""
+    title = t("{symbol}: never seen in training, encoded as <unk> (id {id})", symbol=display_str(symbol), id=unknown_id)
+    return token_span("<unk>", None, index, extra_class=f"unk {extra_class}".strip(), title=title)
 
 
 SANS_FONTS = (
