@@ -64,13 +64,8 @@ class ByteBatch:
             keys[left] = (ranks_of(symbols[left] + symbols[right]) << _INDEX_BITS) | left
 
         merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
-        # A tuple, so that its slices are tuples: the cycle collector stops tracking tuples of ints,
-        # while each list in the cache would be walked by every full collection.
-        flat = tuple(map(token_id.__getitem__, symbols[alive].tolist()))
-        counts = np.add.reduceat(alive, starts, dtype=np.int64)
-        stops = np.cumsum(counts)
-        ids = list(map(flat.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
-        return ids
+        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
+        return per_piece(flat, np.add.reduceat(alive, starts, dtype=np.int64))
 
     def _ranks(self, tokens: np.ndarray) -> np.ndarray:
         """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
@@ -84,6 +79,19 @@ class ByteBatch:
             self._byte_pairs = self._ranks(np.repeat(singles, 256) + np.tile(singles, 256))
         return self._byte_pairs
 
+
+def per_piece(flat: list[int], counts: np.ndarray) -> list[tuple[int, ...]]:
+    """Each piece's ids, given all of them one after another and how many each piece has.
+
+    Tuples for the encoder's cache (the cycle collector stops tracking tuples of ints, while every
+    full collection walks each list), sliced from one tuple: a list sliced per piece costs more.
+
+    >>> per_piece([5, 6, 7], np.array([2, 1]))
+    [(5, 6), (7,)]
+    """
+    whole = tuple(flat)
+    stops = np.cumsum(counts)
+    return list(map(whole.__getitem__, map(slice, (stops - counts).tolist(), stops.tolist())))
 
 
 def merge_steps(

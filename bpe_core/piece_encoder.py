@@ -73,6 +73,10 @@ class PieceEncoder:
     def _encode_pieces(self, pieces: list[str]) -> list[int]:
         if len(pieces) >= NUMBERS_MIN_PIECES and self._is_a_table(pieces):
             return self._encode_with_numbers(pieces)
+        return self._encode_cached(pieces)
+
+    def _encode_cached(self, pieces: list[str]) -> list[int]:
+        """Every distinct pre-token into the cache, then the ids read from it."""
         new_pieces = self._cache_new(pieces)
         # map and reduce(iadd) (list += tuple) run in C: a Python loop over millions of pre-tokens
         # costs more than BPE. The first list is a fresh one, so no cached list is changed.
@@ -99,10 +103,7 @@ class PieceEncoder:
         is_number = list(map(str.isdigit, pieces))
         numbers = list(compress(pieces, is_number))
         if not "".join(numbers).isascii():  # str.isdigit also holds for other scripts' digits
-            new_pieces = self._cache_new(pieces)
-            ids: list[int] = reduce(iadd, map(self._cache.__getitem__, pieces), [])
-            self._forget_long(new_pieces)
-            return ids
+            return self._encode_cached(pieces)
         import numpy as np  # loaded already by the digit-run encoder
 
         from .byte_batch import interleave
