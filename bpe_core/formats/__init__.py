@@ -49,7 +49,8 @@ from .gpt2 import (
 )
 from .huggingface import HF_FILENAME, load_hf, parse_hf, save_hf
 from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json, tokenizer_from_json
-from .oniguruma import from_oniguruma, to_oniguruma
+from .oniguruma import to_oniguruma
+from .oniguruma_to_python import from_oniguruma
 from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
 
 __all__ = [

@@ -30,7 +30,8 @@ from ._common import (
     write_text,
 )
 from .gpt2 import byte_level_spellings, from_gpt2_text
-from .oniguruma import from_oniguruma, to_oniguruma
+from .oniguruma import to_oniguruma
+from .oniguruma_to_python import from_oniguruma
 
 HF_FILENAME = "tokenizer.json"
 

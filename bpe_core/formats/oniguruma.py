@@ -1,9 +1,9 @@
 """Regex dialects: Python's ``regex`` (our patterns) <-> Oniguruma (Hugging Face ``tokenizers``' Split).
 
 Hugging Face runs Oniguruma, so a pattern goes into a ``tokenizer.json`` through :func:`to_oniguruma`
-and comes back out through :func:`from_oniguruma`. Translated exactly (each checked against
-Oniguruma on every code point or on texts with ZWNJ, ZWJ, ², ½, Arabic, Devanagari, emoji and
-CRLF, in ``tests/test_oniguruma.py``):
+and comes back out through ``from_oniguruma`` (:mod:`bpe_core.formats.oniguruma_to_python`).
+Translated exactly (each checked against Oniguruma on every code point or on texts with ZWNJ, ZWJ,
+², ½, Arabic, Devanagari, emoji and CRLF, in ``tests/test_oniguruma.py``):
 
 =====================  ====================================================================
 Python ``regex``       Oniguruma
@@ -32,7 +32,6 @@ the flags ``x a L u f b e p r w V0 V1``, and flags set in the middle of a patter
 
 from __future__ import annotations
 
-from ..pretokenize import PATTERNS
 from .regex_syntax import class_end, counted_quantifier_at, escape_at, inline_flags_at, last_atom_start
 
 _WORD = r"\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}"  # Python regex's \w, exactly
@@ -234,73 +233,3 @@ def _translate_class(text: str) -> str:
         raise ValueError(f"the class {text} (negating both \\W and \\H) is not translated; write it out")
     # [^X\W] is in \w and not in X
     return f"(?:(?![{kept}])[{excluded[0]}])" if kept else f"[{excluded[0]}]"
-
-
-def from_oniguruma(oniguruma_regex: str) -> str:
-    """The pattern to use in Python for a Split regex read from a ``tokenizer.json``.
-
-    A translation of one of our named patterns gives back its name; otherwise the few Oniguruma
-    spellings that Python reads differently are turned back, and escapes whose Oniguruma meaning
-    differs from Python's (``\\w \\W \\b \\B \\h \\H``) are refused with a ValueError.
-
-    >>> from_oniguruma(to_oniguruma(PATTERNS["cl100k"]))
-    'cl100k'
-    """
-    for pattern_name, regex_source in PATTERNS.items():
-        if to_oniguruma(regex_source) == oniguruma_regex:
-            return pattern_name
-    out: list[str] = []
-    i, n = 0, len(oniguruma_regex)
-    while i < n:
-        char = oniguruma_regex[i]
-        if char == "\\":
-            escape = escape_at(oniguruma_regex, i)
-            i += len(escape)
-            if escape[1] in "wWbBhH":
-                raise ValueError(
-                    f"{escape} means something else in Oniguruma than in Python; write the class out "
-                    "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
-                )
-            out.append("\\Z" if escape == "\\z" else _python_code_point(escape))
-        elif char == "[":
-            end = class_end(oniguruma_regex, i, nested=True)
-            out.append(_python_class(oniguruma_regex[i:end]))
-            i = end
-        elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
-            out.append("(?P<")
-            i += 3
-        elif char == "(" and (flags := inline_flags_at(oniguruma_regex, i)) is not None:
-            on, off, kind, length = flags
-            # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m).
-            table = {"i": "i", "m": "s", "x": "x"}
-            if any(flag not in table for flag in on + off):
-                raise ValueError(f"inline flags {oniguruma_regex[i : i + length]} have no Python equivalent")
-            on, off = "".join(table[f] for f in on), "".join(table[f] for f in off)
-            body = on + ("-" + off if off else "")
-            out.append(f"(?{body}{kind}" if body else ("(?:" if kind == ":" else ""))
-            i += length
-        elif char in "^$":
-            out.append("(?m:^)" if char == "^" else "(?m:$)")
-            i += 1
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
-
-
-def _python_code_point(escape: str) -> str:
-    """``\\x{H..}`` (Oniguruma) as ``\\UHHHHHHHH`` (Python's regex has no braces form)."""
-    return f"\\U{int(escape[3:-1], 16):08X}" if escape.startswith("\\x{") else escape
-
-
-def _python_class(text: str) -> str:
-    out, i = [], 0
-    while i < len(text):
-        if text[i] == "\\":
-            escape = escape_at(text, i)
-            out.append(_python_code_point(escape))
-            i += len(escape)
-        else:
-            out.append(text[i])
-            i += 1
-    return "".join(out)

@@ -1,0 +1,82 @@
+"""Oniguruma (a Split regex read from a Hugging Face ``tokenizer.json``) -> Python's ``regex``.
+
+The way back from :func:`~bpe_core.formats.oniguruma.to_oniguruma`: one of our named patterns is
+recognised by its translation; anything else has the few Oniguruma spellings Python reads
+differently turned back, and escapes that mean something else in the two dialects are refused.
+"""
+
+from __future__ import annotations
+
+from ..pretokenize import PATTERNS
+from .oniguruma import to_oniguruma
+from .regex_syntax import class_end, escape_at, inline_flags_at
+
+
+def from_oniguruma(oniguruma_regex: str) -> str:
+    """The pattern to use in Python for a Split regex read from a ``tokenizer.json``.
+
+    A translation of one of our named patterns gives back its name; otherwise the few Oniguruma
+    spellings that Python reads differently are turned back, and escapes whose Oniguruma meaning
+    differs from Python's (``\\w \\W \\b \\B \\h \\H``) are refused with a ValueError.
+
+    >>> from_oniguruma(to_oniguruma(PATTERNS["cl100k"]))
+    'cl100k'
+    """
+    for pattern_name, regex_source in PATTERNS.items():
+        if to_oniguruma(regex_source) == oniguruma_regex:
+            return pattern_name
+    out: list[str] = []
+    i, n = 0, len(oniguruma_regex)
+    while i < n:
+        char = oniguruma_regex[i]
+        if char == "\\":
+            escape = escape_at(oniguruma_regex, i)
+            i += len(escape)
+            if escape[1] in "wWbBhH":
+                raise ValueError(
+                    f"{escape} means something else in Oniguruma than in Python; write the class out "
+                    "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
+                )
+            out.append("\\Z" if escape == "\\z" else _python_code_point(escape))
+        elif char == "[":
+            end = class_end(oniguruma_regex, i, nested=True)
+            out.append(_python_class(oniguruma_regex[i:end]))
+            i = end
+        elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
+            out.append("(?P<")
+            i += 3
+        elif char == "(" and (flags := inline_flags_at(oniguruma_regex, i)) is not None:
+            on, off, kind, length = flags
+            # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m).
+            table = {"i": "i", "m": "s", "x": "x"}
+            if any(flag not in table for flag in on + off):
+                raise ValueError(f"inline flags {oniguruma_regex[i : i + length]} have no Python equivalent")
+            on, off = "".join(table[f] for f in on), "".join(table[f] for f in off)
+            body = on + ("-" + off if off else "")
+            out.append(f"(?{body}{kind}" if body else ("(?:" if kind == ":" else ""))
+            i += length
+        elif char in "^$":
+            out.append("(?m:^)" if char == "^" else "(?m:$)")
+            i += 1
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def _python_code_point(escape: str) -> str:
+    """``\\x{H..}`` (Oniguruma) as ``\\UHHHHHHHH`` (Python's regex has no braces form)."""
+    return f"\\U{int(escape[3:-1], 16):08X}" if escape.startswith("\\x{") else escape
+
+
+def _python_class(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "\\":
+            escape = escape_at(text, i)
+            out.append(_python_code_point(escape))
+            i += len(escape)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
