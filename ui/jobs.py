@@ -63,16 +63,15 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from ui.job_runner import (
+from ui.job_runner import Job, JobRunner
+from ui.job_status import (
     CANCELLED,
     DONE,
     FAILED,
     FINISHED,
     QUEUED,
     RUNNING,
-    Job,
     JobCancelled,
-    JobRunner,
     JobStatus,
     JobStopped,
     Limits,
