@@ -61,7 +61,7 @@ def encode(tokenizer, text: str) -> Encoded:
         unknown = tokenizer.unknown_id
         symbols = (symbol for word in words for symbol in word)
         tokens = [b"<unk>" if i == unknown else symbol.encode("utf-8") for symbol, i in zip(symbols, ids)]
-        return Encoded(tokens, list(ids), len(text), n_bytes, words, tokenizer.unknown_id)
+        return Encoded(tokens, list(ids), len(text), n_bytes, words, unknown)
     ids = tokenizer.encode(text)
     return Encoded(tokenizer.decode_tokens_bytes(ids), list(ids), len(text), n_bytes)
 
