@@ -3,7 +3,7 @@
 A text has thousands of distinct pre-tokens that are not whole tokens; one Python loop per piece
 (tiktoken's) costs more than the rest of encoding. Here all of them merge together, one merge per
 piece per step, so the Python work of a step is a handful of array operations. :class:`ByteBatch`
-runs it on bytes objects for any vocabulary; :mod:`bpe_core.digit_runs` runs the same steps
+runs it for any byte-level vocabulary; :mod:`bpe_core.digit_runs` runs the same steps
 (:func:`merge_steps`) on small integers for numbers.
 
 Imported only when a batch is needed: importing bpe_core (say, in a job process) stays light.
@@ -12,8 +12,7 @@ Imported only when a batch is needed: importing bpe_core (say, in a job process)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import cache
-from itertools import repeat
+from itertools import compress, repeat
 
 import numpy as np
 
@@ -21,63 +20,118 @@ _NO_RANK = 1 << 30  # above every rank: "this pair does not merge"
 # A step's key is rank << 32 | position: its minimum is the lowest rank, leftmost.
 _INDEX_BITS = 32
 _POSITION_MASK = (1 << _INDEX_BITS) - 1
+PACKED_BYTES = 7
+"""Tokens up to this long are looked up as one integer, their bytes << 8 | their length (exact:
+no two such tokens share it), in a sorted numpy array; longer ones through the bytes dict."""
 
 
 class ByteBatch:
-    """Pieces (bytes) -> ids for one vocabulary, all pieces at once."""
+    """Pieces (bytes) -> ids for one byte-level vocabulary (every single byte a token), all at once."""
 
-    def __init__(self, token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]):
+    def __init__(self, token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], vocab: Mapping[int, bytes]):
         self._token_id = token_id
         self._merge_rank = merge_rank
-        self._byte_pairs: np.ndarray | None = None
+        self._token_bytes = vocab
+        self._byte_ids = np.array([token_id[bytes([byte])] for byte in range(256)], dtype=np.int64)
+        # The merges short enough to pack, sorted by packed key, with their ranks and ids.
+        merges = list(merge_rank)
+        sizes = np.fromiter(map(len, merges), dtype=np.int64, count=len(merges))
+        is_short = sizes <= PACKED_BYTES
+        short = list(compress(merges, is_short.tolist()))
+        payloads = np.fromiter(map(int.from_bytes, short, repeat("big")), dtype=np.uint64, count=len(short))
+        keys = _packed(payloads, sizes[is_short].astype(np.uint64))
+        order = np.argsort(keys)
+        self._keys = keys[order]
+        self._ranks = np.array(list(merge_rank.values()), dtype=np.int64)[is_short][order]
+        self._ids = np.fromiter(map(token_id.__getitem__, short), dtype=np.int64, count=len(short))[order]
+        every_byte = np.arange(256, dtype=np.uint64)
+        byte_pairs = (np.repeat(every_byte, 256) << np.uint64(8)) | np.tile(every_byte, 256)
+        self._byte_pairs = self._short_pairs(byte_pairs, np.full(len(byte_pairs), 2, dtype=np.uint64))
+
+    @staticmethod
+    def supports(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]) -> bool:
+        """Whether the batch fits a vocabulary: every single byte is a token, and ranks fit its keys."""
+        return all(bytes([byte]) in token_id for byte in range(256)) and max(merge_rank.values(), default=0) < _NO_RANK
 
     def encode(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
         """tiktoken's rule on many pieces (none a whole token, each of 2 bytes or more) at once.
 
-        All pieces' symbols (bytes objects) sit in one array, piece after piece, as linked lists
-        (a merge absorbs the right symbol into the left one and unlinks it), with the key of the
-        pair each symbol starts: rank << 32 | position, so that a piece's smallest key is its
-        lowest rank, leftmost. Each step finds every piece's smallest key at once
+        All pieces' symbols sit in one array, piece after piece, as linked lists (a merge absorbs
+        the right symbol into the left one and unlinks it): each symbol's token id, length and (if
+        short) bytes as an integer. Each symbol holds the key of the pair it starts: rank << 32 |
+        position, so that a piece's smallest key is its lowest rank, leftmost; and what the pair
+        would merge into. Each step finds every piece's smallest key at once
         (``minimum.reduceat``), merges those pairs and re-keys the (at most two) pairs touching
-        each new token. numpy adds the bytes objects and the rank lookups are ``map``s of
-        ``dict.get``: a step has no Python loop over its pieces.
+        each new token. Pairs of up to PACKED_BYTES bytes (most of them) are looked up with
+        ``searchsorted``, with no Python object made; longer ones are joined as bytes.
         """
-        token_id = self._token_id
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         data = np.frombuffer(b"".join(pieces), dtype=np.uint8)
-        symbols = _single_bytes()[data]
+        symbols = self._byte_ids[data]
+        sizes = np.ones(len(data), dtype=np.int64)
+        payloads = data.astype(np.uint64)
         positions = np.arange(len(data))
         next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
         previous_of = positions - 1
         alive = np.ones(len(data), dtype=bool)
-        ranks = np.append(self._byte_pair_ranks()[(data[:-1].astype(np.int64) << 8) | data[1:]], _NO_RANK)
+        byte_ranks, byte_ids = self._byte_pairs
+        first_pairs = (data[:-1].astype(np.int64) << 8) | data[1:]
+        ranks = np.append(byte_ranks[first_pairs], _NO_RANK)
+        # What the pair each symbol starts would merge into: its id and (packed) bytes.
+        merged_ids = np.append(byte_ids[first_pairs], 0)
+        merged_payloads = np.append((payloads[:-1] << np.uint64(8)) | payloads[1:], np.uint64(0))
         starts = np.cumsum(lengths) - lengths
         ends = starts + lengths
         ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
         keys = (ranks << _INDEX_BITS) | positions
-        ranks_of = self._ranks
 
         def merge(at: np.ndarray, absorbed: np.ndarray) -> None:
-            symbols[at] = symbols[at] + symbols[absorbed]
+            sizes[at] += sizes[absorbed]
+            symbols[at] = merged_ids[at]
+            payloads[at] = merged_payloads[at]
 
         def rekey(left: np.ndarray, right: np.ndarray) -> None:
-            keys[left] = (ranks_of(symbols[left] + symbols[right]) << _INDEX_BITS) | left
+            total = sizes[left] + sizes[right]
+            short = total <= PACKED_BYTES
+            pair_ranks = np.full(len(left), _NO_RANK, dtype=np.int64)
+            pair_ids = np.zeros(len(left), dtype=np.int64)
+            if short.any():
+                short_left, short_right = left[short], right[short]
+                shift = (sizes[short_right] * 8).astype(np.uint64)
+                joined = (payloads[short_left] << shift) | payloads[short_right]
+                pair_ranks[short], pair_ids[short] = self._short_pairs(joined, total[short].astype(np.uint64))
+                merged_payloads[short_left] = joined
+            if not short.all():
+                long = ~short
+                pair_ranks[long], pair_ids[long] = self._long_pairs(symbols[left[long]], symbols[right[long]])
+            merged_ids[left] = pair_ids
+            keys[left] = (pair_ranks << _INDEX_BITS) | left
 
         merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
-        flat = list(map(token_id.__getitem__, symbols[alive].tolist()))
-        return per_piece(flat, np.add.reduceat(alive, starts, dtype=np.int64))
+        return per_piece(symbols[alive].tolist(), np.add.reduceat(alive, starts, dtype=np.int64))
 
-    def _ranks(self, tokens: np.ndarray) -> np.ndarray:
-        """The merge rank of each bytes object (_NO_RANK for those that are no merge)."""
-        ranks = map(self._merge_rank.get, tokens.tolist(), repeat(_NO_RANK))  # a list iterates faster
-        return np.fromiter(ranks, dtype=np.int64, count=len(tokens))
+    def _short_pairs(self, payloads: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rank, id) of each token of up to PACKED_BYTES bytes, given as its bytes (an integer)
+        and length; _NO_RANK where no merge makes it."""
+        if not len(self._keys):  # a vocabulary with no merges
+            return np.full(len(payloads), _NO_RANK, dtype=np.int64), np.zeros(len(payloads), dtype=np.int64)
+        keys = _packed(payloads, lengths)
+        found = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        hit = self._keys[found] == keys
+        return np.where(hit, self._ranks[found], _NO_RANK), np.where(hit, self._ids[found], 0)
 
-    def _byte_pair_ranks(self) -> np.ndarray:
-        """The merge rank of every pair of bytes (the first step's pairs), indexed by byte << 8 | byte."""
-        if self._byte_pairs is None:
-            singles = _single_bytes()
-            self._byte_pairs = self._ranks(np.repeat(singles, 256) + np.tile(singles, 256))
-        return self._byte_pairs
+    def _long_pairs(self, left_ids: np.ndarray, right_ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rank, id) of each pair of tokens too long to pack, joined as bytes."""
+        lefts = map(self._token_bytes.__getitem__, left_ids.tolist())
+        joined = list(map(bytes.__add__, lefts, map(self._token_bytes.__getitem__, right_ids.tolist())))
+        ranks = np.fromiter(map(self._merge_rank.get, joined, repeat(_NO_RANK)), dtype=np.int64, count=len(joined))
+        ids = np.fromiter(map(self._token_id.get, joined, repeat(0)), dtype=np.int64, count=len(joined))
+        return ranks, ids
+
+
+def _packed(payloads: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The lookup key of tokens of up to PACKED_BYTES bytes: their bytes (big-endian) << 8 | length."""
+    return (payloads << np.uint64(8)) | lengths
 
 
 def per_piece(flat: list[int], counts: np.ndarray) -> list[tuple[int, ...]]:
@@ -134,14 +188,6 @@ def merge_steps(
         rekey(right, next_of[right])
         ending = at[at > merging_starts]
         rekey(previous_of[ending], ending)
-
-
-@cache
-def _single_bytes() -> np.ndarray:
-    """The 256 one-byte bytes objects, as a numpy object array."""
-    return np.array([bytes([byte]) for byte in range(256)], dtype=object)
-
-
 
 
 def interleave(

@@ -5,8 +5,8 @@ number and BPE dominates (a numeric CSV took 2.8x the time of prose). Inside suc
 every part is itself a digit run with at most a leading space, so only the tokens of that form
 (1,691 in GPT-2) can ever take part: they get small indices, and a dense table indexed by
 ``left * n + right`` holds each pair's merge order and merged token. A merge step is then a
-handful of numpy operations on integers, with no Python object made per symbol, unlike
-:class:`~bpe_core.byte_batch.ByteBatch`, which adds and looks up bytes objects.
+handful of numpy operations on integers, with no Python object made per symbol and no search:
+:class:`~bpe_core.byte_batch.ByteBatch` looks pairs up in a sorted array of the whole vocabulary.
 
 The rule is tiktoken's, unchanged: merge the lowest-ranked pair, leftmost first on equal ranks.
 """

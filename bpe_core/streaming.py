@@ -56,7 +56,7 @@ def replace_surrogates(text: str) -> str:
     >>> replace_surrogates("a\\udb1db"), replace_surrogates("\\ud83d\\ude00") == "\\U0001F600"
     ('a�b', True)
     """
-    if _SURROGATE.search(text) is None:
+    if text.isascii() or _SURROGATE.search(text) is None:  # isascii is a flag: no scan
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 

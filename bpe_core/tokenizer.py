@@ -98,7 +98,7 @@ class Tokenizer:
         self._merges: list[tuple[bytes, bytes]] | None = merges
         self.pattern = pattern
         self.name = name
-        self._pieces = PieceEncoder(token_id, merge_rank)
+        self._pieces = PieceEncoder(token_id, merge_rank, vocab)
 
     # -- what it is ---------------------------------------------------------------------------
 
@@ -198,12 +198,15 @@ class Tokenizer:
             if is_special:
                 ids.append(self._special_ids[piece])
             else:
-                ids.extend(self._pieces.encode_pieces(pretokenize(piece, self.pattern)))
+                ids.extend(self._pieces.encode_text(piece, self._pretokenize))
         return ids
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode text, treating special tokens as ordinary text."""
-        return self._pieces.encode_pieces(pretokenize(replace_surrogates(_checked_text(text)), self.pattern))
+        return self._pieces.encode_text(replace_surrogates(_checked_text(text)), self._pretokenize)
+
+    def _pretokenize(self, text: str) -> list[str]:
+        return pretokenize(text, self.pattern)
 
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
         """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.

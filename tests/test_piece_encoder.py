@@ -126,3 +126,21 @@ def test_streaming_encode_equals_encode_on_the_whole_text(name, kind):
     assert list(tokenizer.encode_iterable(chunks)) == whole
     odd = [text[i : i + 7_919] for i in range(0, len(text), 7_919)]
     assert list(tokenizer.encode_iterable(odd)) == whole
+
+
+def test_pieces_too_long_to_keep_are_encoded_then_forgotten(trained):
+    # With no pre-tokenization a whole text is one pre-token: it is encoded, but not kept.
+    tokenizer = trained.tokenizer
+    long_piece, short_piece = SAMPLE[:1000], SAMPLE[:100]
+    ids = tokenizer.encode(long_piece)
+    assert ids == naive_encode_piece(long_piece.encode(), tokenizer)
+    assert long_piece not in tokenizer._pieces._cache
+    tokenizer.encode(short_piece)
+    assert short_piece in tokenizer._pieces._cache
+
+
+def test_a_vocabulary_without_merges_encodes_bytes_through_the_batch():
+    tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [])
+    text = " ".join(f"wörd{n}" for n in range(500))  # hundreds of distinct pieces: the batch runs
+    assert tokenizer.encode(text) == list(text.encode())
+    assert tokenizer._pieces._byte_batch is not None
