@@ -6,7 +6,7 @@ whole. Four paths give the same ids:
 
 - a pre-token that is a whole token: one dict lookup (most pre-tokens of prose);
 - many new numbers (`` ?[0-9]+``; a table of random ones never repeats one):
-  :mod:`bpe_core.digit_runs`, the batch below on small integers instead of bytes objects;
+  :mod:`bpe_core.digit_runs`, the same batch with a dense table of the pairs that merge;
 - many other new pre-tokens at once (a text's distinct pre-tokens):
   :class:`bpe_core.byte_batch.ByteBatch` runs the rule on all of them together with numpy;
 - a few pre-tokens, or one longer than :data:`LONG_PIECE_BYTES` (a whole text with no
@@ -97,7 +97,7 @@ class PieceEncoder:
             encoded: dict[str, tuple[int, ...]] = {}
             self._encode_into(encoded, unseen)
             deque(map(list.extend, map(lookup.__getitem__, unseen), map(encoded.__getitem__, unseen)), maxlen=0)
-            self._remember(encoded)
+            self._remember(encoded, unseen)
         return ids_of_each
 
     def _is_a_table(self, pieces: list[str]) -> bool:
@@ -133,13 +133,13 @@ class PieceEncoder:
         flags = np.array(is_number, dtype=bool)
         return interleave(flags, number_ids, number_counts, other_ids, other_counts)[0].tolist()
 
-    def _remember(self, encoded: dict[str, tuple[int, ...]]) -> None:
-        """Add newly encoded pieces to the cache, emptying it first if it would outgrow CACHE_LIMIT;
-        pieces of over CACHED_PIECE_CHARS are not kept."""
+    def _remember(self, encoded: dict[str, tuple[int, ...]], pieces: list[str]) -> None:
+        """Add newly encoded pieces (encoded's keys, in text order) to the cache, emptying it first if
+        it would outgrow CACHE_LIMIT; pieces of over CACHED_PIECE_CHARS are not kept."""
         cache = self._cache
         if len(cache) + len(encoded) > CACHE_LIMIT:
             cache.clear()
-        if max(map(len, encoded)) > CACHED_PIECE_CHARS:
+        if max(map(len, pieces)) > CACHED_PIECE_CHARS:  # the list in text order: mostly in memory order
             encoded = {piece: ids for piece, ids in encoded.items() if len(piece) <= CACHED_PIECE_CHARS}
         cache.update(encoded)
 
