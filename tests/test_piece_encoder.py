@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bpe_core import Tokenizer, reference, train
 from bpe_core import piece_encoder as piece_encoder_module
 from bpe_core.pretokenize import pretokenize
+from bpe_core.reference import build_reference
 
 # A small alphabet makes long runs of merges; digits and punctuation make number-like pieces.
 ALPHABET = "abcab 0123456789.,-"
@@ -96,9 +97,10 @@ def test_the_cache_stays_bounded_and_ids_stay_right(monkeypatch):
     assert ids == expected
 
 
-def test_a_pickled_tokenizer_leaves_its_caches_behind_and_encodes_the_same():
+def test_a_pickled_tokenizer_leaves_its_caches_behind_and_encodes_the_same(monkeypatch):
     # A training job pickles its tokenizer back to the server after encoding the corpus: the cached
     # pieces and the numpy array of byte-pair ranks must not travel (the server would import numpy).
+    monkeypatch.setattr(piece_encoder_module, "BATCH_BUILD_MIN_PIECES", 32)  # the batch on a small text
     tokenizer = train(SAMPLE, 256 + 300).tokenizer
     texts = [SAMPLE[:5000], numeric_csv(500)]  # the byte batch, then the path for tables of numbers
     ids = [tokenizer.encode(text) for text in texts]
@@ -141,6 +143,16 @@ def test_pieces_too_long_to_keep_are_encoded_then_forgotten(trained):
 
 def test_a_vocabulary_without_merges_encodes_bytes_through_the_batch():
     tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [])
-    text = " ".join(f"wörd{n}" for n in range(500))  # hundreds of distinct pieces: the batch runs
+    rng = random.Random(3)
+    text = " ".join("".join(rng.choices("abcdéfgh", k=7)) for _ in range(5000))  # thousands of distinct pieces
     assert tokenizer.encode(text) == list(text.encode())
-    assert tokenizer._pieces._byte_batch is not None
+    assert vars(tokenizer._pieces).get("_byte_batch") is not None
+
+
+def test_a_short_text_s_first_encode_builds_no_batch():
+    # Building the batch costs ~0.03-0.06 s: a Compare page's short text takes the one-piece loop.
+    tokenizer = build_reference("cl100k_base")
+    text = " ".join(f"Byte pairs merge{n}, most frequent first; 中文也可以{n}。" for n in range(40))
+    naive = [i for piece in pretokenize(text, "cl100k") for i in naive_encode_piece(piece.encode(), tokenizer)]
+    assert tokenizer.encode(text) == naive
+    assert "_byte_batch" not in vars(tokenizer._pieces)
