@@ -322,3 +322,17 @@ def test_too_many_number_tokens_take_the_general_batch(monkeypatch):
     assert digit_run_encoder(tokenizer.mergeable_ranks, tokenizer._merge_rank) is None
     fresh = tokenizer.truncated(tokenizer.num_merges)  # an empty cache, the same vocabulary
     assert fresh.encode(text) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=40), min_size=1, max_size=40))
+def test_the_byte_batch_matches_tiktoken_piece_by_piece(tiktoken_encodings, texts):
+    # Short texts take tiktoken's loop until a tokenizer has built its batch; here the batch runs on
+    # every non-whole piece of random Unicode (packed pairs of up to 7 bytes, and longer ones).
+    for name in NAMES:
+        tokenizer, encoding = reference(name), tiktoken_encodings[name]
+        pieces = {piece.encode() for text in texts for piece in pretokenize(text, tokenizer.pattern)}
+        pieces = sorted(piece for piece in pieces if piece not in tokenizer.mergeable_ranks and len(piece) > 1)
+        if pieces:
+            batch = tokenizer._pieces._byte_batch.encode(pieces)
+            assert [list(ids) for ids in batch] == [encoding._encode_single_piece(piece) for piece in pieces]
