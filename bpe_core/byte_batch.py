@@ -49,9 +49,10 @@ class ByteBatch:
         self._byte_pairs = self._short_pairs(byte_pairs, np.full(len(byte_pairs), 2, dtype=np.uint64))
 
     @staticmethod
-    def supports(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]) -> bool:
-        """Whether the batch fits a vocabulary: every single byte is a token, and ranks fit its keys."""
-        return all(bytes([byte]) in token_id for byte in range(256)) and max(merge_rank.values(), default=0) < _NO_RANK
+    def supports(merge_rank: Mapping[bytes, int]) -> bool:
+        """Whether a vocabulary's ranks fit the batch's keys (every single byte being a token is the
+        Tokenizer's own rule)."""
+        return max(merge_rank.values(), default=0) < _NO_RANK
 
     def encode(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
         """tiktoken's rule on many pieces (none a whole token, each of 2 bytes or more) at once.

@@ -184,7 +184,7 @@ class PieceEncoder:
         """The batch for this vocabulary; None for a hand-made one it does not fit (the loop then)."""
         from .byte_batch import ByteBatch  # numpy, only when a batch is needed
 
-        if not ByteBatch.supports(self._token_id, self._merge_rank):
+        if not ByteBatch.supports(self._merge_rank):
             return None
         return ByteBatch(self._token_id, self._merge_rank, self._vocab)
 
