@@ -1,4 +1,4 @@
-"""A room of sessions training at once: job processes (ui.jobs) against the server's threads (today).
+"""A room of sessions training at once: job processes (runtime.jobs) against the server's threads (today).
 
     python bench/concurrency.py [--corpus ../shared/corpora/docs10m.txt] [--sessions 8] [--repeat 3]
                                 [--json out.json]
@@ -6,7 +6,7 @@
 Each "session" is a thread, as Streamlit runs each session's script in a thread of one process.
 Every session trains on the same 1 MiB of the corpus (vocab 5,000, gpt2 pattern):
 
-- jobs: through ``ui.jobs.run_with_progress`` (polling every 0.2 s, as a page does), with the
+- jobs: through ``runtime.jobs.run_with_progress`` (polling every 0.2 s, as a page does), with the
   default limits (workers = the cores);
 - threads: ``bpe_core.train`` called in the session thread itself, as the app does today.
 
@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import bpe_core  # noqa: E402
-from ui import jobs  # noqa: E402
+from runtime import jobs  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 SESSION_BYTES = 1 << 20

@@ -15,9 +15,9 @@ soon) and drives Debian's Chromium with Playwright, one session after another:
    written to (a session closing); RSS again.
 
 RSS is read from /proc for the server process and, separately, for all its descendants (job
-processes and their spare once ui.jobs trains for the app; pre-tokenizing processes for texts
+processes and their spare once runtime.jobs trains for the app; pre-tokenizing processes for texts
 over 4 MB today). A sampling thread records the peak. "kept" = after − baseline: memory the
-server holds for sessions that no longer exist. Re-run it after wiring ui.jobs into the app and
+server holds for sessions that no longer exist. Re-run it after wiring runtime.jobs into the app and
 compare; with jobs, training memory lives and dies in the job process, and what remains is the
 sessions' own data (the uploaded text, the results) until the sessions expire.
 

@@ -27,7 +27,7 @@ When counting stays in this process:
 
 A child that fails (out of memory, say) costs time, not correctness: its part is counted here.
 Cancelling (an exception from ``on_chunk``) kills the children before it propagates; a job
-process killed by its process group (``ui.job_process.kill``) takes its children with it, and a
+process killed by its process group (``runtime.jobs.process.kill``) takes its children with it, and a
 child also dies with its parent (``PR_SET_PDEATHSIG``).
 """
 

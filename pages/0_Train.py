@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import frame, settings, training
-from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name, store_paste, store_upload
+from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from ui.encoding import training_window_html
 from ui.i18n import N_, t
+from ui.own_text import store_corpus_paste, store_corpus_upload
 from ui.session import KINDS, PATTERN_CHOICES, Session
 from ui.text import human_bytes, plain
 from ui.uploads import upload_status
@@ -43,14 +44,15 @@ with left:
     if s.corpus in SLUGS:
         st.caption(plain(t(SLUGS[s.corpus].description)))
     elif s.corpus == PASTE:
-        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_paste, args=(s,),
+        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_corpus_paste,
+                     args=(s,),
                      placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))
         if s.pasted_text and not s.paste_box:
             st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted_text)))
     else:
         st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
-                         on_change=store_upload, args=(s,))
+                         on_change=store_corpus_upload, args=(s,))
         upload_status(s.upload, s.upload_problem)
 
 with right:
@@ -92,7 +94,7 @@ if st.button(t("Train ▶"), type="primary", key="train_button"):
             st.code(error.pattern, language=None)
     else:
         training.run(s, request, text)
-elif s.link_request:
+elif s.link_pending:
     training.ensure(s, N_("see it here"))
 
 def _result(trained) -> None:

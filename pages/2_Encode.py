@@ -14,7 +14,7 @@ from ui.tokens import display_str
 s = frame.page("encode")
 st.title(t("Encode text"))
 
-if s.tokenizer == TRAINED and (s.trained is not None or s.link_request):
+if s.tokenizer == TRAINED and (s.trained is not None or s.link_pending):
     training.ensure(s, N_("encode with it"))
 choices = enc.tokenizer_choices(s)
 if s.tokenizer not in choices:

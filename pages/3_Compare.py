@@ -21,7 +21,7 @@ s = frame.page("compare")
 st.title(t("Compare vocab sizes"))
 st.html(common.CSS)
 
-from_link = bool(s.link_request)
+from_link = bool(s.link_pending)
 warm_up = st.empty()
 if from_link and s.view == "curve":
     # An empty chart while the link's tokenizer trains: Chromium fetches and parses the chart library

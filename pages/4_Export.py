@@ -14,7 +14,7 @@ s = frame.page("export")
 st.title(t("Export and import"))
 
 st.subheader(t("Download"))
-if s.trained is None and s.link_request:
+if s.trained is None and s.link_pending:
     from ui import training
 
     training.ensure(s, N_("export it"))

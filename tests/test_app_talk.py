@@ -10,12 +10,11 @@ import pytest
 from apptest_helpers import APP, TIMEOUT, no_exception, sess, vega_specs
 from streamlit.testing.v1 import AppTest
 
-from ui import chart_style, i18n
+from ui import chart_style, i18n, stage
 from ui.animation_html import animation_html, player_labels
 from ui.links import link_params, parse_link
 from ui.session import TALK_STEPS, Session
-from ui.talk import stage
-from ui.talk.keys import keys_help
+from ui.stage.keys import keys_help
 from ui.talk.steps import STEPS
 
 TALK = "pages/5_Talk.py"

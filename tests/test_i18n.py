@@ -328,3 +328,21 @@ def test_the_language_survives_page_changes(formats_in):
 def test_browser_language_picks_chinese_for_any_chinese_locale():
     assert [i18n.browser_language(x) for x in ("zh-CN", "zh-Hans", "ZH", "en-US", "fr", "", None)] == [
         "zh", "zh", "zh", "en", "en", "en", "en"]  # fmt: skip
+
+
+def test_a_pattern_that_fails_on_the_corpus_is_told_in_chinese_every_time(formats_in):
+    """The Train page learns that a custom regex skips characters of the corpus once (it may take seconds, so
+    the verdict is remembered) and tells it in the session's language each time, not in English the second."""
+    formats_in("zh")
+    at = in_language("zh")
+    choose(at, Session.corpus, CORPUS)
+    at.session_state[Session.regex.key] = "[a-c]+"  # "d" is never matched
+    choose(at, Session.pattern, "custom")
+    expected = i18n.t("The pre-tokenization pattern cannot be used on this corpus: {error}", lang="zh").split("：")[0]
+    for _ in range(2):
+        at.button(key="train_button").click().run()
+        no_exception(at)
+        errors = [unescaped(element.value) for element in at.error]
+        assert any(error.startswith(expected) for error in errors), errors
+        assert not any("cannot be used" in error for error in errors), errors
+        assert sess(at).trained is None

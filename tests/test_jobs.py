@@ -1,4 +1,4 @@
-"""ui.jobs: jobs run in processes that come back with the same answer, or die when told to.
+"""runtime.jobs: jobs run in processes that come back with the same answer, or die when told to.
 
 The only timings here are the generous bounds on how fast a killed job is gone (the spec is 2 s;
 the tests allow 5 s so a loaded machine does not fail them).
@@ -15,8 +15,8 @@ import job_functions
 import pytest
 
 import bpe_core
-from ui import jobs
-from ui.jobs import JobCancelled, JobRunner, JobStopped, Limits
+from runtime import jobs
+from runtime.jobs import JobCancelled, JobRunner, JobStopped, Limits
 
 CATASTROPHIC = r"([\w ]|[\w ])+!|[\s\S]"  # exponential backtracking on a run of word characters
 GONE_WITHIN = 5.0  # seconds

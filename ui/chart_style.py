@@ -1,6 +1,6 @@
 """Chart text sizes from one place: every chart the app draws passes through :func:`style` (Altair)
 or takes :func:`config` (a Vega-Lite dict), so talk mode makes axes, labels, titles and legends as
-large as the rest of the stage (``ui.talk.stage.text_px``).
+large as the rest of the stage (``ui.stage.text_px``).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ui import session
-from ui.talk import keys, stage
+from ui import session, stage
+from ui.stage import keys
 
 NORMAL_PX = (12, 13)
 """Label and title sizes outside talk mode (Vega's defaults are 10 and 11)."""

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from runtime.store import text_digest
 from ui.i18n import N_, Later, later, t
-
-if TYPE_CHECKING:
-    from ui.session import Session
 
 SENNRICH = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 
@@ -79,7 +77,7 @@ def _stdlib_code() -> str:
 class Sample:
     name: str  # English, marked for the catalog: show it with ui.i18n.t (or sample_name)
     description: str
-    loader: object  # () -> str
+    loader: Callable[[], str]
     vocab_size: int  # a sensible default for this corpus
 
     @property
@@ -152,6 +150,8 @@ assert len(SLUGS) == len(SAMPLES), "sample slugs must be unique"
 DEFAULT_SLUG = SAMPLES[DEFAULT_SAMPLE].slug
 PASTE = "paste"
 UPLOAD = "upload"
+PASTED = N_("pasted text")
+"""What a pasted text is called (its ``Upload.name``; shown with ui.i18n.t)."""
 CORPUS_CHOICES = (*SLUGS, PASTE, UPLOAD)
 """What the session's ``corpus`` holds: a sample's slug, or the user's own pasted or uploaded text."""
 HELDOUT_REST = "reference-rest"
@@ -166,7 +166,7 @@ def sample_name(slug: str, lang: str | None = None) -> str:
     """
     if slug in SLUGS:
         return t(SLUGS[slug].name, lang=lang)
-    own = {PASTE: N_("pasted text"), UPLOAD: N_("uploaded file")}
+    own = {PASTE: PASTED, UPLOAD: N_("uploaded file")}
     return t(own[slug], lang=lang) if slug in own else slug
 
 
@@ -244,8 +244,6 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
         raise CorpusError(later(
             "{name} looks like a binary file ({share:.0%} of its start is control characters or invalid text), not "
             "text. Upload a .txt file.", name=name, share=controls / len(sample)))  # fmt: skip
-    from ui.trained import text_digest
-
     return Upload(name, text, replaced, text_digest(text))
 
 
@@ -255,28 +253,3 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 def _count_invalid(data: bytes, encoding: str) -> int:
     """How many bytes are not part of a valid character (each becomes one escape)."""
     return len(_ESCAPED.findall(data.decode(encoding, errors="surrogateescape")))
-
-
-# -- the Train page's widgets' callbacks: the text is decoded and kept here, once ------------------
-
-BIG_PASTE = 50_000
-"""Characters; a bigger paste is moved out of its box (widget values travel on every rerun)."""
-
-
-def store_paste(s: Session) -> None:
-    """The paste box was edited: keep its text (a big one out of the box)."""
-    s.pasted_text = s.paste_box or ""
-    if len(s.pasted_text) > BIG_PASTE:
-        s.paste_box = ""
-        s.notice("info", t("Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent "
-                           "on every click; paste again to replace it.", n=len(s.pasted_text)))
-
-
-def store_upload(s: Session) -> None:
-    """A file was uploaded: keep its text, or say at the uploader why not (the last good file stays)."""
-    s.upload_problem = ""
-    if s.upload_box is not None:
-        try:
-            s.upload = decode_upload(s.upload_box.getvalue(), s.upload_box.name)
-        except CorpusError as error:
-            s.upload_problem = t(error.message)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import html
 from collections import Counter
 from dataclasses import dataclass
+from itertools import pairwise
 
 import streamlit as st
 
-from bpe_core import ClassicTokenizer
+from bpe_core import ClassicTokenizer, Tokenizer
+from bpe_core.lifetimes import PERMANENT
 from ui import tokens as tok_ui
 from ui.i18n import t
-from ui.session import TRAINED, Session
+from ui.session import TRAINED, AnyTokenizer, Session
 from ui.trained import Trained
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
@@ -26,7 +28,7 @@ MAX_RENDERED_TOKENS = 4000
 
 # A decorator's text is fixed at import, before any session has a language: it says it in both.
 @st.cache_resource(show_spinner="Loading the reference vocabulary… · 正在加载参考词表…")
-def reference_tokenizer(name: str):
+def reference_tokenizer(name: str) -> Tokenizer:
     """OpenAI's tokenizers, built offline from packaged files (shared by all sessions, read-only)."""
     from bpe_core.reference import reference
 
@@ -51,7 +53,7 @@ def is_classic(tokenizer: object) -> bool:
     return isinstance(tokenizer, ClassicTokenizer)
 
 
-def encode(tokenizer, text: str) -> Encoded:
+def encode(tokenizer: AnyTokenizer, text: str) -> Encoded:
     """Tokens (bytes for byte-level, symbols for classic), ids and sizes of ``text``."""
     n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
     if is_classic(tokenizer):
@@ -89,7 +91,7 @@ def tokenizer_choices(s: Session) -> dict[str, str]:
     return choices
 
 
-def tokenizer_for(s: Session, choice: str):
+def tokenizer_for(s: Session, choice: str) -> AnyTokenizer | None:
     """The tokenizer behind a choice id (None when it is gone, e.g. a file from before a reload)."""
     if choice == TRAINED:
         return s.trained.tokenizer if s.trained is not None else None
@@ -102,7 +104,7 @@ def loaded_choice(label: str) -> str:
     return LOADED + label
 
 
-def pretokens(tokenizer, text: str, limit: int = 300) -> list[str]:
+def pretokens(tokenizer: AnyTokenizer, text: str, limit: int = 300) -> list[str]:
     """Distinct words / pre-tokens of text, in order of appearance (for the step-by-step view)."""
     if is_classic(tokenizer):
         pieces = text.split()
@@ -126,37 +128,6 @@ def pretokens(tokenizer, text: str, limit: int = 300) -> list[str]:
     return list(seen)
 
 
-def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str | UnknownSymbol], list[bool]]]:
-    """[(caption, tokens, which tokens were just made)] from bytes to the final tokens.
-
-    Tokens are bytes (classic: symbols) so that the one token renderer draws them: a label made
-    here first would have its own spaces (``⟨E2 80⟩``) shown as word spaces (``⟨E2·80⟩``).
-    """
-    if is_classic(tokenizer):
-        return _classic_steps(tokenizer, word)
-    from bpe_core.lifetimes import PERMANENT
-
-    seg = tokenizer.segment(word)
-    lifetimes = seg.lifetimes
-    removed = sorted({life for life in lifetimes if 0 <= life < PERMANENT})
-    tokens = seg.tokens_at(0)
-    steps: list[tuple[str, list[bytes | str], list[bool]]] = [
-        (t("start: one token per byte"), list(tokens), [False] * len(tokens))
-    ]
-    ranks = getattr(tokenizer, "mergeable_ranks", {})
-    for life in removed:
-        cuts = seg.boundaries_at(life + 1)
-        pieces, just = [], []
-        for start, stop in zip(cuts, cuts[1:]):
-            pieces.append(seg.data[start:stop])
-            just.append(any(lifetimes[j] == life for j in range(start, stop - 1)))
-        made = Counter(p for p, j in zip(pieces, just) if j)  # one merge may make the same token several times
-        made_text = ", ".join(f"{tok_ui.display_bytes(p)} (id {ranks.get(p)})" + (f" ×{n}" if n > 1 else "")
-                              for p, n in made.items())  # fmt: skip
-        steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), pieces, just))
-    return steps
-
-
 @dataclass(frozen=True)
 class UnknownSymbol:
     """A character classic BPE never saw in training: it stays alone and is encoded as ``<unk>``."""
@@ -165,31 +136,52 @@ class UnknownSymbol:
     unknown_id: int
 
 
-def _classic_steps(tokenizer, word: str):
-    rank = {pair: r for r, pair in enumerate(tokenizer.merges)}
-    parts = [*word, "</w>"]
-    known = set(tokenizer.symbols)
-    # Merged symbols are always known; only a single character can be unknown, and it never merges.
-    unknown = {part: UnknownSymbol(part, tokenizer.unknown_id) for part in parts if part not in known}
-    labels = [unknown.get(part, part) for part in parts]
-    steps = [(t("start: one symbol per character, then </w>"), labels, [False] * len(parts))]
-    while len(parts) > 1:
-        best = None
-        for i in range(len(parts) - 1):
-            r = rank.get((parts[i], parts[i + 1]))
-            if r is not None and (best is None or r < best[0]):
-                best = (r, i)
-        if best is None:
-            break
-        r, i = best
-        parts[i : i + 2] = [parts[i] + parts[i + 1]]
-        just = [j == i for j in range(len(parts))]
-        labels = [unknown.get(part, part) for part in parts]
-        steps.append((t("merge rank {rank:,}: {made}", rank=r, made=parts[i]), labels, just))
+Label = bytes | str | UnknownSymbol
+"""A token as a step shows it: bytes (byte-level), a symbol (classic), or a character classic BPE never saw."""
+
+
+def word_steps(tokenizer: AnyTokenizer, word: str) -> list[tuple[str, list[Label], list[bool]]]:
+    """[(caption, tokens, which tokens were just made)] from bytes (classic: characters and </w>) to the
+    final tokens, read from the tokenizer's own boundary lifetimes (``segment``): the merges are the
+    encoder's, never redone here, so a literal ``</w>`` in classic text stays text.
+
+    Tokens are bytes (classic: symbols) so that the one token renderer draws them: a label made
+    here first would have its own spaces (``⟨E2 80⟩``) shown as word spaces (``⟨E2·80⟩``).
+    """
+    segmentation = tokenizer.segment(word)
+    lifetimes = segmentation.lifetimes
+    classic = is_classic(tokenizer)
+    first = t("start: one symbol per character, then </w>") if classic else t("start: one token per byte")
+    tokens = segmentation.tokens_at(0)
+    steps = [(first, _labels(tokenizer, tokens), [False] * len(tokens))]
+    ids = {} if classic else tokenizer.mergeable_ranks
+    for life in sorted({life for life in lifetimes if 0 <= life < PERMANENT}):
+        cuts = segmentation.boundaries_at(life + 1)
+        pieces = segmentation.tokens_at(life + 1)
+        just = [any(lifetimes[j] == life for j in range(start, stop - 1)) for start, stop in pairwise(cuts)]
+        made = Counter(piece for piece, new in zip(pieces, just) if new)  # one merge may make a token twice
+        made_text = ", ".join(_made(piece, ids) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
+        steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), _labels(tokenizer, pieces), just))
     return steps
 
 
-def steps_html(steps) -> str:
+def _made(token: bytes | str, ids: dict[bytes, int]) -> str:
+    """A token a merge made, as a step's caption names it (byte-level: with its id)."""
+    if isinstance(token, str):
+        return tok_ui.display_str(token)
+    return f"{tok_ui.display_bytes(token)} (id {ids.get(token)})"
+
+
+def _labels(tokenizer: AnyTokenizer, tokens: list[bytes] | list[str]) -> list[Label]:
+    """Tokens as steps draw them: a single character classic BPE never saw becomes an :class:`UnknownSymbol`
+    (merged symbols are always known: only a lone character can be unknown, and it never merges)."""
+    if not is_classic(tokenizer):
+        return list(tokens)
+    known = set(tokenizer.symbols)
+    return [UnknownSymbol(token, tokenizer.unknown_id) if token not in known else token for token in tokens]
+
+
+def steps_html(steps: list[tuple[str, list[Label], list[bool]]]) -> str:
     rows = []
     for caption, labels, just in steps:
         spans = "".join(
@@ -203,4 +195,3 @@ def steps_html(steps) -> str:
             f'<div class="tokens">{spans}</div></div>'
         )
     return '<div class="bpe-steps">' + "".join(rows) + "</div>"
-

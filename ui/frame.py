@@ -17,13 +17,13 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from ui import i18n, jobs, links, session, store
+from runtime import jobs, store
+from ui import i18n, links, session, stage
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD, Upload
 from ui.i18n import N_, t
 from ui.session import Session
-from ui.talk import keys as talk_keys
-from ui.talk import stage
+from ui.stage import keys as talk_keys
 from ui.text import human_bytes, plain
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,11 +36,6 @@ PAGES = (
     ("export", "pages/4_Export.py", N_("Export"), "Export", ":material/download:"),
     ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
 )
-TRANSIENT = (
-    *("notices", "link_signature", "link_request", "workspace", "browser"),
-    *("cache", "page", "scroll_to", "player_start", "paste_box", "heldout_box"),  # boxes: their text is kept apart
-)
-"""Session fields that are never saved for a reload."""
 FAILED = N_("Something went wrong on this page:")
 STYLE = (
     "<style>"
@@ -195,7 +190,7 @@ def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
     for problem in problems:
         s.notice("warning", plain(t(problem.message), limit=400))
     if set(values) & set(session.TOKENIZER_FIELDS):
-        s.link_request = "link"
+        s.link_pending = True
 
 
 def _restore(s: Session, workspace: str) -> None:
@@ -229,7 +224,7 @@ def _save(s: Session) -> None:
         return
     values, size = {}, 0
     for name, field in session.FIELDS.items():
-        if name in TRANSIENT or field.uploader or field.key not in st.session_state:
+        if not field.saved or field.key not in st.session_state:
             continue
         value = getattr(s, name)
         text = value.text if isinstance(value, Upload) else value if name == "pasted_text" else ""
@@ -254,8 +249,7 @@ def link_params(s: Session) -> dict[str, str]:
     """What the link to the current view carries: the page's fields, the tokenizer as trained."""
     params = links.link_params(s, s.page)
     if s.page not in ("train", "talk") and s.trained is not None:
-        request = s.trained.request
-        params.update(links.tokenizer_params(request))
+        params.update(links.tokenizer_params(s.trained.request.settings()))
     return params
 
 

@@ -14,18 +14,26 @@ each value it drops, one plain message naming the parameter and what is allowed.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ui.i18n import DEFAULT as DEFAULT_LANG
-from ui.i18n import later
-from ui.link_values import LinkProblem, LinkValueError
-from ui.session import FIELDS, MAX_LINK_TEXT, PAGE_FIELDS, REFERENCES, SHARED_FIELDS, TRAINED, URL_FIELDS, Session
+from ui.fields import LinkValueError
+from ui.i18n import Later, later
+from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, TOKENIZER_FIELDS, URL_FIELDS, Session
 
 MAX_VALUE_CHARS = 2_000
 """A query value longer than this is refused before it is parsed."""
 WORKSPACE_PARAM = "ws"
 _WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
+
+
+@dataclass(frozen=True)
+class LinkProblem:
+    """A link parameter that was dropped, and why (shown with ui.i18n.t; str() gives the English sentence)."""
+
+    parameter: str
+    message: Later
 
 
 def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], list[LinkProblem]]:
@@ -84,34 +92,26 @@ def link_params(session: Session, page: str) -> dict[str, str]:
     >>> link_params(Session({}), "merges")["corpus"], "regex" in link_params(Session({}), "merges")
     ('python-reference-excerpt', False)
     """
+    return _params(session, (*PAGE_FIELDS[page], *SHARED_FIELDS))
+
+
+def tokenizer_params(values: Mapping[str, Any]) -> dict[str, str]:
+    """The link parameters that retrain a tokenizer, from its settings as session field values
+    (``ui.trained.Request.settings``): each field as its declaration writes it.
+
+    >>> tokenizer_params({"corpus": "toy-aaabdaaabac", "kind": "classic", "vocab": 12, "pattern": None})
+    {'corpus': 'toy-aaabdaaabac', 'kind': 'classic', 'vocab': '12', 'specials': '<|endoftext|>'}
+    """
+    return _params(Session({FIELDS[name].key: value for name, value in values.items()}), TOKENIZER_FIELDS)
+
+
+def _params(session: Session, names: Iterable[str]) -> dict[str, str]:
     params: dict[str, str] = {}
-    for name in (*PAGE_FIELDS[page], *SHARED_FIELDS):
+    for name in names:
         field = FIELDS[name]
         value = getattr(session, name)
-        if value is None or (name in ("talk", "word") and not value):
-            continue
-        if name == "regex" and session.pattern != "custom":
-            continue
-        if (name == "text" and len(value) > MAX_LINK_TEXT) or (name == "lang" and value == DEFAULT_LANG):
-            continue
-        if name == "tokenizer" and value not in (TRAINED, *REFERENCES):
-            continue  # a tokenizer loaded from files cannot travel in a link
-        params[field.url] = field.dump(value)
-    return params
-
-
-def tokenizer_params(request: Any) -> dict[str, str]:
-    """The link parameters that retrain a ``ui.trained.Request``'s tokenizer."""
-    params = {
-        "corpus": request.corpus,
-        "kind": request.kind,
-        "vocab": str(request.vocab_size),
-        "specials": " ".join(request.special_tokens),
-    }
-    if request.kind == "byte":
-        params["pattern"] = request.pattern_choice
-        if request.pattern_choice == "custom":
-            params["regex"] = request.pattern
+        if field.url is not None and field.carries(value, session):
+            params[field.url] = field.dump(value)
     return params
 
 

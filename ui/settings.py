@@ -8,23 +8,22 @@ the Train page before anyone clicks).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
-from ui import jobs
+from runtime import jobs
+from runtime.lru import LRU
+from runtime.store import text_digest
 from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
 from ui.i18n import N_, Later, later, t
 from ui.session import MAX_VOCAB, Session
 from ui.text import plain
-from ui.trained import Request, text_digest
+from ui.trained import Request
 
 EXACT_LIMIT_CHARS = 2_000_000
 """Up to this size the number of possible merges is counted exactly before training."""
 CUSTOM_CHECK_SECONDS = 6.0
 """A custom regex is first run over the corpus in a job process, given up (and killed) after this long."""
-_lock = threading.Lock()
 
 
 class SettingsError(ValueError):
@@ -111,33 +110,27 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
     return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
 
 
-_limits_cache: OrderedDict[tuple, Limits | SettingsError] = OrderedDict()
+_limits: LRU[tuple[str, str, str | None, tuple[str, ...]], Limits | SettingsError] = LRU(64)
 
 
 def limits_for(s: Session, text: str, digest: str) -> Limits:
     """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun).
-    A pattern that fails on this corpus is remembered too: finding out may take seconds."""
+    A pattern that fails on this corpus is remembered too (finding out may take seconds), as its
+    message, so each session reads it in its own language."""
     classic = s.kind == "classic"
     pattern = None if classic else pattern_for(s)
     specials = () if classic else special_tokens(s)
-    key = (digest, s.kind, pattern, specials)
-    with _lock:
-        found = _limits_cache.get(key)
-    if found is None:
+
+    def compute() -> Limits | SettingsError:
         try:
-            found = _limits_bounded(text, s.kind, pattern, specials)
+            return _limits_bounded(text, s.kind, pattern, specials)
         except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
-            found = SettingsError(
-                later("The pre-tokenization pattern cannot be used on this corpus: {error}",
-                      error=plain(error, limit=400)),
-                pattern=pattern,
-            )
-        with _lock:
-            _limits_cache[key] = found
-            while len(_limits_cache) > 64:
-                _limits_cache.popitem(last=False)
+            return SettingsError(later("The pre-tokenization pattern cannot be used on this corpus: {error}",
+                                       error=plain(error, limit=400)), pattern=pattern)  # fmt: skip
+
+    found = _limits.get_or_compute((digest, s.kind, pattern, specials), compute)
     if isinstance(found, SettingsError):
-        raise SettingsError(str(found), pattern=found.pattern)
+        raise SettingsError(found.message, pattern=found.pattern)
     return found
 
 

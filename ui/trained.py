@@ -1,6 +1,6 @@
 """What a training run is asked for (:class:`Request`) and what it gives (:class:`Trained`).
 
-No Streamlit here: :func:`train_job` runs in a worker process (``ui.jobs``), so this module must
+No Streamlit here: :func:`train_job` runs in a worker process (``runtime.jobs``), so this module must
 import quickly and everything it returns must pickle.
 """
 
@@ -10,10 +10,12 @@ import hashlib
 import json
 import pickle
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import bpe_core
+from ui.corpora import UPLOAD, sample_name
 from ui.i18n import t
 
 STATS_SAMPLE_BYTES = 256 * 1024
@@ -41,6 +43,23 @@ class Request:
         blob = json.dumps([self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens])
         return hashlib.sha256(blob.encode()).hexdigest()[:24]
 
+    def settings(self) -> dict[str, Any]:
+        """The session field values (``ui.session``) that describe this request, for its link: the
+        pattern and regex only for byte-level BPE (classic BPE has none).
+
+        >>> Request("toy", "Toy", "d", "byte", 300, "custom", r"\\w+|\\W", ("<s>",)).settings()["regex"]
+        '\\\\w+|\\\\W'
+        """
+        byte_level = self.kind == "byte"
+        return {
+            "corpus": self.corpus,
+            "kind": self.kind,
+            "vocab": self.vocab_size,
+            "pattern": self.pattern_choice if byte_level else None,
+            "regex": self.pattern if byte_level and self.pattern_choice == "custom" else None,
+            "specials": " ".join(self.special_tokens),
+        }
+
     @property
     def label(self) -> str:
         """What the pages call this tokenizer, in the session's language (a built-in corpus by its name)."""
@@ -48,8 +67,6 @@ class Request:
 
     def label_for(self, vocab_size: int) -> str:
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
-        from ui.corpora import UPLOAD, sample_name  # here: ui.corpora imports this module back
-
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
         pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
         if vocab_size != self.vocab_size:
@@ -63,21 +80,21 @@ class Trained:
     """A trained tokenizer and what the pages show about it."""
 
     request: Request
-    result: Any  # bpe_core.TrainResult or bpe_core.ClassicResult
+    result: bpe_core.TrainResult | bpe_core.ClassicResult
     corpus_chars: int
     corpus_bytes: int
     window_text: str
-    stats: dict
-    extras: dict = field(default_factory=dict)  # views derived once (player frames, tables)
+    stats: dict[str, Any]  # see _stats: sample_bytes, truncated, bpt_before, bpt_after, seconds
+    extras: dict[str, Any] = field(default_factory=dict)  # views derived once (player frames, tables)
     packed_trace: bytes | None = None
     """``result.trace`` pickled, until a page first asks for it (see :func:`train_job`)."""
 
     @property
-    def tokenizer(self) -> Any:
+    def tokenizer(self) -> bpe_core.Tokenizer | bpe_core.ClassicTokenizer:
         return self.result.tokenizer
 
     @property
-    def trace(self) -> list:
+    def trace(self) -> list[bpe_core.MergeRecord]:
         packed = self.packed_trace  # read once: another session's thread may unpack it meanwhile
         if packed is not None:
             self.result.trace = pickle.loads(packed)
@@ -100,11 +117,7 @@ class Trained:
         return self.request.kind == "classic"
 
 
-def text_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
-
-
-def train_job(text: str, request: Request, progress: Any = None) -> Trained:
+def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
     """Train as ``request`` says and measure the result (runs in a worker process)."""
     if request.kind == "classic":
         result = bpe_core.train_classic(text, request.vocab_size, progress=progress)

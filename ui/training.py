@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
-from ui import jobs
+from runtime import jobs
+from runtime.lru import LRU
 from ui.corpora import PASTE, SLUGS, UPLOAD, sample_name
 from ui.i18n import N_, t
 from ui.session import Session
@@ -24,43 +24,26 @@ from ui.settings import SettingsError, estimate_seconds, request_for
 from ui.text import human_bytes, plain
 from ui.trained import Request, Trained, train_job
 
-SESSION_CACHE = 4
-"""Trained results a session keeps (switching back to an earlier setting is instant)."""
-SHARED_CACHE = 16
-"""Trained results shared by all sessions, least recently used dropped first."""
+SHARED_RESULTS = 16
+"""Trained results of built-in corpora shared by all sessions (a session keeps its own: ``Session.results``)."""
 AUTO_TRAIN_SECONDS = float(os.environ.get("BPE_AUTO_TRAIN_SECONDS", "5"))
 """A link may start training by itself only when the estimate is below this; above, it asks for a click."""
 
 
 # -- caches -----------------------------------------------------------------------------------------
 
-_shared: OrderedDict[str, Trained] = OrderedDict()
-_shared_lock = threading.Lock()
+_shared: LRU[str, Trained] = LRU(SHARED_RESULTS)
 
 
 def cached(s: Session, request: Request) -> Trained | None:
-    if s.cache is None:
-        s.cache = OrderedDict()
-    found = s.cache.get(request.key)
-    if found is None:
-        with _shared_lock:
-            found = _shared.get(request.key)
-            if found is not None:
-                _shared.move_to_end(request.key)
-    return found
+    """The result of ``request`` if this session, or any session for a built-in corpus, has it."""
+    return s.results.get(request.key) or _shared.get(request.key)
 
 
 def _remember(s: Session, trained: Trained) -> None:
-    key = trained.request.key
-    s.cache[key] = trained
-    s.cache.move_to_end(key)
-    while len(s.cache) > SESSION_CACHE:
-        s.cache.popitem(last=False)
+    s.results.put(trained.request.key, trained)
     if trained.request.corpus in SLUGS:  # built-in text is public: share the result with every session
-        with _shared_lock:
-            _shared[key] = trained
-            while len(_shared) > SHARED_CACHE:
-                _shared.popitem(last=False)
+        _shared.put(trained.request.key, trained)
 
 
 def store(s: Session, trained: Trained) -> None:
@@ -78,9 +61,9 @@ STOPPED = (jobs.JobStopped, ValueError, TypeError)
 
 
 def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *, key: str, cancelled: str) -> Any:
-    """``fn(*args)`` as a killable job (ui.jobs), with a progress bar titled ``label`` and a Cancel button.
+    """``fn(*args)`` as a killable job (runtime.jobs), with a progress bar titled ``label`` and a Cancel button.
 
-    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and ui.jobs
+    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and runtime.jobs
     kills the job; ``cancelled`` is shown once on the next run. Closing the tab ends the session the
     same way. The exceptions in :data:`STOPPED` propagate.
     """
@@ -180,22 +163,22 @@ def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Tra
 def ensure(s: Session, what: str) -> Trained | None:
     """The tokenizer a page shows: the one a just-opened link describes (trained if cheap, else on a
     click), or the session's; with none, one click trains the Train page's settings."""
-    if s.link_request:
+    if s.link_pending:
         if s.corpus in (PASTE, UPLOAD) and corpus_missing(s):
-            s.link_request = None
+            s.link_pending = False
             st.warning(t("This link was made from {corpus}, which never travels in links: add the text on the Train "
                          "page to train this tokenizer. Nothing else was substituted.", corpus=sample_name(s.corpus)))
         else:
             try:
                 request, text = request_for(s)
             except SettingsError as error:
-                s.link_request = None
+                s.link_pending = False
                 st.warning(t("The tokenizer this link describes cannot be trained: {error}", error=t(error.message)))
             else:
                 already = s.trained is not None and s.trained.request.key == request.key
                 asked_round = s.round  # the link's round, which storing a new tokenizer would reset
                 if already or offer(s, request, text, N_("This link shows"), key="link") is not None:
-                    s.link_request = None
+                    s.link_pending = False
                     s.round = asked_round
     if s.trained is None:
         _quick_train(s, what)

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core.pretokenize import pattern_regex
+from runtime.store import text_digest
 from ui import encoding as enc
 from ui import training
 from ui.compare import texts
@@ -20,7 +21,7 @@ from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs,
 from ui.i18n import t
 from ui.session import Session
 from ui.text import human_bytes, plain
-from ui.trained import Request, Trained, text_digest, train_job
+from ui.trained import Request, Trained, train_job
 
 ALGO_CORPUS_LIMIT = 600_000
 """Characters of the corpus the three trainings use (its start), so a click never waits minutes."""

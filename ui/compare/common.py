@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import html
-import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -16,6 +14,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from bpe_core import vocabulary as voc
+from runtime.lru import LRU
 from ui import encoding as enc
 from ui import tokens as tok_ui
 from ui.i18n import N_, t
@@ -106,30 +105,19 @@ def byte_level_only(subject: Subject) -> bool:
 
 # -- results, computed once ---------------------------------------------------------------------------
 
-_results: OrderedDict[tuple, Any] = OrderedDict()
-_results_lock = threading.Lock()
 RESULTS_KEPT = 48
+_results: LRU[tuple[Any, ...], Any] = LRU(RESULTS_KEPT)
 """Results shared by all sessions (keyed by content digests, so no session sees another's text)."""
 
 
-def remembered(key: tuple, compute: Callable[[], T]) -> T:
+def remembered(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
     """``compute()`` once per key (tokenizer key + text digest + ...); the least recently used dropped."""
-    with _results_lock:
-        if key in _results:
-            _results.move_to_end(key)
-            return _results[key]
-    value = compute()
-    with _results_lock:
-        _results[key] = value
-        while len(_results) > RESULTS_KEPT:
-            _results.popitem(last=False)
-    return value
+    return _results.get_or_compute(key, compute)
 
 
-def known(key: tuple) -> Any:
+def known(key: tuple[Any, ...]) -> Any:
     """What :func:`remembered` holds for ``key``, or None (nothing is computed)."""
-    with _results_lock:
-        return _results.get(key)
+    return _results.get(key)
 
 
 def attempt(what: str, compute: Callable[[], T]) -> T | None:

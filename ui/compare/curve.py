@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import vocabulary as voc
-from ui import chart_style
+from ui import chart_style, own_text
 from ui import encoding as enc
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, known, remembered
@@ -145,15 +145,15 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
 def held_out_inputs(s: Session) -> None:
     """Choose the held-out text; paste or upload it when that is the choice."""
     st.selectbox(t("Held-out text"), list(texts.HELDOUT_LABELS), format_func=texts.heldout_label,
-                 key=Session.heldout.key, on_change=texts.forget_own_text, args=(s,), persist_state="session")
+                 key=Session.heldout.key, on_change=own_text.forget_heldout_text, args=(s,), persist_state="session")
     if s.heldout == PASTE:
         st.text_area(t("Held-out text to paste"), key=Session.heldout_box.key, height=120,
-                     on_change=texts.store_paste, args=(s,),
+                     on_change=own_text.store_heldout_paste, args=(s,),
                      placeholder=t("Paste text the tokenizer was not trained on, then click outside the box."))
     elif s.heldout == UPLOAD:
         st.file_uploader(t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
-                         on_change=texts.store_upload, args=(s,))
+                         on_change=own_text.store_heldout_upload, args=(s,))
         upload_status(s.heldout_text, s.heldout_problem)
 
 

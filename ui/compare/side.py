@@ -9,13 +9,13 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import vocabulary as voc
+from runtime.store import text_digest
 from ui import encoding as enc
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
+from ui.fields import LinkValueError
 from ui.i18n import t
-from ui.link_values import LinkValueError
 from ui.session import MAX_SIZES, REFERENCES, Session
 from ui.text import plain
-from ui.trained import text_digest
 
 
 def default_sizes(tokenizer) -> list[int]:

@@ -11,28 +11,16 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
+from runtime.store import text_digest
 from ui import encoding as enc
-from ui.corpora import (
-    BIG_PASTE,
-    HELDOUT_REST,
-    PASTE,
-    SLUGS,
-    UPLOAD,
-    CorpusError,
-    Upload,
-    decode_upload,
-    load_sample,
-    reference_rest,
-    sample_name,
-)
+from ui.corpora import HELDOUT_REST, PASTE, PASTED, SLUGS, UPLOAD, load_sample, reference_rest, sample_name
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import human_bytes, plain
-from ui.trained import Trained, text_digest
+from ui.trained import Trained
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
-PASTED = N_("pasted text")
 REFERENCE_REST = N_("Python reference after the excerpt")
 
 HELDOUT_LABELS = {
@@ -126,36 +114,6 @@ def heldout_missing_message(s: Session) -> str:
                  "box above to measure it. Nothing else was put in its place.")
     return t("The held-out text is uploaded text, which never travels in links and is not here yet: upload the file "
              "above to measure it. Nothing else was put in its place.")
-
-
-# -- widgets' callbacks: the text is decoded and hashed here, once ----------------------------------
-
-
-def store_paste(s: Session) -> None:
-    text = s.heldout_box or ""
-    s.heldout_text = Upload(PASTED, text, 0, text_digest(text)) if text else None
-    if len(text) > BIG_PASTE:
-        s.heldout_box = ""
-        s.notice("info", t("Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent "
-                           "on every click; paste again to replace it.", n=len(text)))
-
-
-def store_upload(s: Session) -> None:
-    """A held-out file was uploaded: keep its text, or say at the uploader why not (the last good
-    file stays, as on the Train page)."""
-    s.heldout_problem = ""
-    if s.heldout_file is None:
-        return
-    try:
-        s.heldout_text = decode_upload(s.heldout_file.getvalue(), s.heldout_file.name)
-    except CorpusError as error:
-        s.heldout_problem = t(error.message)
-
-
-def forget_own_text(s: Session) -> None:
-    """A new held-out choice: pasted and uploaded text are separate choices, so neither stands in for the other."""
-    s.heldout_text = None
-    s.heldout_problem = ""
 
 
 def name(text: Text) -> str:

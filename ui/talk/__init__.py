@@ -1,3 +1,2 @@
-"""Talk mode and the guided talk: the stage (``stage``: CSS that hides the app's chrome and sizes
-every text for a projector), the keys (``keys``: a small browser component) and the ten steps of
-the guided talk (``steps``, drawing what ``data`` computes)."""
+"""The Talk page's guided talk: ten steps (``steps``), each drawing what ``data`` computes. Talk mode
+itself (the stage's CSS, the keys) is ``ui.stage``, which every page uses."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import vocabulary as voc
+from runtime.store import text_digest
 from ui.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
-from ui.trained import Request, Trained, text_digest, train_job
+from ui.trained import Request, Trained, train_job
 
 BYTES_SENTENCE = "Hi, 世界! 🙂"
 """Step 1: ASCII (one byte each), Chinese (three) and an emoji (four)."""

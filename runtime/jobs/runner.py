@@ -1,8 +1,8 @@
-"""How ``ui.jobs`` runs jobs: a FIFO queue, at most ``workers`` job processes, one watching thread.
+"""How ``runtime.jobs`` runs jobs: a FIFO queue, at most ``workers`` job processes, one watching thread.
 
 The watching thread starts every job process (from a spare it keeps ready), reads the frames each
-sends back (``ui.job_process``), enforces the time budget, and reaps processes when their pipe
-closes. Callers' threads only queue, poll, wait, and kill. See ``ui.jobs`` for the whole story.
+sends back (``runtime.jobs.process``), enforces the time budget, and reaps processes when their pipe
+closes. Callers' threads only queue, poll, wait, and kill. See ``runtime.jobs`` for the whole story.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from ui import job_process
-from ui.job_status import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobCancelled, JobStatus, JobStopped, Limits
+from runtime.jobs import process as job_process
+from runtime.jobs.status import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobCancelled, JobStatus, JobStopped, Limits
 
 
 class _Task:

@@ -1,4 +1,4 @@
-"""A job process of ``ui.jobs``: how it is started, fed and killed, what runs in it, what it sends back.
+"""A job process of ``runtime.jobs``: how it is started, fed and killed, what runs in it, what it sends back.
 
 A job process is started (:func:`launch`) as ``python -c "...; _child_main(<server pid>)"``: a
 fresh interpreter (no fork of the threaded server; the server's ``__main__`` is never imported),
@@ -16,7 +16,7 @@ e    an exception: pickled ``(exception or None, type name, message)``
 m    nothing: the job ran out of memory under its cap (MemoryError)
 ==== ======================================================================
 
-No streamlit here, and nothing here imports ``ui.jobs``.
+No streamlit here, and nothing here imports ``runtime.jobs``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ import sys
 import time
 from typing import Any, BinaryIO
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PRELOAD = ("bpe_core", "numpy")
 """Imported while the process waits for a job, so a job starts at once. numpy too: the first encode of a
 text (a trained tokenizer's statistics) takes its batch path, and importing numpy then was two thirds of a
@@ -107,9 +107,10 @@ class _ProgressSender:
 
 
 def launch() -> subprocess.Popen:
-    """A new job process, waiting on its stdin for a job (started from ui.jobs' watching thread)."""
+    """A new job process, waiting on its stdin for a job (started from runtime.jobs' watching thread)."""
     code = (
-        f"import sys; sys.path.insert(0, {ROOT!r}); from ui.job_process import _child_main; _child_main({os.getpid()})"
+        f"import sys; sys.path.insert(0, {ROOT!r}); "
+        f"from runtime.jobs.process import _child_main; _child_main({os.getpid()})"
     )
     return subprocess.Popen(
         [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True
@@ -138,7 +139,7 @@ def _takes_progress(fn: Any) -> bool:
 
 
 def _die_with_server(server_pid: int) -> None:
-    # SIGKILL this process when the thread that started it ends (ui.jobs starts every job from
+    # SIGKILL this process when the thread that started it ends (runtime.jobs starts every job from
     # one long-lived thread, so: when the server process dies), even inside C code.
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

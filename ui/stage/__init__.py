@@ -1,5 +1,6 @@
-"""Talk mode's stage: the app's chrome hidden, every text at least :data:`MIN_PX` and growing with the
-screen, tokens in a colour-blind-safe palette framed in dark.
+"""Talk mode, on every page: the stage (here: the app's chrome hidden, every text at least :data:`MIN_PX`
+and growing with the screen, tokens in a colour-blind-safe palette framed in dark) and its keys
+(:mod:`ui.stage.keys`). The frame and the charts use it; the Talk page's guided steps are ``ui.talk``.
 
 Sizes are one CSS length, ``max(28px, 2.25vw)`` (28.8 px at 1280 wide, 43.2 px at 1920), so the page
 needs no rerun to follow the window; charts are drawn by Vega with pixel sizes, so they get the same

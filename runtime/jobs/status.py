@@ -1,5 +1,5 @@
 """What a job is, as its callers see it: its states, its status while a page waits, the limits a
-runner applies, and how a stopped job is reported. How jobs run is ``ui.job_runner``.
+runner applies, and how a stopped job is reported. How jobs run is ``runtime.jobs.runner``.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ Limits come from the environment: ``BPE_STORE_MB`` (total, default 32), ``BPE_ST
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -25,6 +26,15 @@ MAX_ENTRIES = int(os.environ.get("BPE_STORE_ENTRIES", "64"))
 MAX_IDLE_SECONDS = float(os.environ.get("BPE_STORE_MINUTES", "60")) * 60
 MAX_TEXT_CHARS = MAX_BYTES // 4
 """A corpus longer than this is not kept (it would push every other tab's work out)."""
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of a text (its UTF-8, lone surrogates kept), by which corpora and results are keyed.
+
+    >>> text_digest("abc")[:12]
+    'ba7816bf8f01'
+    """
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 @dataclass

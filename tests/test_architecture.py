@@ -1,0 +1,135 @@
+"""The house's rules, read from the files: imports point down (pages → ui → runtime and bpe_core), no package
+has an import circle (imports inside functions and under TYPE_CHECKING count too: a circle hidden there is
+still a circle), the engine and the runtime never import the app, and no module grows past its size."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("bpe_core", "runtime", "ui")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")}
+    found.update({module_name(path): path for path in (ROOT / "pages").glob("*.py")})
+    return found
+
+
+def imports(path: Path, name: str) -> set[str]:
+    """Every module ``path`` imports, anywhere in it (absolute names; relative imports resolved)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # ``from ui import frame`` imports ui.frame; ``from ui.fields import Field``, ui.fields (see graph)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    """Module -> the project's modules it imports (``ui.session`` importing ``ui.fields`` etc.)."""
+    known = modules()
+    edges = {}
+    for name, path in known.items():
+        targets = set()
+        for imported in imports(path, name):
+            while imported and imported not in known:  # ``bpe_core.formats.load`` -> ``bpe_core.formats``
+                imported = imported.rpartition(".")[0]
+            if imported and imported != name:
+                targets.add(imported)
+        edges[name] = targets
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_package_has_an_import_circle():
+    edges = graph()
+    assert cycles(edges) == []
+
+
+def _package_imports(prefix: str) -> dict[str, set[str]]:
+    return {name: targets for name, targets in graph().items() if name == prefix or name.startswith(prefix + ".")}
+
+
+@pytest.mark.parametrize(
+    ("package", "forbidden"),
+    [
+        ("bpe_core", ("ui", "runtime", "pages", "streamlit")),  # the engine stands alone
+        ("runtime", ("ui", "pages", "streamlit")),  # the runtime runs what it is given
+        ("ui", ("pages",)),  # pages render; nothing calls them
+    ],
+)
+def test_imports_point_down(package, forbidden):
+    upward = {
+        name: sorted(imported for imported in imports(path, name) if imported.split(".")[0] in forbidden)
+        for name, path in modules().items()
+        if name.split(".")[0] == package
+    }
+    assert {name: found for name, found in upward.items() if found} == {}
+
+
+def test_the_talk_pages_steps_are_used_by_the_talk_page_only():
+    """Talk-mode building blocks (``ui.stage``) serve every page and chart; the guided talk (``ui.talk``) only its page."""
+    users = {name for name, targets in graph().items() if any(t.startswith("ui.talk") for t in targets)}
+    assert {name for name in users if not name.startswith("ui.talk")} == {"pages.5_Talk"}
+
+
+def test_no_job_or_store_module_lives_in_ui():
+    names = [name for name in modules() if name.startswith("ui.")]
+    assert not [name for name in names if any(word in name for word in ("job", "store"))]
+
+
+@pytest.mark.parametrize("limit, folder", [(300, "bpe_core"), (300, "runtime"), (300, "ui"), (150, "pages")])
+def test_no_module_outgrows_the_house(limit, folder):
+    sizes = {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
+             for path in (ROOT / folder).rglob("*.py")}  # fmt: skip
+    assert {path: n for path, n in sizes.items() if n > limit} == {}

@@ -1,0 +1,56 @@
+"""Encode's "one word, merge by merge" (ui.encoding.word_steps) reads the encoder's own merges: every step is
+exactly what the tokenizer cut to that many merges gives, for byte-level and classic BPE alike, with a literal
+``</w>`` in classic text kept as text (the ambiguity ``bpe_core.classic`` exists to avoid)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bpe_core
+from ui.encoding import UnknownSymbol, word_steps
+
+CLASSIC_CORPUS = "low low lower newest newest widest a</w> a</w>b </w></w> w> <//w>> " * 3
+CLASSIC = bpe_core.train_classic(CLASSIC_CORPUS, 60).tokenizer
+BYTE = bpe_core.train("low lower lowest newest widest " * 20 + "日本語 日本", 320).tokenizer
+WORDS = st.text(alphabet="lowerniuts</>w日本語z", min_size=1, max_size=12).filter(lambda w: not w.isspace())
+
+
+def shown(labels: list) -> list:
+    return [label.symbol if isinstance(label, UnknownSymbol) else label for label in labels]
+
+
+@settings(max_examples=150, deadline=None)
+@given(WORDS)
+def test_classic_steps_are_the_classic_encoder_cut_to_each_rank(word):
+    steps = word_steps(CLASSIC, word)
+    assert shown(steps[0][1]) == [*word, "</w>"]
+    for caption, labels, just in steps[1:]:
+        rank = int(caption.split("merge rank ")[1].split(":")[0].replace(",", ""))
+        assert shown(labels) == CLASSIC.truncated(rank + 1).encode_word(word), caption
+        assert any(just)
+    assert shown(steps[-1][1]) == CLASSIC.encode_word(word)
+
+
+def test_a_literal_end_mark_in_classic_text_stays_text():
+    """"a</w>" is the characters a, <, /, w, > and then the mark: its last symbol is never confused with them."""
+    steps = word_steps(CLASSIC, "a</w>")
+    assert "".join(shown(steps[-1][1])) == "a</w></w>"
+    assert shown(steps[-1][1]) == CLASSIC.encode_word("a</w>")
+
+
+def test_an_unseen_character_is_an_unknown_symbol_at_every_step():
+    for _, labels, _ in word_steps(CLASSIC, "loz"):
+        assert UnknownSymbol("z", CLASSIC.unknown_id) in labels
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from([" lowest", "newest", " widest", "日本語", " lo", "low"]))
+def test_byte_level_steps_are_the_tokenizer_cut_to_each_rank(word):
+    steps = word_steps(BYTE, word)
+    assert steps[0][1] == [bytes([b]) for b in word.encode()]
+    for caption, labels, _ in steps[1:]:
+        rank = int(caption.split("merge rank ")[1].split(":")[0].replace(",", ""))
+        truncated = BYTE.truncated(rank + 1)
+        assert labels == truncated.decode_tokens_bytes(truncated.encode(word)), caption
+    assert steps[-1][1] == BYTE.decode_tokens_bytes(BYTE.encode(word))

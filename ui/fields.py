@@ -1,0 +1,160 @@
+"""A session value's declaration: :class:`Field`, with its URL form (parameter name, parser, dump, and
+when a link carries it), and the parsers that turn a query parameter's text into a value or raise
+:class:`LinkValueError` saying what is allowed. ``ui.session`` declares the fields; ``ui.links`` reads
+and writes links from these declarations alone. Messages are ``ui.i18n.later`` sentences: translated
+where they are shown, English as ``str``.
+
+>>> whole_number(1, 10)("7"), number_list(1, 500, 4)("300, 400")
+(7, [300, 400])
+>>> whole_number(1, 10)("²")
+Traceback (most recent call last):
+...
+ui.fields.LinkValueError: a whole number from 1 to 10
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, MutableMapping, Sequence
+from typing import Any, Generic, TypeVar, overload
+
+from ui.i18n import Later, later
+
+T = TypeVar("T")
+
+
+class LinkValueError(ValueError):
+    """A link's value that cannot be used; ``allowed`` (its message) says what is allowed."""
+
+    def __init__(self, allowed: Later):
+        super().__init__(str(allowed))
+        self.allowed = allowed
+
+
+class HasState:
+    """What a :class:`Field` lives on: an object with a ``state`` mapping (``ui.session.Session``)."""
+
+    state: MutableMapping[str, Any]
+
+
+class Field(Generic[T]):
+    """One value a session keeps. On a :class:`HasState` class it is a typed attribute; ``Owner.x.key`` is
+    the ``st.session_state`` key (and the key of the widget that edits it).
+
+    Its URL form, if it has one: the parameter ``url``, ``parse`` (text -> value, or LinkValueError),
+    ``dump`` (value -> text) and ``carried(value, owner)``, whether a link carries the value (None never
+    travels). ``saved``: whether a reload brings the value back (False for what belongs to one run or one
+    page load). ``uploader``: a file uploader's value, which Streamlit alone may set: no default, never saved.
+    """
+
+    def __init__(
+        self,
+        default: T | Callable[[], T],
+        *,
+        url: str | None = None,
+        parse: Callable[[str], T] | None = None,
+        dump: Callable[[T], str] = str,
+        carried: Callable[[T, Any], bool] | None = None,
+        saved: bool = True,
+        uploader: bool = False,
+    ):
+        self.default, self.url, self.parse, self.dump, self.carried = default, url, parse, dump, carried
+        self.saved = saved and not uploader
+        self.uploader = uploader
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @property
+    def key(self) -> str:
+        return f"bpe.{self.name}"
+
+    def initial(self) -> T:
+        return self.default() if callable(self.default) else self.default  # type: ignore[return-value]
+
+    def carries(self, value: T | None, owner: Any) -> bool:
+        """Whether a link carries ``value`` (this field's value on ``owner``)."""
+        return self.url is not None and value is not None and (self.carried is None or self.carried(value, owner))
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> Field[T]: ...
+    @overload
+    def __get__(self, obj: HasState, owner: type) -> T: ...
+    def __get__(self, obj, owner):
+        if obj is None:
+            return self
+        if self.uploader:
+            return obj.state.get(self.key)
+        if self.key not in obj.state:
+            obj.state[self.key] = self.initial()
+        return obj.state[self.key]
+
+    def __set__(self, obj: HasState, value: T) -> None:
+        obj.state[self.key] = value
+
+
+# -- parsers: text from a link -> a value, or LinkValueError saying what is allowed ----------------
+
+_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are digits to str.isdigit
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    allowed = later("a whole number from {low:,} to {high:,}", low=low, high=high)
+
+    def parse(text: str) -> int:
+        if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
+            raise LinkValueError(allowed)
+        return int(text)
+
+    return parse
+
+
+def one_of(choices: Sequence[str]) -> Callable[[str], str]:
+    allowed = later("one of {names}", names=", ".join(choices))
+
+    def parse(text: str) -> str:
+        if text not in choices:
+            raise LinkValueError(allowed)
+        return text
+
+    return parse
+
+
+def short_text(limit: int) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if len(text) > limit:
+            raise LinkValueError(later("text of at most {limit:,} characters", limit=limit))
+        return text
+
+    return parse
+
+
+def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
+    """``"300,400"`` -> ``[300, 400]``: up to ``most`` distinct whole numbers, comma-separated."""
+    allowed = later("up to {most} whole numbers from {low:,} to {high:,}, separated by commas", most=most, low=low,
+                    high=high)
+
+    def parse(text: str) -> list[int]:
+        parts = [part for part in re.split(r"[,\s]+", text) if part]
+        if len(parts) > most or not all(_DIGITS.fullmatch(part) and low <= int(part) <= high for part in parts):
+            raise LinkValueError(allowed)
+        return list(dict.fromkeys(int(part) for part in parts))
+
+    return parse
+
+
+def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
+    allowed = later("a comma-separated list of {names} (or nothing)", names=", ".join(choices))
+
+    def parse(text: str) -> list[str]:
+        names = [name for name in text.split(",") if name]
+        if not all(name in choices for name in names):
+            raise LinkValueError(allowed)
+        return list(dict.fromkeys(names))
+
+    return parse
+
+
+def comma_joined(values: Sequence[Any]) -> str:
+    return ",".join(map(str, values))

@@ -1,0 +1,81 @@
+"""The user's own text entering the session: the callbacks of the paste boxes and file uploaders, the
+Train page's (the corpus) and the Compare page's (held-out text) alike.
+
+A widget's callback runs before the page draws, so the text is decoded and hashed here once, never on a
+rerun; a big paste leaves its box (a widget's value travels to the server on every rerun); a refused file
+never takes the last good one's place: why it was refused is kept for the uploader to show
+(``ui.uploads.upload_status``) until the next file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from runtime.store import text_digest
+from ui.corpora import PASTED, CorpusError, Upload, decode_upload
+from ui.fields import Field
+from ui.i18n import N_, t
+from ui.session import Session
+
+if TYPE_CHECKING:  # Streamlit's class, for the annotation only
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+BIG_PASTE = 50_000
+"""Characters; a bigger paste is moved out of its box."""
+
+
+def store_corpus_paste(s: Session) -> None:
+    """The Train page's paste box was edited: its text is the pasted corpus."""
+    s.pasted_text = _take_paste(s, Session.paste_box, N_(
+        "Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
+        "paste again to replace it."))  # fmt: skip
+
+
+def store_corpus_upload(s: Session) -> None:
+    """A corpus file was uploaded: keep its text, or say at the uploader why not."""
+    upload = _take_upload(s, Session.upload_box, Session.upload_problem)
+    if upload is not None:
+        s.upload = upload
+
+
+def store_heldout_paste(s: Session) -> None:
+    """Compare's held-out paste box was edited."""
+    text = _take_paste(s, Session.heldout_box, N_(
+        "Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
+        "paste again to replace it."))  # fmt: skip
+    s.heldout_text = Upload(PASTED, text, 0, text_digest(text)) if text else None
+
+
+def store_heldout_upload(s: Session) -> None:
+    """A held-out file was uploaded: keep its text, or say at the uploader why not."""
+    upload = _take_upload(s, Session.heldout_file, Session.heldout_problem)
+    if upload is not None:
+        s.heldout_text = upload
+
+
+def forget_heldout_text(s: Session) -> None:
+    """A new held-out choice: pasted and uploaded text are separate choices, so neither stands in for the other."""
+    s.heldout_text = None
+    s.heldout_problem = ""
+
+
+def _take_paste(s: Session, box: Field[str], stored: str) -> str:
+    """The box's text; a big one is cleared from the box with a notice (``stored``, counting ``n``)."""
+    text = getattr(s, box.name) or ""
+    if len(text) > BIG_PASTE:
+        setattr(s, box.name, "")
+        s.notice("info", t(stored, n=len(text)))
+    return text
+
+
+def _take_upload(s: Session, uploader: Field[UploadedFile | None], problem: Field[str]) -> Upload | None:
+    """The uploaded file decoded, or None: nothing uploaded, or refused (the reason kept in ``problem``)."""
+    setattr(s, problem.name, "")
+    file = getattr(s, uploader.name)
+    if file is None:
+        return None
+    try:
+        return decode_upload(file.getvalue(), file.name)
+    except CorpusError as error:
+        setattr(s, problem.name, t(error.message))
+        return None
