@@ -118,7 +118,7 @@ def test_imports_point_down(package, forbidden):
 
 
 def test_the_talk_pages_steps_are_used_by_the_talk_page_only():
-    """Talk-mode building blocks (``ui.stage``) serve every page and chart; the guided talk (``ui.talk``) only its page."""
+    """Talk-mode blocks (``ui.stage``) serve every page and chart; the guided talk (``ui.talk``) only its page."""
     users = {name for name, targets in graph().items() if any(t.startswith("ui.talk") for t in targets)}
     assert {name for name in users if not name.startswith("ui.talk")} == {"pages.5_Talk"}
 
