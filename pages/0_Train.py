@@ -47,8 +47,8 @@ with left:
         st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_corpus_paste,
                      args=(s,),
                      placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))
-        if s.pasted_text and not s.paste_box:
-            st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted_text)))
+        if s.pasted is not None and not s.paste_box:
+            st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted.text)))
     else:
         st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,

@@ -81,3 +81,13 @@ def _v2_pages_manager(self, *args, **kwargs):
 
 
 PagesManager.__init__ = _v2_pages_manager
+
+
+# -- the workspace store: every test run (and the servers it starts) writes to its own temporary folder ----------
+
+
+def pytest_configure(config):
+    import os
+    import tempfile
+
+    os.environ.setdefault("BPE_DATA_DIR", tempfile.mkdtemp(prefix="bpe-test-store-"))

@@ -215,7 +215,7 @@ def test_big_paste_is_stored_and_the_box_cleared():
     assert len(text) > 50_000
     at = _paste(fresh(), text)
     assert sess(at).paste_box == ""
-    assert sess(at).pasted_text == text
+    assert sess(at).pasted.text == text
     assert any("Pasted text stored" in info.value for info in at.info)
     click_train(at)
     assert sess(at).trained.corpus_chars == len(text)

@@ -1,5 +1,5 @@
-"""The typed session (ui/session.py) and link parsing (ui/links.py), the reload store (ui/store.py) and the escaping
-helper (ui/text.py): properties over hostile values, no Streamlit needed."""
+"""The typed session (ui/session.py), link parsing (ui/links.py) and the escaping helper (ui/text.py): properties
+over hostile values, no Streamlit needed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from runtime.store import WorkspaceStore
 from ui import links
 from ui.links import link_params, parse_link, signature
 from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session
@@ -138,30 +137,6 @@ def _examples(name: str) -> list[str]:
 
 def test_signature_ignores_the_workspace_and_order():
     assert signature({"b": "1", "a": "2", links.WORKSPACE_PARAM: "x"}) == signature({"a": "2", "b": "1"})
-
-
-# -- the reload store -----------------------------------------------------------------------------
-
-
-def test_store_gives_work_back_only_to_its_browser():
-    store = WorkspaceStore(max_bytes=1000, max_entries=10, max_idle=60)
-    store.save("browser-a", "tab1", {"pasted_text": "secret"}, size=6)
-    assert store.load("browser-a", "tab1") == {"pasted_text": "secret"}
-    assert store.load("browser-b", "tab1") is None  # a copied address bar opened elsewhere
-    store.claim("browser-a", "browser-b")
-    assert store.load("browser-b", "tab1") == {"pasted_text": "secret"}
-
-
-def test_store_is_bounded_in_bytes_entries_and_idle_time():
-    store = WorkspaceStore(max_bytes=100, max_entries=3, max_idle=60)
-    for index in range(5):
-        store.save("me", f"tab{index}", {}, size=10)
-    assert len(store) == 3 and store.load("me", "tab0") is None and store.load("me", "tab4") == {}
-    store.save("me", "big", {}, size=95)
-    assert store.total_size <= 100 and store.load("me", "big") == {}
-    idle = WorkspaceStore(max_bytes=100, max_entries=3, max_idle=0)
-    idle.save("me", "tab", {}, size=1)
-    assert idle.load("me", "tab") is None
 
 
 # -- the escaping helper -------------------------------------------------------------------------

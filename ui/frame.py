@@ -17,14 +17,15 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from runtime import jobs, store
-from ui import i18n, links, session, stage
+from runtime import jobs
+from runtime.store import Removed, default_store
+from ui import i18n, links, session, stage, workspace
 from ui import tokens as token_ui
-from ui.corpora import PASTE, UPLOAD, Upload
+from ui.corpora import PASTE, UPLOAD
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.stage import keys as talk_keys
-from ui.text import human_bytes, plain
+from ui.text import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
@@ -166,22 +167,27 @@ def _open(s: Session) -> None:
         s.browser = cookie if isinstance(cookie, str) and 0 < len(cookie) <= 64 else secrets.token_hex(16)
     other = st.session_state.get(PAGE_TOOLS_KEY, {}).get("browser")
     if isinstance(other, str) and other != s.browser and len(other) <= 64:
-        store.STORE.claim(s.browser, other)  # another tab of this browser set the cookie first
+        default_store().claim(s.browser, other)  # another tab of this browser set the cookie first
         s.browser = other
+    restored: Removed | bool = False
     if first_run:
         wanted = links.workspace_id(params)
         if wanted:
-            _restore(s, wanted)
+            restored = workspace.restore(s, wanted)
         s.workspace = wanted or secrets.token_hex(8)
     signature = links.signature({key: ",".join(values) for key, values in params.items()})
     if signature != s.link_signature:
         s.link_signature = signature
-        _apply_link(s, params)
+        _apply_link(s, params, own=restored is not False)
     if s.lang not in i18n.LANGUAGES:
         s.lang = i18n.browser_language(st.context.locale)
+    if isinstance(restored, Removed):  # said once the link's settings (its corpus) are read
+        s.notice("warning", workspace.removal_message(restored, own_text=s.corpus in (PASTE, UPLOAD)))
 
 
-def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
+def _apply_link(s: Session, params: dict[str, list[str]], *, own: bool) -> None:
+    """A link's values into the session. A stranger's link (not ``own``: not this tab's reload) that names a
+    tokenizer asks for it to be trained (``ensure``); a reload's link is the tab's own settings."""
     values, problems = links.parse_link(params)
     for name, value in values.items():
         setattr(s, name, value)
@@ -189,57 +195,16 @@ def _apply_link(s: Session, params: dict[str, list[str]]) -> None:
         s.lang = i18n.browser_language(st.context.locale)
     for problem in problems:
         s.notice("warning", plain(t(problem.message), limit=400))
-    if set(values) & set(session.TOKENIZER_FIELDS):
+    if set(values) & set(session.TOKENIZER_FIELDS) and not own:
         s.link_pending = True
-
-
-def _restore(s: Session, workspace: str) -> None:
-    values = store.STORE.load(s.browser, workspace)
-    if values is None:
-        return
-    for name, value in values.items():
-        if isinstance(value, LostText):
-            s.notice("warning", plain(value.message()))
-            value = "" if name == "pasted_text" else None
-        setattr(s, name, value)
-    s.notice("success", t("Your work in this tab was restored after the reload."))
-
-
-class LostText:
-    """Stands in for a text too big to keep across reloads, so the restored page can say what was lost."""
-
-    def __init__(self, what: str, characters: int):
-        self.what, self.characters = what, characters
-
-    def message(self) -> str:
-        return t("Your {what} ({size}) was too big to keep across reloads: add it again to train on it. The rest "
-                 "of your work is back.", what=t(self.what), size=human_bytes(self.characters))
 
 
 # -- saving -----------------------------------------------------------------------------------------
 
 
 def _save(s: Session) -> None:
-    if not s.workspace:
-        return
-    values, size = {}, 0
-    for name, field in session.FIELDS.items():
-        if not field.saved or field.key not in st.session_state:
-            continue
-        value = getattr(s, name)
-        text = value.text if isinstance(value, Upload) else value if name == "pasted_text" else ""
-        if len(text) > store.MAX_TEXT_CHARS:
-            value = LostText(_OWN_TEXT.get(name, "text"), len(text))
-        else:
-            size += len(text)
-        values[name] = value
-    if s.trained is not None:
-        size += 2_000 * s.trained.num_merges  # trace records and tokenizer tables: roughly 2 KB a merge
-    store.STORE.save(s.browser, s.workspace, values, size)
-
-
-_OWN_TEXT = {"upload": N_("uploaded file"), "pasted_text": N_("pasted text"), "heldout_text": N_("held-out text")}
-"""What each field holding the user's own text is called when it is too big to keep."""
+    if s.workspace:
+        workspace.save(s)
 
 
 # -- the link -----------------------------------------------------------------------------------------

@@ -105,7 +105,7 @@ def _columns(trained: Trained) -> dict:
     tokens and the deflated columns."""
     classic = trained.is_classic
     segmentation = trained.tokenizer.segment(trained.window_text)
-    trace = trained.trace
+    trace = list(trained.trace)  # the records, for this once (the payload is kept, the records are not)
     starts = word_starts(trained)
     made = {}
     for rank, record in enumerate(trace):
@@ -170,7 +170,7 @@ def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEE
 def count_chart_points(trained: Trained, max_points: int = 1000) -> list[dict]:
     """The winning count per round, at most ``max_points`` points: each bucket of consecutive
     rounds keeps its round with the highest count (exact maxima, so no peak is lost)."""
-    counts = [record.count for record in trained.trace]
+    counts = trained.trace.counts
     size = max(1, -(-len(counts) // max_points))
     points = []
     for start in range(0, len(counts), size):

@@ -26,9 +26,10 @@ BIG_PASTE = 50_000
 
 def store_corpus_paste(s: Session) -> None:
     """The Train page's paste box was edited: its text is the pasted corpus."""
-    s.pasted_text = _take_paste(s, Session.paste_box, N_(
+    text = _take_paste(s, Session.paste_box, N_(
         "Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
         "paste again to replace it."))  # fmt: skip
+    s.pasted = Upload(PASTED, text, 0, text_digest(text)) if text else None
 
 
 def store_corpus_upload(s: Session) -> None:

@@ -111,7 +111,7 @@ class Session(HasState):
     # Kept but never in a link: the user's own text and what was made from it.
     paste_box: Field[str] = Field("", saved=False)  # the Train page's paste box (its text is kept in pasted_text)
     upload_box: Field[UploadedFile | None] = Field(None, uploader=True)  # the Train page's file uploader
-    pasted_text: Field[str] = Field("")
+    pasted: Field[Upload | None] = Field(None)  # the pasted corpus (its text, and its digest computed once)
     upload: Field[Upload | None] = Field(None)  # the last good upload
     upload_problem: Field[str] = Field("")  # why the file in the uploader was refused (shown until the next one)
     heldout_text: Field[Upload | None] = Field(None)  # pasted or uploaded held-out text

@@ -44,9 +44,9 @@ class SettingsError(ValueError):
 def corpus_text(s: Session) -> str:
     """The text of the chosen corpus; SettingsError when there is none."""
     if s.corpus == PASTE:
-        if not s.pasted_text:
+        if s.pasted is None:
             raise SettingsError(later("The corpus is empty: paste some text, upload a .txt file or pick a sample."))
-        return s.pasted_text
+        return s.pasted.text
     if s.corpus == UPLOAD:
         if s.upload is None:
             raise SettingsError(later("No file uploaded yet (or the upload was refused): upload a .txt file first."))
@@ -158,7 +158,8 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
 
 
 def corpus_digest(s: Session, text: str) -> str:
-    return s.upload.digest if s.corpus == UPLOAD and s.upload is not None else text_digest(text)
+    own = {UPLOAD: s.upload, PASTE: s.pasted}.get(s.corpus)
+    return own.digest if own is not None else text_digest(text)
 
 
 def request_for(s: Session) -> tuple[Request, str]:

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import bpe_core
+from bpe_core.classic import END
 from ui.corpora import UPLOAD, sample_name
 from ui.i18n import t
+from ui.trace import PackedTrace
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
@@ -77,7 +79,8 @@ class Request:
 
 @dataclass
 class Trained:
-    """A trained tokenizer and what the pages show about it."""
+    """A trained tokenizer and what the pages show about it. Its records live packed (``trace``: about 80 bytes
+    a merge, see :mod:`ui.trace`); ``result.trace`` is left empty."""
 
     request: Request
     result: bpe_core.TrainResult | bpe_core.ClassicResult
@@ -85,25 +88,16 @@ class Trained:
     corpus_bytes: int
     window_text: str
     stats: dict[str, Any]  # see _stats: sample_bytes, truncated, bpt_before, bpt_after, seconds
+    trace: PackedTrace
     extras: dict[str, Any] = field(default_factory=dict)  # views derived once (player frames, tables)
-    packed_trace: bytes | None = None
-    """``result.trace`` pickled, until a page first asks for it (see :func:`train_job`)."""
 
     @property
     def tokenizer(self) -> bpe_core.Tokenizer | bpe_core.ClassicTokenizer:
         return self.result.tokenizer
 
     @property
-    def trace(self) -> list[bpe_core.MergeRecord]:
-        packed = self.packed_trace  # read once: another session's thread may unpack it meanwhile
-        if packed is not None:
-            self.result.trace = pickle.loads(packed)
-            self.packed_trace = None
-        return self.result.trace
-
-    @property
     def num_merges(self) -> int:
-        return self.tokenizer.num_merges if self.packed_trace is not None else len(self.result.trace)
+        return len(self.trace)
 
     @property
     def label(self) -> str:
@@ -117,10 +111,20 @@ class Trained:
         return self.request.kind == "classic"
 
 
+def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symbols: int) -> list[bytes]:
+    """The bytes of symbols 0 .. n_symbols - 1 as the trainer named them (the trace's ids): a byte-level
+    tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8."""
+    if isinstance(tokenizer, bpe_core.ClassicTokenizer):
+        return [symbol.encode("utf-8") for symbol in tokenizer.symbols[:n_symbols]]
+    return list(map(tokenizer.token_bytes, range(n_symbols)))
+
+
 def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
     """Train as ``request`` says and measure the result (runs in a worker process)."""
     if request.kind == "classic":
-        result = bpe_core.train_classic(text, request.vocab_size, progress=progress)
+        result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
+            text, request.vocab_size, progress=progress
+        )
     else:
         result = bpe_core.train(
             text,
@@ -129,14 +133,14 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
             pattern=request.pattern,
             progress=progress,
         )
-    if hasattr(result, "pretoken_counts"):
+    if isinstance(result, bpe_core.TrainResult):
         # Nothing on the pages reads them, and pickling them back from the job would cost more than
         # the rest of the result (~5 MB for 10 MB of text).
         result.pretoken_counts = {}
-    # The trace (thousands of records with their runner-ups) travels back from the job as one
-    # bytes object: unpickling it costs the server ~0.15 s for 8,000 merges, which the Train page
-    # (it shows none of it) should not wait for; the Merges page unpacks it on first use.
-    packed_trace = pickle.dumps(result.trace, pickle.HIGHEST_PROTOCOL)
+    # The records travel back, and stay, as columns: about 80 bytes a merge instead of ~1 KB of objects.
+    records = result.trace
+    base = records[0].new_id if records else 0
+    trace = PackedTrace.from_records(records, symbols_of(result.tokenizer, base + len(records)))
     result.trace = []
     return Trained(
         request=request,
@@ -145,8 +149,65 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         corpus_bytes=len(text.encode("utf-8", errors="surrogatepass")),
         window_text=_window(text),
         stats=_stats(result.tokenizer, text, request.kind == "classic"),
-        packed_trace=packed_trace,
+        trace=trace,
     )
+
+
+# -- on disk: what the workspace store keeps of a trained tokenizer -------------------------------------------
+
+_LENGTH = struct.Struct("<I")
+
+
+def to_bytes(trained: Trained) -> bytes:
+    """A trained tokenizer in compact form: a JSON header (what it was trained with, its measurements) and its
+    packed trace, from which :func:`from_bytes` rebuilds the tokenizer itself (every token is the merge of two
+    earlier ones). About 80 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
+    The request is not in it: the workspace keeps that, with the names a user gave."""
+    result, tokenizer = trained.result, trained.tokenizer
+    header: dict[str, Any] = {
+        "kind": trained.request.kind,
+        "corpus_chars": trained.corpus_chars, "corpus_bytes": trained.corpus_bytes,
+        "window_text": trained.window_text, "stats": trained.stats,
+        "seconds": result.seconds, "stopped_early": result.stopped_early, "stop_reason": result.stop_reason,
+    }  # fmt: skip
+    if isinstance(result, bpe_core.TrainResult):
+        header.update(settings=result.settings, pretoken_count=result.pretoken_count,
+                      unique_pretokens=result.unique_pretokens, timings=result.timings,
+                      special_token_count=result.special_token_count, special_tokens=result.tokenizer.special_tokens,
+                      pattern=result.tokenizer.pattern)  # fmt: skip
+    else:
+        header["characters"] = tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
+    encoded = json.dumps(header, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
+    return _LENGTH.pack(len(encoded)) + encoded + trained.trace.to_bytes()
+
+
+def from_bytes(request: Request, data: bytes) -> Trained:
+    """The :class:`Trained` that :func:`to_bytes` wrote, for ``request``."""
+    (size,) = _LENGTH.unpack_from(data)
+    header = json.loads(data[_LENGTH.size : _LENGTH.size + size].decode("utf-8", errors="surrogatepass"))
+    trace = PackedTrace.from_bytes(data[_LENGTH.size + size :])
+    merges = trace.merges()
+    result: bpe_core.TrainResult | bpe_core.ClassicResult
+    if header["kind"] == "classic":
+        atoms: list[tuple[str, ...]] = [(character,) for character in header["characters"]] + [(END,)]
+        for left, right in merges:
+            atoms.append(atoms[left] + atoms[right])
+        classic = bpe_core.ClassicTokenizer.from_atoms(atoms, [(atoms[left], atoms[right]) for left, right in merges])
+        result = bpe_core.ClassicResult(classic, [], header["seconds"], header["stopped_early"], header["stop_reason"])
+    else:
+        symbols = [bytes([byte]) for byte in range(256)]
+        for left, right in merges:
+            symbols.append(symbols[left] + symbols[right])
+        tokenizer = bpe_core.Tokenizer(dict(enumerate(symbols)), [(symbols[a], symbols[b]) for a, b in merges],
+                                       header["special_tokens"], header["pattern"])  # fmt: skip
+        result = bpe_core.TrainResult(
+            tokenizer, [], header["settings"], header["seconds"], header["pretoken_count"], header["unique_pretokens"],
+            header["stopped_early"], header["stop_reason"], header["timings"],
+            special_token_count=header["special_token_count"],
+        )  # fmt: skip
+    symbols_made = symbols_of(result.tokenizer, trace.base + len(trace))
+    return Trained(request, result, header["corpus_chars"], header["corpus_bytes"], header["window_text"],
+                   header["stats"], trace.with_symbols(symbols_made))  # fmt: skip
 
 
 def _window(text: str) -> str:

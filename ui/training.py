@@ -186,7 +186,7 @@ def ensure(s: Session, what: str) -> Trained | None:
 
 
 def corpus_missing(s: Session) -> bool:
-    return (s.corpus == PASTE and not s.pasted_text) or (s.corpus == UPLOAD and s.upload is None)
+    return (s.corpus == PASTE and s.pasted is None) or (s.corpus == UPLOAD and s.upload is None)
 
 
 def _quick_train(s: Session, what: str) -> None:

@@ -88,8 +88,8 @@ def training_text(s: Session, trained: Trained) -> Text | None:
         own = s.upload if request.corpus == UPLOAD else None
         if own is not None and own.digest == request.text_digest:
             found = make_text(own.name, own.text, own.digest)
-        elif request.corpus == PASTE and s.pasted_text and text_digest(s.pasted_text) == request.text_digest:
-            found = make_text(PASTED, s.pasted_text, request.text_digest)
+        elif request.corpus == PASTE and s.pasted is not None and s.pasted.digest == request.text_digest:
+            found = make_text(PASTED, s.pasted.text, request.text_digest)
         if found is not None:
             trained.extras["compare.training_text"] = found  # checked once, not hashed on every rerun
     if found is None:

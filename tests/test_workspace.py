@@ -1,0 +1,113 @@
+"""A tab's work on disk (ui/workspace.py, ui/trained.py's compact form): every saved field comes back equal, a
+trained tokenizer comes back encoding exactly as before (byte-level and classic, stopped early, special tokens,
+custom and no pre-tokenization), big texts go to blobs named by their digest, and a missing blob loses only
+its own field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bpe_core
+from runtime.store import text_digest
+from ui.corpora import Upload
+from ui.trained import Request, from_bytes, to_bytes, train_job
+from ui.workspace import INLINE_CHARS, decode, encode
+
+CORPUS = "low lower newest widest<|endoftext|> 日本語の文 🙂 naïve café\n\tdef f(x): return x ** 2\n" * 40
+
+
+def trained(kind: str = "byte", vocab: int = 400, pattern: str | None = "gpt2", specials=("<|endoftext|>",),
+            text: str = CORPUS):  # fmt: skip
+    choice = "classic" if kind == "classic" else {"gpt2": "gpt2", None: "none"}.get(pattern, "custom")
+    request = Request("paste", "pasted text", text_digest(text), kind, vocab, choice,
+                      None if kind == "classic" else pattern, () if kind == "classic" else tuple(specials))
+    return train_job(text, request)
+
+
+CASES = {
+    "byte": trained(),
+    "classic": trained("classic", 120),
+    "stopped early": trained(vocab=5_000),
+    "no pre-tokenization": trained(pattern=None, vocab=330),
+    "custom regex": trained(pattern=r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", vocab=350, specials=()),
+    "no merges": trained(vocab=257),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_trained_tokenizer_comes_back_from_its_compact_form(case):
+    original = CASES[case]
+    again = from_bytes(original.request, to_bytes(original))
+    assert list(again.trace) == list(original.trace)
+    assert (again.corpus_chars, again.corpus_bytes, again.window_text, again.stats) == (
+        original.corpus_chars, original.corpus_bytes, original.window_text, original.stats)  # fmt: skip
+    assert again.result.stopped_early == original.result.stopped_early and again.label == original.label
+    if original.is_classic:
+        assert again.tokenizer.symbols == original.tokenizer.symbols
+        assert again.tokenizer.merges == original.tokenizer.merges
+    else:
+        assert again.tokenizer.vocab == original.tokenizer.vocab
+        assert again.tokenizer.merges == original.tokenizer.merges
+        assert again.tokenizer.special_tokens == original.tokenizer.special_tokens
+        assert again.tokenizer.pattern == original.tokenizer.pattern
+        assert again.result.settings == original.result.settings
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="low ernstid日本語🙂</>\n\t<|endoftext|>", max_size=80))
+def test_the_tokenizers_that_come_back_encode_exactly_as_before(text):
+    for case in ("byte", "classic", "no pre-tokenization"):
+        original = CASES[case].tokenizer
+        again = from_bytes(CASES[case].request, to_bytes(CASES[case])).tokenizer
+        assert again.encode(text) == original.encode(text), case
+
+
+def test_a_compact_tokenizer_is_a_fraction_of_its_objects():
+    """About 80 bytes a merge for the columns (before the store compresses them)."""
+    big = trained(vocab=2_000, text=CORPUS * 3 + " ".join(str(n) for n in range(20_000)))
+    assert len(to_bytes(big)) < 120 * big.num_merges + 20_000
+
+
+def test_every_saved_value_comes_back_and_big_things_go_to_blobs():
+    long_text = "x" * (INLINE_CHARS + 1)
+    upload = Upload("notes.txt", "some text", 2, text_digest("some text"))
+    loaded = bpe_core.train("hello hello world", 262).tokenizer
+    values = {"vocab": 600, "sizes": [300, 400], "lang": None, "talk": True, "text": long_text, "upload": upload,
+              "trained": CASES["byte"], "loaded": {"mine.json": loaded}, "token": None}  # fmt: skip
+    document, blobs = encode(values)
+    assert len(document) < 2_000  # the document names the big things; it does not hold them
+    stored = {key: source() for key, source in blobs.items()}
+    assert set(stored) == {f"text:{text_digest(long_text)}", f"text:{upload.digest}",
+                           f"trained:{CASES['byte'].request.key}", *[k for k in stored if k.startswith("tokenizer:")]}
+    back = decode(document, stored.get)
+    assert not back.lost
+    assert {name: back.values[name] for name in ("vocab", "sizes", "lang", "talk", "text", "upload", "token")} == {
+        name: values[name] for name in ("vocab", "sizes", "lang", "talk", "text", "upload", "token")}
+    assert back.values["trained"].request == CASES["byte"].request
+    assert list(back.values["trained"].trace) == list(CASES["byte"].trace)
+    assert back.values["loaded"]["mine.json"].encode("hello world") == loaded.encode("hello world")
+
+
+def test_an_unchanged_document_names_the_same_blobs():
+    """Keys come from content: a rerun saves the same document, so the store writes nothing again."""
+    values = {"upload": Upload("a.txt", "abc", 0, text_digest("abc")), "trained": CASES["classic"]}
+    assert encode(values)[0] == encode(values)[0] and set(encode(values)[1]) == set(encode(values)[1])
+
+
+def test_a_missing_blob_loses_only_its_own_field_and_says_which():
+    values = {"vocab": 700, "upload": Upload("a.txt", "abc", 0, text_digest("abc")), "trained": CASES["byte"]}
+    document, blobs = encode(values)
+    stored = {key: source() for key, source in blobs.items() if not key.startswith("trained:")}
+    back = decode(document, stored.get)
+    assert back.lost == ["trained"] and back.values["vocab"] == 700 and back.values["upload"].text == "abc"
+
+
+@pytest.mark.parametrize("document", ["", "{", "[]", '{"format": "other", "version": 1, "values": {}}',
+                                      json.dumps({"format": "bpe-playground-workspace", "version": 99, "values": {}})])
+def test_a_document_of_another_kind_restores_nothing_and_says_so(document):
+    back = decode(document, {}.get)
+    assert back.values == {} and back.lost == ["*"]

@@ -1,0 +1,205 @@
+"""A tab's work as the store keeps it (``runtime.store``): the session's saved fields as a small JSON document,
+and what is big (a corpus, a trained tokenizer, a tokenizer loaded from files) as blobs the document names.
+
+Every field declared ``saved`` (``ui.session``) goes in the document; a value that is not plain JSON is written
+as one of four forms, each naming a blob by a key made from its content, so equal content is stored once:
+
+==================  =========================================================  ================================
+form                for                                                        blob
+==================  =========================================================  ================================
+``{"$text": d}``    a string of over :data:`INLINE_CHARS` characters             ``text:<sha256>`` (UTF-8)
+``{"$upload": …}``  an uploaded or pasted text (name, digest, bytes replaced)   ``text:<sha256>``
+``{"$trained": …}`` the trained tokenizer: its request, whose key names the blob ``trained:<request key>``
+``{"$loaded": …}``  tokenizers loaded from files: [label, content digest] each   ``tokenizer:<sha256>`` (its JSON)
+==================  =========================================================  ================================
+
+>>> document, blobs = encode({"vocab": 600, "pasted": Upload("pasted text", "low lower", 0, "d1")})
+>>> json.loads(document)["values"]
+{'vocab': 600, 'pasted': {'$upload': ['pasted text', 'd1', 0]}}
+>>> sorted(blobs)
+['text:d1']
+>>> decode(document, {"text:d1": b"low lower"}.get).values["pasted"].text
+'low lower'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from bpe_core import Tokenizer
+from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
+from runtime.store import BlobSource, Removed, default_store, text_digest
+from ui.corpora import Upload
+from ui.i18n import t
+from ui.own_text import BIG_PASTE
+from ui.session import FIELDS, Session
+from ui.text import human_bytes, plain
+from ui.trained import Request, Trained, from_bytes, to_bytes
+
+FORMAT, VERSION = "bpe-playground-workspace", 1
+INLINE_CHARS = 2_000
+"""Longer strings (a pasted text, a long Encode text) go to a blob: the document stays small."""
+
+
+def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
+    """The document for these field values, and the blobs it refers to (key -> source of the bytes)."""
+    blobs: dict[str, BlobSource] = {}
+
+    def form(value: Any) -> Any:
+        if isinstance(value, Upload):
+            blobs[f"text:{value.digest}"] = _text_bytes(value.text)
+            return {"$upload": [value.name, value.digest, value.replaced_bytes]}
+        if isinstance(value, Trained):
+            blobs[f"trained:{value.request.key}"] = lambda: to_bytes(value)
+            return {"$trained": asdict(value.request)}
+        if isinstance(value, str) and len(value) > INLINE_CHARS:
+            digest = text_digest(value)
+            blobs[f"text:{digest}"] = _text_bytes(value)
+            return {"$text": digest}
+        if isinstance(value, dict) and value and all(isinstance(item, Tokenizer) for item in value.values()):
+            loaded = []
+            for label, tokenizer in value.items():
+                digest, data = _tokenizer_json(tokenizer)
+                blobs[f"tokenizer:{digest}"] = data
+                loaded.append([label, digest])
+            return {"$loaded": loaded}
+        if isinstance(value, tuple):
+            return list(value)
+        return value
+
+    values = {name: form(value) for name, value in values.items()}
+    return json.dumps({"format": FORMAT, "version": VERSION, "values": values}, ensure_ascii=False), blobs
+
+
+_tokenizer_digests: weakref.WeakKeyDictionary[Tokenizer, str] = weakref.WeakKeyDictionary()
+
+
+def _tokenizer_json(tokenizer: Tokenizer) -> tuple[str, BlobSource]:
+    """A loaded tokenizer's digest (of its project JSON, computed once per tokenizer: a run saves the workspace
+    every time) and the source of that JSON."""
+
+    def data() -> bytes:
+        return json.dumps(tokenizer_to_json(tokenizer), ensure_ascii=False).encode("utf-8")
+
+    digest = _tokenizer_digests.get(tokenizer)
+    if digest is None:
+        digest = _tokenizer_digests[tokenizer] = hashlib.sha256(data()).hexdigest()
+    return digest, data
+
+
+def _text_bytes(text: str) -> BlobSource:
+    return lambda: text.encode("utf-8", errors="surrogatepass")
+
+
+@dataclass
+class Decoded:
+    """Field values read back, and the names of those that could not be (their blob was missing or unreadable)."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    lost: list[str] = field(default_factory=list)
+
+
+def decode(document: str, blob: Callable[[str], bytes | None]) -> Decoded:
+    """The field values of a document :func:`encode` wrote (``blob(key)`` reads a blob, None when missing).
+
+    A document of another format or version restores nothing (``lost`` says so: ``["*"]``)."""
+    decoded = Decoded()
+    try:
+        parsed = json.loads(document)
+        if not isinstance(parsed, dict) or parsed.get("format") != FORMAT or parsed.get("version") != VERSION:
+            raise ValueError("another format")
+        values = parsed["values"]
+    except (ValueError, KeyError, TypeError):
+        decoded.lost.append("*")
+        return decoded
+    for name, value in values.items():
+        try:
+            decoded.values[name] = _value(value, blob)
+        except (LookupError, ValueError, TypeError):  # a blob gone missing, or written by another version
+            decoded.lost.append(name)
+    return decoded
+
+
+def _value(value: Any, blob: Callable[[str], bytes | None]) -> Any:
+    if not (isinstance(value, dict) and len(value) == 1 and next(iter(value)).startswith("$")):
+        return value
+    ((form, body),) = value.items()
+    if form == "$text":
+        return _read(blob, f"text:{body}").decode("utf-8", errors="surrogatepass")
+    if form == "$upload":
+        name, digest, replaced = body
+        return Upload(name, _read(blob, f"text:{digest}").decode("utf-8", errors="surrogatepass"), replaced, digest)
+    if form == "$trained":
+        request = Request(**{**body, "special_tokens": tuple(body["special_tokens"])})
+        return from_bytes(request, _read(blob, f"trained:{request.key}"))
+    if form == "$loaded":
+        return {label: tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{digest}")), source=label)
+                for label, digest in body}  # fmt: skip
+    raise ValueError(f"unknown form {form}")
+
+
+def _read(blob: Callable[[str], bytes | None], key: str) -> bytes:
+    data = blob(key)
+    if data is None:
+        raise LookupError(key)
+    return data
+
+
+# -- a tab's work, saved after each run and brought back by a reload or after a restart ----------------------
+
+
+def save(s: Session) -> None:
+    """Keep the session's saved fields (its work) under its tab's id, for its browser."""
+    values = {name: getattr(s, name) for name, field in FIELDS.items() if field.saved and field.key in s.state}
+    document, blobs = encode(values)
+    default_store().save(s.browser, s.workspace, document, blobs)
+
+
+def restore(s: Session, workspace: str) -> Removed | bool:
+    """Bring back the tab's work (with a notice of what came back or was lost). Returns True when the work was
+    this browser's (the link is then the tab's own, not a stranger's), a :class:`Removed` note when the store
+    had removed it (the caller says so, once the link's settings are read), False when there was nothing."""
+    found = default_store().load(s.browser, workspace)
+    if found is None or isinstance(found, Removed):
+        return found or False
+    decoded = decode(found.document, found.blob)
+    for name, value in decoded.values.items():
+        if name in FIELDS and FIELDS[name].saved:
+            setattr(s, name, value)
+    if s.pasted is not None and len(s.pasted.text) <= BIG_PASTE:
+        s.paste_box = s.pasted.text  # back in its box, to edit (a big paste stays out of it, as when it came)
+    if decoded.lost:
+        s.notice("warning", t("Your work in this tab was restored after the reload, except what could not be read "
+                              "back: {fields}.", fields=plain(", ".join(decoded.lost))))
+    else:
+        s.notice("success", t("Your work in this tab was restored after the reload."))
+    return True
+
+
+def removal_message(removed: Removed, own_text: bool) -> str:
+    """What the page says when a tab's work was removed from the store: what, why, and what to do (Markdown-safe)."""
+    ago = _ago(time.time() - removed.touched)
+    if removed.reason == "idle":
+        why = t("the server keeps work for {days:g} days after its last use, and this tab's was last used {ago}",
+                days=removed.max_idle_seconds / 86_400, ago=ago)
+    else:
+        why = t("the server keeps at most {budget} of everyone's work and removes the least recently used first; this "
+                "tab's ({size}) was last used {ago}", budget=human_bytes(removed.max_bytes),
+                size=human_bytes(removed.size), ago=ago)  # fmt: skip
+    then = (t("Your text was removed with it: add it again on the Train page, then train.") if own_text else
+            t("Its settings are still in the address: one click trains it again."))  # fmt: skip
+    return t("Your work from before the reload was removed: {why}. {then}", why=why, then=then)
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 3600:
+        return t("{n:,.0f} minutes ago", n=max(1, seconds // 60))
+    if seconds < 2 * 86_400:
+        return t("{n:,.0f} hours ago", n=seconds // 3600)
+    return t("{n:,.0f} days ago", n=seconds // 86_400)
