@@ -214,3 +214,21 @@ def test_question_mark_lists_the_keys_and_s_and_t_toggle_the_sidebar_and_talk_mo
     page.keyboard.press("p")
     expect(page).to_have_url(re.compile(r"/Encode\?(.*&)?talk=1(&|$)"), timeout=30_000)
     offline.assert_clean()
+
+
+def test_after_a_talk_link_a_normal_page_shows_its_sidebar_again(server, browser):
+    """Streamlit remembers a folded sidebar in the browser; talk mode folds it, so the next page out of talk mode
+    opens it again: nobody in the room has to look for "Expand sidebar" to reach the Train page."""
+    offline = Offline(browser, server, SMALL)
+    page = offline.open("/Talk?step=1&talk=1")
+    sidebar = page.locator(SIDEBAR)
+    expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=10_000)
+    page = offline.open("/Encode")  # a link without talk=1, in the same browser
+    expect(sidebar).to_have_attribute("data-collapsed", "false", timeout=10_000)
+    expect(page.locator('a[data-testid="stSidebarNavLink"]').first).to_be_visible()
+    page.keyboard.press("s")  # folded by the person now: it stays folded on the next page
+    expect(sidebar).to_have_attribute("data-collapsed", "true")
+    page = offline.open("/Merges")
+    page.wait_for_timeout(1500)
+    expect(sidebar).to_have_attribute("data-collapsed", "true")
+    offline.assert_clean()

@@ -16,6 +16,7 @@ import streamlit as st
 
 from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.lifetimes import PERMANENT
+from runtime.lru import LRU
 from ui import tokens as tok_ui
 from ui.i18n import t
 from ui.session import TRAINED, AnyTokenizer, Session
@@ -26,13 +27,21 @@ REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)"
 MAX_RENDERED_TOKENS = 4000
 
 
-# A decorator's text is fixed at import, before any session has a language: it says it in both.
-@st.cache_resource(show_spinner="Loading the reference vocabulary… · 正在加载参考词表…")
+REFERENCE_IDLE_SECONDS = 900.0
+"""A reference tokenizer unused this long is dropped (80 MB for the three): a room's memory goes back after it
+leaves, and building one again takes 0.1-0.3 s."""
+_references: LRU[str, Tokenizer] = LRU(3, max_idle=REFERENCE_IDLE_SECONDS)
+
+
 def reference_tokenizer(name: str) -> Tokenizer:
     """OpenAI's tokenizers, built offline from packaged files (shared by all sessions, read-only)."""
-    from bpe_core.reference import reference
+    from bpe_core.reference import build_reference  # not reference(): it would keep them for good
 
-    return reference(name)
+    found = _references.get(name)
+    if found is None:
+        with st.spinner(t("Loading the {name} vocabulary…", name=REFERENCE_LABELS.get(name, name))):
+            found = _references.get_or_compute(name, lambda: build_reference(name))
+    return found
 
 
 @dataclass

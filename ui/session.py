@@ -41,7 +41,9 @@ MAX_LINK_TEXT = 1_000
 TALK_STEPS = 10
 """Steps of the guided talk (ui/talk/steps.py has one renderer each)."""
 SESSION_RESULTS = 4
-"""Trained results a session keeps (switching back to an earlier setting is instant)."""
+SESSION_MERGES = 40_000
+"""Trained results a session keeps (switching back to an earlier setting is instant): at most four, with at most
+40,000 merges in all besides the newest (a trained tokenizer holds ~0.6 KB of memory a merge)."""
 
 Notice = tuple[str, str]
 """(level: info, success, warning or error; text, already safe as Markdown) shown once by the frame."""
@@ -126,7 +128,8 @@ class Session(HasState):
     link_pending: Field[bool] = Field(False, saved=False)  # a just-opened link asks for its tokenizer
     workspace: Field[str] = Field("", saved=False)  # this tab's id in the reload store (the ?ws= parameter)
     browser: Field[str] = Field("", saved=False)  # this browser's id (a cookie), which owns its workspaces
-    results: Field[LRU[str, Trained]] = Field(lambda: LRU(SESSION_RESULTS), saved=False)  # request key -> result
+    results: Field[LRU[str, Trained]] = Field(lambda: LRU(SESSION_RESULTS, max_weight=SESSION_MERGES,
+                                                          weight=lambda trained: trained.num_merges), saved=False)
     scroll_to: Field[str] = Field("", saved=False)  # an element the browser should scroll to after this run
     page: Field[str] = Field("train", saved=False)  # the page this run shows (its link is written after it ran)
 

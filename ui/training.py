@@ -25,14 +25,18 @@ from ui.text import human_bytes, plain
 from ui.trained import Request, Trained, train_job
 
 SHARED_RESULTS = 16
-"""Trained results of built-in corpora shared by all sessions (a session keeps its own: ``Session.results``)."""
+"""Trained results of built-in corpora shared by all sessions (a session keeps its own: ``Session.results``),
+at most :data:`SHARED_MERGES` merges in all, none kept unused for more than :data:`SHARED_IDLE_SECONDS`."""
+SHARED_MERGES = 60_000
+SHARED_IDLE_SECONDS = 1800.0
 AUTO_TRAIN_SECONDS = float(os.environ.get("BPE_AUTO_TRAIN_SECONDS", "5"))
 """A link may start training by itself only when the estimate is below this; above, it asks for a click."""
 
 
 # -- caches -----------------------------------------------------------------------------------------
 
-_shared: LRU[str, Trained] = LRU(SHARED_RESULTS)
+_shared: LRU[str, Trained] = LRU(SHARED_RESULTS, max_weight=SHARED_MERGES, weight=lambda trained: trained.num_merges,
+                                 max_idle=SHARED_IDLE_SECONDS)  # fmt: skip
 
 
 def cached(s: Session, request: Request) -> Trained | None:

@@ -76,6 +76,7 @@ from runtime.jobs.status import (
     JobStopped,
     Limits,
 )
+from runtime.lru import expire_all
 
 __all__ = [
     "CANCELLED", "DONE", "FAILED", "FINISHED", "QUEUED", "RUNNING",
@@ -165,8 +166,10 @@ def _libc() -> ctypes.CDLL | None:
 def release_memory() -> bool:
     """Collect garbage and hand freed heap pages back to the system (glibc ``malloc_trim``).
 
-    Call it when a session ends or a cache drops a corpus. True when memory was returned.
+    Call it when a session ends or a cache drops a corpus. True when memory was returned. Caches first drop
+    what was not used for their idle time (``runtime.lru.expire_all``).
     """
+    expire_all()
     gc.collect()
     libc = _libc()
     return bool(libc is not None and hasattr(libc, "malloc_trim") and libc.malloc_trim(0))

@@ -106,8 +106,10 @@ def byte_level_only(subject: Subject) -> bool:
 # -- results, computed once ---------------------------------------------------------------------------
 
 RESULTS_KEPT = 48
-_results: LRU[tuple[Any, ...], Any] = LRU(RESULTS_KEPT)
-"""Results shared by all sessions (keyed by content digests, so no session sees another's text)."""
+RESULTS_IDLE_SECONDS = 900.0
+_results: LRU[tuple[Any, ...], Any] = LRU(RESULTS_KEPT, max_idle=RESULTS_IDLE_SECONDS)
+"""Results shared by all sessions (keyed by content digests, so no session sees another's text); none is kept
+unused for longer than RESULTS_IDLE_SECONDS, so a room's memory goes back after it leaves."""
 
 
 def remembered(key: tuple[Any, ...], compute: Callable[[], T]) -> T:

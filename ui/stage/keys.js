@@ -22,6 +22,20 @@ function sidebarOpen() {
   return document.querySelector('[data-testid="stSidebar"]')?.dataset.collapsed === "false";
 }
 
+function sidebarClosed() {
+  return document.querySelector('[data-testid="stSidebar"]')?.dataset.collapsed === "true";
+}
+
+const FOLDED = "bpe.talkFoldedSidebar";
+
+function folded() {
+  try { return window.localStorage.getItem(FOLDED) === "1"; } catch { return false; }
+}
+
+function noteFolded(on) {
+  try { on ? window.localStorage.setItem(FOLDED, "1") : window.localStorage.removeItem(FOLDED); } catch { /* private mode */ }
+}
+
 function toggleSidebar() {
   const button = sidebarOpen()
     ? document.querySelector('[data-testid="stSidebarCollapseButton"] button')
@@ -102,8 +116,14 @@ export default function (component) {
     window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(reportWidth, 300); });
   }
   current = { data, setStateValue };
-  // The sidebar may be drawn a moment after this component: look again for a second.
-  if (data.talk && !wasTalk) for (const ms of [0, 300, 1000]) setTimeout(() => { if (sidebarOpen()) toggleSidebar(); }, ms);
+  // The sidebar may be drawn a moment after this component: look again for a second. Streamlit remembers a
+  // folded sidebar in the browser, so talk mode notes that it folded it, and a page out of talk mode opens it
+  // again (once: a sidebar the person folded themselves stays folded).
+  if (data.talk && !wasTalk) {
+    for (const ms of [0, 300, 1000]) setTimeout(() => { if (sidebarOpen()) { toggleSidebar(); noteFolded(true); } }, ms);
+  } else if (!data.talk && folded()) {
+    for (const ms of [0, 300, 1000]) setTimeout(() => { if (folded() && sidebarClosed()) { toggleSidebar(); noteFolded(false); } }, ms);
+  }
   wasTalk = data.talk;
   document.documentElement.dataset.bpeTalk = data.talk ? "1" : "0";
   reportWidth();
