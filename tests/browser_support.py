@@ -45,14 +45,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(timeout: float = 30) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port; yield its URL; stop it by its PID."""
-    with streamlit_process(timeout) as (url, _process):
+def streamlit_server(timeout: float = 30, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port (``env``: extra environment variables); yield its URL; stop it."""
+    with streamlit_process(timeout, env) as (url, _process):
         yield url
 
 
 @contextmanager
-def streamlit_process(timeout: float = 30) -> Iterator[tuple[str, subprocess.Popen]]:
+def streamlit_process(timeout: float = 30, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
     """Like :func:`streamlit_server`, yielding ``(url, process)`` for tests that watch the server's CPU and memory."""
     port = free_port()
     process = subprocess.Popen(
@@ -65,6 +65,7 @@ def streamlit_process(timeout: float = 30) -> Iterator[tuple[str, subprocess.Pop
             "--browser.gatherUsageStats", "false",
         ],
         cwd=ROOT,
+        env={**os.environ, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )  # fmt: skip
