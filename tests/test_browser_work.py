@@ -165,8 +165,9 @@ def test_a_room_each_gets_their_own_work_back_after_a_reload(browser, tmp_path):
     texts = [own_text(index) for index in range(ROOM)]
     vocabs = [300 + index for index in range(ROOM)]
     with streamlit_server(env=env, timeout=60) as server:
-        contexts = [browser.new_context(viewport={"width": 1280, "height": 900},
-                                        permissions=["clipboard-read", "clipboard-write"]) for _ in range(ROOM)]  # fmt: skip
+        permissions = ["clipboard-read", "clipboard-write"]
+        contexts = [browser.new_context(viewport={"width": 1280, "height": 900}, permissions=permissions)
+                    for _ in range(ROOM)]  # fmt: skip
         pages = [context.new_page() for context in contexts]
         watches = [ConsoleWatch(page) for page in pages]
         for page in pages:
