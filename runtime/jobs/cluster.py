@@ -97,9 +97,11 @@ class ClusterJob:
         with task.value_lock:  # fetched from the worker in the caller's thread, and only once
             if not task.fetched:
                 try:
-                    task.value = task.future.result()
-                except Exception as error:  # the worker holding the result died before it came here
-                    raise JobStopped(f"stopped: the result was lost on the cluster ({error!r})") from None
+                    task.value = task.future.result(timeout=timeout)
+                except TimeoutError:
+                    raise
+                except Exception as error:  # lost with its worker, say, or a class this server lacks
+                    raise JobStopped(f"stopped: the result could not be fetched from the cluster ({error!r})") from None
                 task.fetched, task.future = True, None
         return task.value
 
@@ -258,7 +260,9 @@ class ClusterRunner:
         if error is None:
             error = JobStopped(f"stopped: the Dask cluster dropped the job ({future.status})")
         elif isinstance(error, KilledWorker):
-            error = JobStopped(f"stopped: the Dask worker running the job died ({error})")
+            # Dask's message names the task and links its docs; the page needs what happened.
+            error = JobStopped("stopped: the Dask worker running the job died (killed at its memory_limit, or it "
+                               "crashed: the worker's log says which)")  # fmt: skip
         if self._finish(task, FAILED, error):
             task.future = None  # frees the error on the cluster
 
