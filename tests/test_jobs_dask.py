@@ -197,3 +197,13 @@ def test_only_what_a_cluster_can_stop_goes_there(runner, address, monkeypatch):
         assert _limits_bounded("low lower", "byte", r"\w+|\s", ()).exact
     finally:
         chosen.close()
+
+
+def test_a_cluster_that_cannot_import_the_project_is_refused_at_once(runner, address, monkeypatch):
+    from runtime.jobs import on_worker
+
+    with pytest.raises(RuntimeError, match="cannot import this project.*every worker need it installed"):
+        on_worker.check_cluster(runner.client, address, worker_modules=("no_such_project_here.trained",))
+    monkeypatch.setattr(on_worker, "CONNECT_SECONDS", 0.5)
+    with pytest.raises(RuntimeError, match="^cannot reach the Dask scheduler at tcp://127.0.0.1:9: "):
+        ClusterRunner("tcp://127.0.0.1:9", Limits(workers=1, memory_mb=1024, seconds=60))

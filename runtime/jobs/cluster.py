@@ -6,8 +6,8 @@ their exception (same type and message), ``JobStopped`` or ``JobCancelled``. How
 
 - the job: ``(fn, args, kwargs)`` is pickled here, so exactly what a local job refuses is refused here too
   (a lambda, a function of ``__main__``); a payload over 1 MB (a corpus) is scattered to the cluster first,
-  which keeps it out of the task graph. The worker imports ``fn`` by name: the project must be importable
-  there (installed, or on ``PYTHONPATH``).
+  which keeps it out of the task graph. The scheduler unpickles the task and the worker ``fn``: both need
+  the project importable (installed, or on ``PYTHONPATH``), which connecting checks.
 - progress: the worker's ``progress(done, total)`` logs an event (``Worker.log_event``, no round trip) at
   most every 50 ms on a topic of this runner; the scheduler pushes it to this client, whose handler updates
   the job. The job's first event says it is running (queued → running). ``position`` counts only this
@@ -40,12 +40,11 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from runtime.jobs.on_worker import cancel_flag, run_on_worker, takes_progress
+from runtime.jobs.on_worker import cancel_flag, connect, run_on_worker, takes_progress
 from runtime.jobs.status import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobCancelled, JobStatus, JobStopped, Limits
 
 SCATTER_BYTES = 1 << 20  # payloads above this go to the cluster before the task (Dask warns of big graphs)
 FORGET_FLAG_AFTER = 60.0  # seconds a stopped job's flag stays set (its worker reads it within ~0.25 s)
-CONNECT_SECONDS = 10
 
 log = logging.getLogger(__name__)
 
@@ -123,13 +122,8 @@ class ClusterRunner:
     the cluster's). A thread here stops jobs over their time budget and jobs whose handle was dropped."""
 
     def __init__(self, address: str, limits: Limits) -> None:
-        from distributed import Client
-
         self.limits = limits
-        try:
-            self.client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-        except OSError as error:
-            raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        self.client = connect(address)
         self._topic = f"bpe-jobs-{uuid.uuid4().hex}"  # this runner's progress events, and no one else's
         self._lock = threading.Lock()  # never held across a call to the cluster (the event handler needs it)
         self._tasks: dict[str, _Task] = {}  # unfinished jobs, in the order they were submitted
@@ -162,7 +156,7 @@ class ClusterRunner:
         with self._lock:
             self._tasks[task.id] = task
         task.future = self.client.submit(
-            run_on_worker, task.id, self._topic, payload, self.limits.seconds, key=f"bpe-job-{name}-{task.id}",
+            run_on_worker, task.id, self._topic, payload, self.limits.seconds, key=f"bpe-{name}-{task.id}",
             pure=False,
         )  # fmt: skip
         task.future.add_done_callback(lambda future: self._on_done(task, future))

@@ -1,4 +1,5 @@
-"""What runs on a Dask worker for ``runtime.jobs.cluster``: the job, and the ``progress`` it receives.
+"""What runs on a Dask worker for ``runtime.jobs.cluster``: the job, and the ``progress`` it receives; and
+the client's connection, checked to find this project on the cluster.
 
 No client state here: the worker knows its job by id, reports on the runner's event topic, and reads the
 job's cancel flag (a ``distributed.Event``) on the scheduler. ``distributed`` is imported in the functions,
@@ -18,6 +19,7 @@ from runtime.jobs.status import JobStopped
 
 PROGRESS_EVERY = 0.05  # seconds between progress events, as a local job's: the page polls every ~0.2 s
 CHECK_EVERY = 0.02  # seconds between reads of the cancel flag: at most 50 round trips (~0.5 ms each) a second
+CONNECT_SECONDS = 10
 
 
 def cancel_flag(job: str) -> str:
@@ -30,6 +32,43 @@ def takes_progress(fn: Callable[..., Any]) -> bool:
         return "progress" in inspect.signature(fn).parameters
     except (TypeError, ValueError):  # builtins without a signature
         return False
+
+
+def connect(address: str) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, once the scheduler and every worker are seen
+    to import this project (else RuntimeError): the scheduler unpickles each task, so it imports this
+    module, and a worker the job's function too. Said here, once, rather than by the first job: a worker
+    that cannot unpickle a task ends itself, and the job waits for another."""
+    from distributed import Client
+
+    try:
+        client = Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+    except OSError as error:
+        raise RuntimeError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    try:
+        check_cluster(client, address)
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def check_cluster(client: Any, address: str, worker_modules: tuple[str, ...] = (__name__, "ui.trained")) -> None:
+    """RuntimeError unless the scheduler finds this module and every worker ``worker_modules``."""
+    from importlib.util import find_spec
+
+    try:
+        found = [client.run_on_scheduler(find_spec, __name__)]
+        for name in worker_modules:
+            found.extend(client.run(find_spec, name).values())
+    except ImportError as error:
+        found = [None]
+        reason = f" ({error})"
+    else:
+        reason = ""
+    if None in found:
+        raise RuntimeError(f"the Dask cluster at {address} cannot import this project{reason}: its scheduler and "
+                           "every worker need it installed, or its folder on PYTHONPATH")  # fmt: skip
 
 
 class _WorkerProgress:
