@@ -152,7 +152,10 @@ class ClusterRunner:
             raise RuntimeError("this ClusterRunner is closed")
         task = _Task(uuid.uuid4().hex)
         if len(payload) > SCATTER_BYTES:
-            payload = self.client.scatter(payload, hash=False)
+            try:
+                payload = self.client.scatter(payload, hash=False)
+            except TimeoutError:  # no worker is running: scatter gives up after the client's timeout (10 s)
+                raise JobStopped("stopped: the Dask cluster has no worker running to take the job") from None
         with self._lock:
             self._tasks[task.id] = task
         task.future = self.client.submit(
@@ -205,7 +208,8 @@ class ClusterRunner:
             from distributed import Event
 
             Event(cancel_flag(task.id), client=self.client).set()
-            future.cancel()
+            if future is not None:  # None only while submit has yet to send it (close() meanwhile)
+                future.cancel()
         except Exception as error:  # the scheduler is gone, and the job with it
             log.warning("could not cancel job %s on the cluster: %r", task.id, error)
         with self._lock:
