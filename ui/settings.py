@@ -154,7 +154,10 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
                 )
             )
 
-    return jobs.run_with_progress(limits, (text, kind, pattern, specials), give_up, poll_interval=0.1)
+    # Always a local process, even when training goes to a Dask cluster: a regex stuck in the C engine never
+    # calls back, so only a kill stops it, and a Dask worker's thread cannot be killed (runtime.jobs.cluster).
+    return jobs.run_with_progress(limits, (text, kind, pattern, specials), give_up, poll_interval=0.1,
+                                  runner=jobs.local_runner())  # fmt: skip
 
 
 def corpus_digest(s: Session, text: str) -> str:

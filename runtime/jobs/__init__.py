@@ -14,12 +14,18 @@ regex stuck inside the C engine never returns to Python). Here each job runs in 
 - the result, or the exception (same type and message), comes back pickled, and the memory the
   job used goes back to the system with its process.
 
+Beyond one machine: with ``BPE_DASK_SCHEDULER=tcp://host:8786`` set, ``default_runner()`` (so training)
+runs jobs on that Dask cluster (``runtime.jobs.cluster``: same handle, same endings, cancel within ~0.25 s
+through the job's ``progress``). Only a function taking ``progress`` can be stopped there; the rest (the
+custom-regex check) runs on ``local_runner()``, whose kill stops any code at once.
+
 Limits come from the environment, read in ``limits_from_env`` only:
 
 ==================== =====================================================================
 BPE_JOB_WORKERS      jobs running at once (default: the cores this process may use)
 BPE_JOB_MEMORY_MB    address-space cap per job (default: min(4,096, RAM / (workers + 1)))
 BPE_JOB_SECONDS      time budget per job, counted from its start (default: 300)
+BPE_DASK_SCHEDULER   a Dask scheduler for default_runner(); workers and memory are then the cluster's
 ==================== =====================================================================
 
 Start method: every job is a fresh interpreter (``subprocess``, i.e. fork+exec, safe in a threaded
@@ -63,6 +69,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from runtime.jobs.cluster import ClusterJob, ClusterRunner
 from runtime.jobs.runner import Job, JobRunner
 from runtime.jobs.status import (
     CANCELLED,
@@ -80,8 +87,9 @@ from runtime.lru import expire_all
 
 __all__ = [
     "CANCELLED", "DONE", "FAILED", "FINISHED", "QUEUED", "RUNNING",
-    "Job", "JobCancelled", "JobRunner", "JobStatus", "JobStopped", "Limits",
-    "default_runner", "limits_from_env", "release_memory", "release_memory_every", "run_with_progress", "submit",
+    "ClusterJob", "ClusterRunner", "Job", "JobCancelled", "JobRunner", "JobStatus", "JobStopped", "Limits",
+    "default_runner", "limits_from_env", "local_runner", "release_memory", "release_memory_every",
+    "run_with_progress", "submit",
 ]  # fmt: skip
 
 
@@ -112,11 +120,25 @@ def _positive(environ: Mapping[str, str], name: str, kind: type, default: Any) -
 
 
 _default: JobRunner | None = None
+_cluster: ClusterRunner | None = None
 _singletons_lock = threading.Lock()
 
 
-def default_runner() -> JobRunner:
-    """The process-wide runner, with ``limits_from_env()``; created (and its spare started) on first use."""
+def default_runner() -> JobRunner | ClusterRunner:
+    """Where training runs: the Dask cluster at ``BPE_DASK_SCHEDULER`` when set, else ``local_runner()``."""
+    global _cluster
+    address = os.environ.get("BPE_DASK_SCHEDULER", "").strip()
+    if not address:
+        return local_runner()
+    with _singletons_lock:
+        if _cluster is None:
+            _cluster = ClusterRunner(address, limits_from_env())
+        return _cluster
+
+
+def local_runner() -> JobRunner:
+    """The process-wide local runner, with ``limits_from_env()``; created (and its spare started) on first use.
+    For jobs that must stay here whatever ``BPE_DASK_SCHEDULER`` says: those a cluster could not stop."""
     global _default
     with _singletons_lock:
         if _default is None:
@@ -124,7 +146,7 @@ def default_runner() -> JobRunner:
         return _default
 
 
-def submit(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Job:
+def submit(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Job | ClusterJob:
     """``default_runner().submit(fn, *args, **kwargs)``."""
     return default_runner().submit(fn, *args, **kwargs)
 
@@ -136,7 +158,7 @@ def run_with_progress(
     *,
     kwargs: dict[str, Any] | None = None,
     poll_interval: float = 0.2,
-    runner: JobRunner | None = None,
+    runner: JobRunner | ClusterRunner | None = None,
 ) -> Any:
     """Run fn in a job, calling ``on_progress(status)`` every ``poll_interval`` s until it ends.
 
