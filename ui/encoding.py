@@ -134,7 +134,7 @@ def word_steps(tokenizer, word: str) -> list[tuple[str, list[bytes | str | Unkno
     """
     if is_classic(tokenizer):
         return _classic_steps(tokenizer, word)
-    from bpe_core.lifetimes import PERMANENT
+    from bpe_core.encoding.lifetimes import PERMANENT
 
     seg = tokenizer.segment(word)
     lifetimes = seg.lifetimes

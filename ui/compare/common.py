@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from ui import encoding as enc
 from ui import tokens as tok_ui
 from ui.i18n import N_, t

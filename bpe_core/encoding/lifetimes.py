@@ -14,7 +14,7 @@ when they do not.)
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 
@@ -71,7 +71,7 @@ def merge_lifetimes(n: int, rank_of: Callable[[int, int, int], int | None]) -> l
     return lifetimes
 
 
-def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
+def piece_lifetimes(piece: bytes, merge_rank: Mapping[bytes, int]) -> list[int]:
     """Lifetimes of the len(piece) - 1 boundaries inside one pre-token (tiktoken's rules).
 
     A merge is named by the bytes it makes, so joining two parts has the rank of their

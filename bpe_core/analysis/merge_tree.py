@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .token_tables import merge_parts
-from .tokenizer import Tokenizer
+from ..encoding.ranks import merge_parts
+from ..encoding.tokenizer import Tokenizer
 
 __all__ = ["MergeTree", "merge_split", "merge_tree"]
 
@@ -19,7 +19,7 @@ __all__ = ["MergeTree", "merge_split", "merge_tree"]
 def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | None:
     """The two tokens whose merge made ``token`` (None for a single byte or a special token).
 
-    Found as :func:`~bpe_core.token_tables.merge_parts` finds it, so it works for any tokenizer,
+    Found as :func:`~bpe_core.encoding.ranks.merge_parts` finds it, so it works for any tokenizer,
     also one built from ranks (tiktoken files).
 
     >>> import bpe_core

@@ -1,6 +1,6 @@
-"""What a vocabulary holds, for the vocabulary explorer: one row per token (its merge round, the
-pair count when it was merged, how often a text uses it), length histogram, and the tokens that
-were learned but are never emitted.
+"""What a vocabulary holds, for the Compare page's vocabulary explorer: one row per token (its merge
+round, the pair count when it was merged, how often a text uses it), the length histogram, and the
+tokens that were learned but are never emitted (a token's merge tree: :mod:`.merge_tree`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 
 __all__ = ["TokenInfo", "length_histogram", "never_emitted", "token_usage", "vocabulary_rows"]
 
