@@ -53,8 +53,11 @@ class SimpleTokenizer:
         return ids
 
     def encode_pretoken(self, piece: bytes) -> list[int]:
-        """A pre-token that is itself a token is that token, even where merging would not reach it
-        (tiktoken's Rust core looks it up first; its ``_educational.py`` does not); else :func:`bpe`.
+        """A pre-token that is itself a token is that token, even where merging would not reach it;
+        else :func:`bpe`. tiktoken's Rust core looks it up first (its ``_educational.py`` does not).
+        In gpt2, cl100k_base and o200k_base merging reaches every token (checked: :func:`bpe` of
+        each gives it whole), so this matters for vocabularies with a token that no merge makes, or
+        that merging in rank order cannot reach, as here:
 
         >>> ids = {**{bytes([b]): b for b in range(256)}, b"ab": 256, b"bc": 257, b"cd": 258, b"abcd": 259}
         >>> simple = SimpleTokenizer(ids, {b"bc": 0, b"ab": 1, b"cd": 2, b"abcd": 3}, {}, None)
