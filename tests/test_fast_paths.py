@@ -185,5 +185,5 @@ def test_long_pieces_take_the_heap_and_follow_the_rule(taken, name, text, seed, 
         assert {HEAP, BYTES} <= paths_of_one_call(name, text, taken)
     else:
         taken.clear()
-        assert_like_the_rule(name, tokenizer(name), text)
+        assert_like_the_rule(name, fresh(name), text)
         assert HEAP in taken

@@ -48,17 +48,6 @@ def pretoken_counts(tokenizer: Tokenizer, text: str) -> tuple[Counter[bytes], in
     return encoded, specials
 
 
-def _merge_ranks(tokenizer: Tokenizer) -> dict[bytes, int]:
-    """token bytes -> rank of the merge that makes it, from the public API only."""
-    ranks = {}
-    for token in tokenizer.mergeable_ranks:
-        if len(token) > 1:
-            rank = tokenizer.merge_rank(token)
-            if rank is not None:
-                ranks[token] = rank
-    return ranks
-
-
 def token_counts_by_size(tokenizer: Tokenizer, text: str) -> list[int]:
     """Token count of text with the first k merges, for every k in 0..num_merges.
 
@@ -74,7 +63,7 @@ def token_counts_by_size(tokenizer: Tokenizer, text: str) -> list[int]:
     """
     n = tokenizer.num_merges
     pieces, specials = pretoken_counts(tokenizer, text)
-    ranks = _merge_ranks(tokenizer)
+    ranks = tokenizer.merge_ranks
     removed_at = [0] * (n + 1)  # removed_at[r]: boundaries (weighted) whose lifetime is exactly r
     total = specials
     for piece, count in pieces.items():

@@ -38,11 +38,8 @@ def never_emitted(tokenizer: Tokenizer, text: str, usage: Counter[int] | None = 
     """
     if usage is None:
         usage = token_usage(tokenizer, text)
-    learned = sorted(
-        (rank, identifier)
-        for token, identifier in tokenizer.mergeable_ranks.items()
-        if (rank := tokenizer.merge_rank(token)) is not None
-    )
+    ids = tokenizer.mergeable_ranks
+    learned = sorted((rank, ids[token]) for token, rank in tokenizer.merge_ranks.items())
     return [identifier for _, identifier in learned if not usage.get(identifier)]
 
 

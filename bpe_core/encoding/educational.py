@@ -33,9 +33,7 @@ class SimpleTokenizer:
     @classmethod
     def of(cls, tokenizer: Tokenizer) -> SimpleTokenizer:
         """The tables of a :class:`~bpe_core.Tokenizer`, read through its public API."""
-        ids = tokenizer.mergeable_ranks
-        ranks = {token: rank for token in ids if (rank := tokenizer.merge_rank(token)) is not None}
-        return cls(ids, ranks, tokenizer.special_tokens, tokenizer.pattern)
+        return cls(tokenizer.mergeable_ranks, tokenizer.merge_ranks, tokenizer.special_tokens, tokenizer.pattern)
 
     def encode(self, text: str, *, special: bool = True) -> list[int]:
         """1. Each special token (the longest where two overlap) is its id; ``special=False``: text.

@@ -20,7 +20,7 @@ from ..pretokenize import (
 from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
 from .fast import PieceEncoder
 from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
-from .ranks import derive_merges, merge_ranks
+from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
 
 
 class Tokenizer:
@@ -56,16 +56,7 @@ class Tokenizer:
         for identifier in sorted(vocab):
             if identifier not in special_id_set:
                 id_of.setdefault(vocab[identifier], identifier)
-        merge_rank: dict[bytes, int] = {}
-        for rank, (left, right) in enumerate(merges):
-            for part in (left, right):
-                if part not in id_of:
-                    raise ValueError(f"merge {rank} ({left!r}, {right!r}) uses {part!r}, which is not in the vocab")
-            merged = left + right
-            if merged not in id_of:
-                raise ValueError(f"merge {rank} ({left!r}, {right!r}) makes {merged!r}, which is not in the vocab")
-            merge_rank.setdefault(merged, rank)
-        self._setup(vocab, id_of, merge_rank, special_ids, pattern, name, merges)
+        self._setup(vocab, id_of, merge_ranks_from_merges(merges, id_of), special_ids, pattern, name, merges)
 
     @classmethod
     def from_ranks(
@@ -88,7 +79,7 @@ class Tokenizer:
                 raise ValueError(f"special token {token!r} has id {identifier}, which a regular token already has")
             vocab[identifier] = token.encode("utf-8")
         tokenizer = cls.__new__(cls)
-        tokenizer._setup(vocab, id_of, merge_ranks(id_of), special_ids, pattern, name, None)
+        tokenizer._setup(vocab, id_of, merge_ranks_from_token_ranks(id_of), special_ids, pattern, name, None)
         return tokenizer
 
     def _setup(
@@ -152,6 +143,11 @@ class Tokenizer:
     def merge_rank(self, token: bytes) -> int | None:
         """The rank of the merge that creates ``token``, or None for single bytes and specials."""
         return self._merge_rank.get(token)
+
+    @property
+    def merge_ranks(self) -> dict[bytes, int]:
+        """Every token a merge creates, and that merge's rank: what encoding ranks pairs by."""
+        return dict(self._merge_rank)
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token; an id that is not an integer or not in the vocab is a ValueError.
