@@ -45,6 +45,7 @@ class MergeTree:
 
     @property
     def is_leaf(self) -> bool:
+        """True for a single byte or a special token."""
         return self.left is None
 
     def reassemble(self) -> bytes:
@@ -54,11 +55,13 @@ class MergeTree:
         return self.left.reassemble() + self.right.reassemble()
 
     def depth(self) -> int:
+        """Merges on the longest path down to a byte (0 for a leaf)."""
         if self.left is None or self.right is None:
             return 0
         return 1 + max(self.left.depth(), self.right.depth())
 
     def leaves(self) -> list[bytes]:
+        """The bytes (or special token) at the leaves, left to right."""
         if self.left is None or self.right is None:
             return [self.token]
         return self.left.leaves() + self.right.leaves()

@@ -21,6 +21,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m bpe_core``'s arguments; an error raises :class:`CliError`."""
     parser = _Parser(prog=PROG, description="Byte-level BPE: train, encode, decode.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 

@@ -83,10 +83,12 @@ class ClassicTokenizer:
 
     @property
     def vocab(self) -> dict[int, str]:
+        """Every symbol by id, ``<unk>`` last."""
         return {**dict(enumerate(self.symbols)), self.unknown_id: UNKNOWN}
 
     @property
     def num_merges(self) -> int:
+        """How many merges the tokenizer has."""
         return len(self._merge_atoms)
 
     def truncated(self, k: int) -> ClassicTokenizer:
@@ -122,6 +124,7 @@ class ClassicTokenizer:
         return [display(symbol) for symbol in self._encode_word(word)]
 
     def encode_words(self, text: str) -> list[list[str]]:
+        """The symbols of each whitespace-separated word of ``text``."""
         return [self.encode_word(word) for word in checked_text(text).split()]
 
     def encode(self, text: str) -> list[int]:

@@ -19,7 +19,7 @@ from ..pretokenize import (
 )
 from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
 from .fast import PieceEncoder
-from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
+from .lifetimes import Segmentation, text_segmentation
 from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
 
 
@@ -121,6 +121,7 @@ class Tokenizer:
 
     @property
     def special_tokens(self) -> dict[str, int]:
+        """Each special token and its id."""
         return dict(self._special_ids)
 
     @property
@@ -130,14 +131,17 @@ class Tokenizer:
 
     @property
     def pattern_regex(self) -> str | None:
+        """The pre-tokenization regex (a named pattern's source), or None for no pre-tokenization."""
         return pattern_regex(self.pattern)
 
     @property
     def num_merges(self) -> int:
+        """How many merges (distinct merged tokens) the vocabulary has."""
         return len(self._merge_rank)
 
     @property
     def n_vocab(self) -> int:
+        """One more than the highest id (tiktoken's ``n_vocab``; ids may have gaps)."""
         return max(self._vocab) + 1
 
     def merge_rank(self, token: bytes) -> int | None:
@@ -204,7 +208,7 @@ class Tokenizer:
         [97, 256, 239, 191, 189]
         """
         ids: list[int] = []
-        for piece, is_special in split_on_special(replace_surrogates(checked_text(text)), self._special_ids):
+        for piece, is_special in self._split_on_special(text):
             if is_special:
                 ids.append(self._special_ids[piece])
             else:
@@ -259,6 +263,7 @@ class Tokenizer:
         return [self.token_bytes(token_id) for token_id in ids]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The tokens' bytes joined (see :meth:`token_bytes` for the ids refused)."""
         return b"".join(self.decode_tokens_bytes(ids))
 
     def decode(self, ids: Iterable[int]) -> str:
@@ -280,22 +285,11 @@ class Tokenizer:
         >>> [segmentation.tokens_at(k) for k in (0, tokenizer.num_merges)]
         [[b'l', b'o', b'w', b'e', b's', b't'], [b'low', b'e', b's', b't']]
         """
-        data = bytearray()
-        lifetimes: list[int] = []
-        merge_rank = self._merge_rank
-        lifetimes_of: dict[str, list[int]] = {}  # a text repeats its pre-tokens: compute each once
-        for piece, is_special in split_on_special(replace_surrogates(checked_text(text)), self._special_ids):
-            pieces = [piece] if is_special else pretokenize(piece, self.pattern)
-            for pretoken in pieces:
-                encoded = pretoken.encode("utf-8")
-                if data:
-                    lifetimes.append(PERMANENT)
-                if is_special:
-                    lifetimes.extend([INSIDE_SPECIAL] * (len(encoded) - 1))
-                else:
-                    inner = lifetimes_of.get(pretoken)
-                    if inner is None:
-                        inner = lifetimes_of[pretoken] = piece_lifetimes(encoded, merge_rank)
-                    lifetimes.extend(inner)
-                data += encoded
-        return Segmentation(bytes(data), lifetimes, self.num_merges)
+        parts = (
+            ([piece] if is_special else pretokenize(piece, self.pattern), is_special)
+            for piece, is_special in self._split_on_special(text)
+        )
+        return text_segmentation(parts, self._merge_rank, self.num_merges)
+
+    def _split_on_special(self, text: str) -> Iterator[tuple[str, bool]]:
+        return split_on_special(replace_surrogates(checked_text(text)), self._special_ids)
