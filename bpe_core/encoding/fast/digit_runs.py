@@ -1,5 +1,5 @@
-"""The DIGITS path (see :mod:`.routes`): BPE of many number pre-tokens (`` ?[0-9]+``) at once, on
-small integers instead of bytes objects.
+"""The DIGITS and TABLE paths (see :mod:`.routes`): BPE of many number pre-tokens (`` ?[0-9]+``) at
+once, on small integers instead of bytes objects.
 
 GPT-2's pattern keeps whole digit runs, so a table of random numbers is one new pre-token per
 number and BPE dominates (a numeric CSV took 2.8x the time of prose). Inside such a pre-token
