@@ -11,14 +11,16 @@ The rule: pause only in the main thread. ``gc.disable()`` is process-wide, and a
 garbage wait while one encodes. The main thread is where the long work runs: the command line,
 scripts, benchmarks and the app's job processes (training), which have no other sessions.
 Elsewhere the collector is left alone, at a small cost, measured by encoding 10 MB of docs10m with
-cl100k_base in a non-main thread (2 cores, Python 3.11, 5 interleaved rounds each, medians):
+cl100k_base in a non-main thread, paused or not (2 cores, Python 3.11, 9 interleaved rounds, medians
+of CPU seconds, and the median ratio of the rounds' wall seconds; load average 2-5 from other work;
+an earlier 5-round run on a quiet machine gave ratios of 1.02 and 0.99):
 
-==================================  ============  ==============  =====================
-cl100k_base, 10 MB, non-main thread  paused        not paused      not paused / paused
-==================================  ============  ==============  =====================
-fresh tokenizer (empty cache)        0.853 s       0.867 s         1.02 (0.95-1.07)
-second encode (cache filled)         0.583 s       0.578 s         0.99 (0.93-1.05)
-==================================  ============  ==============  =====================
+====================================  =========  ==========  ============================
+cl100k_base, 10 MB, non-main thread    paused     not paused  not paused / paused (range)
+====================================  =========  ==========  ============================
+fresh tokenizer (64,000 new pieces)    0.873 s    0.935 s     1.08 (0.95-1.20)
+second encode (all from the cache)     0.555 s    0.557 s     1.01 (0.91-1.11)
+====================================  =========  ==========  ============================
 
 >>> import gc, threading
 >>> with collector_paused():
