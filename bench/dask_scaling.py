@@ -54,7 +54,7 @@ def corpus_files(copies: int) -> list[Path]:
 
 def run_one(mode: str, vocab_size: int, copies: int) -> dict:
     """Train once in this process; mode is 'local', 'dask1' or 'dask2'."""
-    from bpe_core.corpus import train_files
+    from bpe_core import train_files
 
     paths = corpus_files(copies)
     workers_rss: list[float] = []

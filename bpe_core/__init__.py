@@ -4,6 +4,11 @@ The face of the package: train (from a text, or streamed from files), encode and
 text at every vocab size at once, save and load every common format, and the reference
 tokenizers (GPT-2, cl100k_base, o200k_base) offline. Modules not named here are internals.
 
+The package by seam: :mod:`.pretokenize` (splitting text, for training and encoding),
+:mod:`.training` (trainers in one shape), :mod:`.encoding` (the tokenizers, the rule and its fast
+paths), :mod:`.formats` (files), :mod:`.analysis` (what the Compare views show), :mod:`.cli`,
+:mod:`.reference` (the reference tokenizers) and :mod:`.distributed` (counting on Dask).
+
 >>> import bpe_core
 >>> result = bpe_core.train("low low lower newest newest widest widest widest", 260)
 >>> tokenizer = result.tokenizer
@@ -13,16 +18,21 @@ tokenizers (GPT-2, cl100k_base, o200k_base) offline. Modules not named here are 
 [1.0, 1.18, 1.44, 1.44, 1.44]
 """
 
-from .classic import ClassicResult, ClassicTokenizer, train_classic
-from .corpus import train_files
+from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
+from .encoding import ClassicTokenizer, Segmentation, Tokenizer
 from .formats import FormatError, load, save
-from .lifetimes import Segmentation
-from .merge_engine import Candidate
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
-from .tokenizer import Tokenizer
-from .training import MergeRecord, TrainingCancelled, TrainResult, train
-from .vocabulary import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
+from .training import (
+    Candidate,
+    ClassicResult,
+    MergeRecord,
+    TrainingCancelled,
+    TrainResult,
+    train,
+    train_classic,
+    train_files,
+)
 
 __all__ = [
     "PATTERNS",

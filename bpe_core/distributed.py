@@ -1,7 +1,7 @@
 """Pre-token counting on a Dask cluster (``pip install "bpe-playground[dask]"``); optional.
 
 Counting is the part of training that grows with the corpus, and it splits cleanly: the blocks
-of ``corpus.text_blocks`` end only where no special token or pre-token crosses, so each worker
+of ``bpe_core.training.corpus.text_blocks`` end only where no special token or pre-token crosses, so each worker
 counts its blocks alone and the sums are exactly the counts of one machine. The merges, which
 need all the counts, then run here as usual.
 
@@ -12,7 +12,7 @@ is started, and stopped afterwards. Its worker processes are spawned, which re-i
 calling script: a script that uses Dask must guard its entry point with
 ``if __name__ == "__main__":`` (the command line does).
 
->>> from bpe_core.corpus import train_files
+>>> from bpe_core import train_files
 >>> settings = DaskSettings(workers=1, processes=False)  # doctest: +SKIP
 >>> train_files("data/*.txt", 32_000, dask=settings)  # doctest: +SKIP
 """
@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from .pretokenize import count_pretokens
 
@@ -83,7 +84,8 @@ def _count_into_worker_total(run: str, block: str, pattern: str | None, specials
         blocks_counted[0] += 1
 
 
-def _collect_worker_total(run: str, dask_worker) -> tuple[Counter[str], int]:
+def _collect_worker_total(run: str, dask_worker: Any) -> tuple[Counter[str], int]:
+    # Dask passes its Worker here (run by Client.run); only its address is read.
     with _TOTALS_LOCK:
         counts, blocks_counted = _TOTALS.pop((run, dask_worker.address), (Counter(), [0]))
     return counts, blocks_counted[0]
@@ -92,7 +94,7 @@ def _collect_worker_total(run: str, dask_worker) -> tuple[Counter[str], int]:
 def count_on_dask(
     blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str], settings: DaskSettings
 ) -> Counter[str]:
-    """Pre-token counts of the blocks, each counted on a worker; equal to ``corpus.count_blocks``.
+    """Pre-token counts of the blocks, each counted on a worker; equal to ``bpe_core.training.corpus.count_blocks``.
 
     Each worker keeps a running total of the blocks it counted; at the end the client collects
     the totals (one per worker) and adds them. A worker lost on the way takes its total with

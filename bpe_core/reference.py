@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .encoding.tokenizer import Tokenizer
 from .formats import FormatError, parse_gpt2, parse_tiktoken
-from .tokenizer import Tokenizer
 
 __all__ = [
     "REFERENCE_FILES",

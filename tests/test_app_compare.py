@@ -22,7 +22,7 @@ from apptest_helpers import (
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from ui.compare import side
 from ui.corpora import CAT_IN_THE_HAT, MIXED_EN_ZH
 from ui.encoding import loaded_choice

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core import ClassicTokenizer
-from bpe_core.lifetimes import PERMANENT
+from bpe_core.encoding.lifetimes import PERMANENT
 from ui import merges as mg
 from ui.animation_html import animation_html
 from ui.corpora import DEFAULT_SLUG, PASTE

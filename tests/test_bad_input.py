@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import bpe_core
 from bpe_core import formats
 
-pretokenize_module = importlib.import_module("bpe_core.pretokenize")
+pretokenize_module = importlib.import_module("bpe_core.pretokenize.patterns")
 
 ANYTHING = st.one_of(
     st.none(),

@@ -205,7 +205,7 @@ def test_errors_are_one_line_with_exit_status_2(tmp_path, args, stdin, message):
 
 
 def test_train_streams_several_files_and_globs(tmp_path):
-    from bpe_core.corpus import train_files
+    from bpe_core.training.corpus import train_files
 
     (tmp_path / "parts").mkdir()
     for index in range(3):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from bpe_core import cli_progress
-from bpe_core.cli_progress import TrainingProgress
+from bpe_core.cli import progress as cli_progress
+from bpe_core.cli.progress import TrainingProgress
 
 
 def feed(progress: TrainingProgress) -> None:

@@ -8,9 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import train
-from bpe_core.corpus import count_blocks, expand_paths, text_blocks, train_files
-from bpe_core.counting import last_safe_cut
-from bpe_core.pretokenize import count_pretokens
+from bpe_core.pretokenize import count_pretokens, last_safe_cut
+from bpe_core.training.corpus import count_blocks, expand_paths, text_blocks, train_files
 
 SPECIALS = ["<|endoftext|>", "<|e"]
 

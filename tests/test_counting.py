@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from test_jobs import alive, wait_until
 
-from bpe_core import counting, train, train_files
-from bpe_core.counting import count_text
+from bpe_core import train, train_files
 from bpe_core.pretokenize import count_pretokens
+from bpe_core.training import counting
+from bpe_core.training.counting import count_text
 
 SPECIALS = ["<|endoftext|>"]
 
@@ -158,7 +159,7 @@ def test_a_child_dies_with_its_parent(tmp_path):
     script = textwrap.dedent(
         f"""
         import os, time
-        from bpe_core import counting
+        from bpe_core.training import counting
 
         parent, original = os.getpid(), counting.count_pretokens
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bpe_core import train
-from bpe_core.corpus import count_blocks, text_blocks, train_files
+from bpe_core.training.corpus import count_blocks, text_blocks, train_files
 
 pytest.importorskip("distributed")
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from naive_bpe import naive_encode_classic
 
 from bpe_core import train, train_classic
-from bpe_core.lifetimes import PERMANENT
+from bpe_core.encoding.lifetimes import PERMANENT
 
 
 def assert_matches_truncated(tokenizer, text, sizes):

@@ -1,4 +1,4 @@
-"""bpe_core.piece_encoder: the batch, the one-piece loop and a naive encoder agree; the cache is bounded;
+"""bpe_core.encoding.fast: the batch, the one-piece loop and heap and a naive encoder agree; the cache is bounded;
 streaming encode on text with nothing to cut at (numbers, minified JSON, one long line) gives the
 ids of the whole text."""
 
@@ -13,7 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core import Tokenizer, reference, train
-from bpe_core import piece_encoder as piece_encoder_module
+from bpe_core.encoding.fast import piece_encoder as piece_encoder_module
+from bpe_core.encoding.fast import routes
+from bpe_core.encoding.fast.one_piece import heap, loop
 from bpe_core.pretokenize import pretokenize
 from bpe_core.reference import build_reference
 
@@ -71,7 +73,9 @@ def test_batch_one_piece_loop_and_naive_encoder_agree(trained, pieces):
     batch = dict(zip(short, encoder._byte_batch.encode(short))) if short else {}
     for piece in data:
         naive = naive_encode_piece(piece, tokenizer)
-        assert encoder.encode_piece(piece) == naive
+        if piece not in tokenizer.mergeable_ranks:  # both one-piece paths, whatever the piece's length
+            assert loop(encoder._token_id, encoder._merge_rank, piece) == naive
+            assert heap(encoder._token_id, encoder._merge_rank, piece) == naive
         if piece in batch:
             assert list(batch[piece]) == naive
 
@@ -100,7 +104,7 @@ def test_the_cache_stays_bounded_and_ids_stay_right(monkeypatch):
 def test_a_pickled_tokenizer_leaves_its_caches_behind_and_encodes_the_same(monkeypatch):
     # A training job pickles its tokenizer back to the server after encoding the corpus: the cached
     # pieces and the numpy array of byte-pair ranks must not travel (the server would import numpy).
-    monkeypatch.setattr(piece_encoder_module, "BATCH_BUILD_MIN_PIECES", 32)  # the batch on a small text
+    monkeypatch.setattr(routes, "BATCH_BUILD_MIN_PIECES", 32)  # the batch on a small text
     tokenizer = train(SAMPLE, 256 + 300).tokenizer
     texts = [SAMPLE[:5000], numeric_csv(500)]  # the byte batch, then the path for tables of numbers
     ids = [tokenizer.encode(text) for text in texts]

@@ -21,8 +21,9 @@ from test_piece_encoder import naive_encode_piece
 from tiktoken.load import data_gym_to_mergeable_bpe_ranks, load_tiktoken_bpe
 from tiktoken_ext import openai_public
 
-from bpe_core import digit_runs, train
-from bpe_core.digit_runs import digit_run_encoder
+from bpe_core import train
+from bpe_core.encoding.fast import digit_runs
+from bpe_core.encoding.fast.digit_runs import digit_run_encoder
 from bpe_core.pretokenize import pretokenize
 from bpe_core.reference import ReferenceDataError, build_reference, reference, reference_files, reference_names
 
@@ -252,7 +253,7 @@ def all_up_to_five_digits() -> list[bytes]:
     return every_digit_string(5)
 
 
-# Number pre-tokens (bpe_core.digit_runs): BPE on small integers, against tiktoken's own BPE.
+# Number pre-tokens (bpe_core.encoding.fast.digit_runs): BPE on small integers, against tiktoken's own BPE.
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from bpe_core import train
 from bpe_core.pretokenize import PATTERNS, pretokenize, split_on_special
-from bpe_core.streaming import replace_surrogates, stream_pretokens
+from bpe_core.pretokenize.streaming import replace_surrogates, stream_pretokens
 
-streaming = importlib.import_module("bpe_core.streaming")
+streaming = importlib.import_module("bpe_core.pretokenize.streaming")
 
 SPECIALS = ["<|endoftext|>", "<|end|>", "<s>"]
 # Fragments chosen to sit on the patterns' edges: runs of each class, contractions, CRLF,

@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 from naive_bpe import naive_encode
 
 from bpe_core import Tokenizer, train
-from bpe_core.pretokenize import PATTERNS
-from bpe_core.streaming import STREAM_CHUNK_CHARS
+from bpe_core.pretokenize import PATTERNS, STREAM_CHUNK_CHARS
 
 SAMPLE = (
     "The quick brown fox jumps over the lazy dog. The dog sleeps; the fox runs on and on.\n"

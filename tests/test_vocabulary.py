@@ -1,4 +1,4 @@
-"""bpe_core.vocabulary: the curve is exact, trees reassemble, export -> import keeps every id."""
+"""bpe_core.analysis: the curve is exact, trees reassemble, export -> import keeps every id."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from collections import Counter
 import pytest
 
 import bpe_core
-from bpe_core import formats, merge_tree, vocabulary_table
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
+from bpe_core import formats
+from bpe_core.analysis import merge_tree
+from bpe_core.analysis import vocabulary as vocabulary_table
 
 SMALL_TEXTS = {
     "sennrich": " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3),

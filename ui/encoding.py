@@ -15,7 +15,7 @@ from itertools import pairwise
 import streamlit as st
 
 from bpe_core import ClassicTokenizer, Tokenizer
-from bpe_core.lifetimes import PERMANENT
+from bpe_core.encoding.lifetimes import PERMANENT
 from runtime.lru import LRU
 from ui import tokens as tok_ui
 from ui.i18n import t

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bpe_core import pretokenize
-from bpe_core.lifetimes import PERMANENT
+from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
 from ui.i18n import N_, t

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bpe_core
-from bpe_core.classic import END
+from bpe_core.encoding.classic import END
 from ui.corpora import UPLOAD, sample_name
 from ui.i18n import t
 from ui.trace import PackedTrace

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
 from .archive import ZIP_MAGIC, read_zip
 from .gpt2 import (

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 
 PathLike = str | os.PathLike
 
@@ -129,7 +129,7 @@ def typed_field(
     """
     value = container.get(key, default)
     if not isinstance(value, kind):
-        expected = {dict: "an object", list: "a list", str: "a string"}[kind]
+        expected = _JSON_TYPE_NAMES[kind]
         raise FormatError(source, f"must be {expected}, not {json_type_name(value)}", field=where or key)
     return value
 
@@ -138,17 +138,21 @@ def is_id(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+_JSON_TYPE_NAMES: dict[type, str] = {
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+}
+
+
 def json_type_name(value: Any) -> str:
+    """What a JSON value is, for an error message: ``null``, ``a number``, ``an object``..."""
     if value is None:
         return "null"
-    return {
-        bool: "a boolean",
-        int: "a number",
-        float: "a number",
-        str: "a string",
-        list: "a list",
-        dict: "an object",
-    }.get(type(value), type(value).__name__)
+    return _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
 
 
 def regular_tokens(tokenizer: Tokenizer) -> list[tuple[int, bytes]]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 from ._common import (
     FormatError,
     PathLike,

@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..encoding.tokenizer import Tokenizer
 from ..pretokenize import compile_pattern
-from ..tokenizer import Tokenizer
 from ._common import (
     FormatError,
     PathLike,

@@ -29,8 +29,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ..encoding.tokenizer import Tokenizer
 from ..pretokenize import compile_pattern
-from ..tokenizer import Tokenizer
 from ._common import (
     FormatError,
     PathLike,

@@ -10,7 +10,7 @@ import binascii
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 from ._common import (
     FormatError,
     PathLike,

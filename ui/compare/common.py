@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from runtime.lru import LRU
 from ui import encoding as enc
 from ui import tokens as tok_ui

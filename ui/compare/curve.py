@@ -1,7 +1,7 @@
 """The curve: bytes per token at every vocab size of one tokenizer, on its training text and a held-out
 text, with GPT-2, cl100k_base and o200k_base as points.
 
-One pass over a text gives every vocab size (``bpe_core.vocabulary``); the chart gets at most
+One pass over a text gives every vocab size (``bpe_core.analysis``); the chart gets at most
 :data:`POINTS` points a line. The chart is drawn as soon as the lines are known and drawn again
 when the reference tokenizers have counted, so a new text shows at once.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from ui import chart_style, own_text
 from ui import encoding as enc
 from ui.compare import texts

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from runtime.store import text_digest
 from ui import encoding as enc
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary

@@ -13,8 +13,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from bpe_core import merge_tree
-from bpe_core import vocabulary_table as voc
+from bpe_core import analysis as voc
+from bpe_core.analysis import merge_tree
 from ui import chart_style
 from ui import tokens as tok_ui
 from ui.compare import texts

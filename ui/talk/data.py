@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import vocabulary as voc
+from bpe_core import analysis as voc
 from runtime.store import text_digest
 from ui.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from ui.trained import Request, Trained, train_job

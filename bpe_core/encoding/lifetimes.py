@@ -14,7 +14,7 @@ when they do not.)
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 
@@ -71,7 +71,7 @@ def merge_lifetimes(n: int, rank_of: Callable[[int, int, int], int | None]) -> l
     return lifetimes
 
 
-def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
+def piece_lifetimes(piece: bytes, merge_rank: Mapping[bytes, int]) -> list[int]:
     """Lifetimes of the len(piece) - 1 boundaries inside one pre-token (tiktoken's rules).
 
     A merge is named by the bytes it makes, so joining two parts has the rank of their
@@ -87,6 +87,35 @@ def piece_lifetimes(piece: bytes, merge_rank: dict[bytes, int]) -> list[int]:
     if whole_rank is not None:
         lifetimes = [min(lifetime, whole_rank) for lifetime in lifetimes]
     return lifetimes
+
+
+def text_segmentation(
+    parts: Iterable[tuple[list[str], bool]], merge_rank: Mapping[bytes, int], num_merges: int
+) -> Segmentation:
+    """A text's :class:`Segmentation`, given as its parts in order: ``(pre-tokens, False)`` for text,
+    ``([token], True)`` for a special token. Boundaries between pre-tokens are PERMANENT; inside a
+    special token, INSIDE_SPECIAL.
+
+    >>> text_segmentation([(["ab", "c"], False), (["<s>"], True)], {b"ab": 0}, 1).lifetimes
+    [0, 2147483647, 2147483647, -1, -1]
+    """
+    data = bytearray()
+    lifetimes: list[int] = []
+    lifetimes_of: dict[str, list[int]] = {}  # a text repeats its pre-tokens: compute each once
+    for pieces, is_special in parts:
+        for pretoken in pieces:
+            encoded = pretoken.encode("utf-8")
+            if data:
+                lifetimes.append(PERMANENT)
+            if is_special:
+                lifetimes.extend([INSIDE_SPECIAL] * (len(encoded) - 1))
+            else:
+                inner = lifetimes_of.get(pretoken)
+                if inner is None:
+                    inner = lifetimes_of[pretoken] = piece_lifetimes(encoded, merge_rank)
+                lifetimes.extend(inner)
+            data += encoded
+    return Segmentation(bytes(data), lifetimes, num_merges)
 
 
 @dataclass
@@ -117,6 +146,7 @@ class Segmentation:
         return ["".join(self.data[start:stop]) for start, stop in pairwise(offsets)]
 
     def token_count_at(self, k: int) -> int:
+        """How many tokens the text has with the first k merges."""
         return self.token_counts()[min(max(k, 0), self.num_merges)]
 
     def token_counts(self) -> list[int]:

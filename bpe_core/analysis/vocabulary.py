@@ -1,6 +1,6 @@
-"""What a vocabulary holds, for the vocabulary explorer: one row per token (its merge round, the
-pair count when it was merged, how often a text uses it), length histogram, and the tokens that
-were learned but are never emitted.
+"""What a vocabulary holds, for the Compare page's vocabulary explorer: one row per token (its merge
+round, the pair count when it was merged, how often a text uses it), the length histogram, and the
+tokens that were learned but are never emitted (a token's merge tree: :mod:`.merge_tree`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .tokenizer import Tokenizer
+from ..encoding.tokenizer import Tokenizer
 
 __all__ = ["TokenInfo", "length_histogram", "never_emitted", "token_usage", "vocabulary_rows"]
 
@@ -38,11 +38,8 @@ def never_emitted(tokenizer: Tokenizer, text: str, usage: Counter[int] | None = 
     """
     if usage is None:
         usage = token_usage(tokenizer, text)
-    learned = sorted(
-        (rank, identifier)
-        for token, identifier in tokenizer.mergeable_ranks.items()
-        if (rank := tokenizer.merge_rank(token)) is not None
-    )
+    ids = tokenizer.mergeable_ranks
+    learned = sorted((rank, ids[token]) for token, rank in tokenizer.merge_ranks.items())
     return [identifier for _, identifier in learned if not usage.get(identifier)]
 
 

@@ -1,7 +1,7 @@
-"""Byte-level BPE training, as in GPT-2 and Stanford CS336.
+"""Byte-level BPE training, as in GPT-2 and Stanford CS336 (the steps of :mod:`.shape`).
 
 1. Split the text on the special tokens and drop them: nothing merges with or across them.
-2. Pre-tokenize each piece and count the unique pre-tokens (a big text on every core: ``counting``).
+2. Pre-tokenize each piece and count the unique pre-tokens (a big text on every core: :mod:`.counting`).
 3. Start from the 256 single bytes; repeatedly merge the most frequent adjacent pair (each
    pre-token counted by its frequency; ties go to the lexicographically greatest pair).
 
@@ -10,50 +10,17 @@ Ids: 0-255 are the bytes themselves, 256 + r is the merge of rank r, special tok
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ..encoding.arguments import checked_text
+from ..encoding.tokenizer import Tokenizer
+from ..pretokenize import compile_pattern, split_on_special
 from .counting import count_text
-from .merge_engine import Candidate, MergeEngine, PositionEngine
-from .pretokenize import compile_pattern, split_on_special
-from .tokenizer import Tokenizer
+from .merge_engine import PositionEngine
+from .shape import MergeRecord, ProgressCallback, Reporter, check_special_tokens, merge_rounds
 from .word_engine import WordEngine
-
-ProgressCallback = Callable[[int, int], None]
-
-RUNNERS_UP = 5
-"""How many runner-up pairs each trace record keeps."""
-
-
-class TrainingCancelled(Exception):
-    """Raise this from a progress callback to stop training; it propagates to the caller."""
-
-
-@dataclass(frozen=True)
-class MergeRecord:
-    """One round of training: which pair won, by how much, and what it replaced."""
-
-    rank: int
-    new_id: int
-    left_id: int
-    right_id: int
-    left: bytes
-    right: bytes
-    count: int
-    replaced: int
-    candidates: tuple[Candidate, ...] = ()
-
-    @property
-    def token(self) -> bytes:
-        return self.left + self.right
-
-    @property
-    def tied(self) -> bool:
-        """True when a runner-up had the same count, so the tie-break rule decided this round."""
-        return bool(self.candidates) and self.candidates[0].count == self.count
 
 
 @dataclass
@@ -81,74 +48,6 @@ class TrainResult:
     @property
     def merges(self) -> list[tuple[bytes, bytes]]:
         return self.tokenizer.merges
-
-
-class _Reporter:
-    """Calls progress at every 1 % of the work and at least every 0.25 s."""
-
-    def __init__(self, progress: ProgressCallback | None, total: int):
-        self.progress, self.total = progress, max(1, total)
-        self.step = max(1, self.total // 100)
-        self.next_done = 0
-        self.last_time = time.monotonic()
-
-    def __call__(self, done: int) -> None:
-        if self.progress is None:
-            return
-        now = time.monotonic()
-        if done >= self.next_done or now - self.last_time >= 0.25 or done >= self.total:
-            self.progress(min(done, self.total), self.total)
-            self.next_done = done + self.step
-            self.last_time = now
-
-    def finish(self) -> None:
-        """Report completion when training ends before the planned work (no pair left)."""
-        if self.progress is not None:
-            self.progress(self.total, self.total)
-
-
-def check_special_tokens(special_tokens: Iterable[str]) -> list[str]:
-    """Validate special tokens: non-empty strings, no duplicates. Returns them as a list."""
-    if isinstance(special_tokens, str):
-        raise TypeError("special_tokens must be a list of strings, not one string")
-    tokens = list(special_tokens)
-    for token in tokens:
-        if not isinstance(token, str) or not token:
-            raise ValueError(f"special tokens must be non-empty strings, got {token!r}")
-    duplicates = sorted({token for token in tokens if tokens.count(token) > 1})
-    if duplicates:
-        raise ValueError(f"special token listed twice: {duplicates[0]!r}")
-    return tokens
-
-
-def run_merges(
-    engine: MergeEngine, n_merges: int, report: Callable[[int], None]
-) -> tuple[list[MergeRecord], str | None]:
-    """Run up to n_merges rounds; return the trace and, if it ran out of pairs, why it stopped."""
-    trace: list[MergeRecord] = []
-    symbol_bytes = engine.symbol_bytes
-    for rank in range(n_merges):
-        best = engine.best(RUNNERS_UP)
-        if best is None:
-            return trace, f"no pair left to merge after {rank} merges"
-        (count, left_id, right_id), runners_up = best
-        candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
-        new_id, replaced = engine.merge(left_id, right_id)
-        trace.append(
-            MergeRecord(
-                rank=rank,
-                new_id=new_id,
-                left_id=left_id,
-                right_id=right_id,
-                left=symbol_bytes[left_id],
-                right=symbol_bytes[right_id],
-                count=count,
-                replaced=replaced,
-                candidates=candidates,
-            )
-        )
-        report(rank + 1)
-    return trace, None
 
 
 def check_settings(vocab_size: int, special_tokens: Iterable[str], pattern: str | None) -> tuple[list[str], int]:
@@ -189,10 +88,9 @@ def train(
     [258, 100, 258, 97, 99]
     """
     started = time.perf_counter()
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+    checked_text(text)
     specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
-    report = _Reporter(progress, 1 + n_merges)
+    report = Reporter(progress, 1 + n_merges)
     chunks_total = [1]
 
     def on_chunk(done: int, total: int) -> None:
@@ -217,24 +115,6 @@ def train(
 def count_special_tokens(text: str, special_tokens: Iterable[str]) -> int:
     """How many special tokens ``text`` holds, longest match first (as ``split_on_special`` finds them)."""
     return sum(1 for _, is_special in split_on_special(text, special_tokens) if is_special)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cycle collector while an engine is built and run.
-
-    An engine allocates hundreds of thousands of lists, sets and tuples that all live until
-    training ends and form no cycles: the collector can free none of them, yet traverses them
-    again and again (measured on docs10m: 0.24 s of 3.7 s, two full collections 0.12 s of it).
-    The engine must be freed before the collector resumes, or its first run pays it all back.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def train_counts(
@@ -262,16 +142,11 @@ def train_counts(
     byte_symbols = [bytes([byte]) for byte in range(256)]
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
     # long sequence, which only the positional layout merges in time proportional to its size.
-    with _collector_paused():
-        engine = PositionEngine(words, byte_symbols) if pattern is None else WordEngine(words, byte_symbols)
-        indexed = time.perf_counter()
-        trace, stop_reason = run_merges(engine, n_merges, progress or (lambda done: None))
-        symbol_bytes = engine.symbol_bytes
-        del engine  # freed now, by reference counting, so the collector never sees its objects
-    if stop_reason is not None and progress is not None:
-        progress(n_merges)
+    engine = PositionEngine if pattern is None else WordEngine
+    rounds = merge_rounds(lambda: engine(words, byte_symbols), n_merges, progress or (lambda done: None))
+    trace, stop_reason = rounds.trace, rounds.stop_reason
 
-    vocab = dict(enumerate(symbol_bytes))
+    vocab = dict(enumerate(rounds.symbol_bytes))
     merges = [(record.left, record.right) for record in trace]
     special_ids = {token: len(vocab) + offset for offset, token in enumerate(specials)}
     vocab.update({identifier: token.encode("utf-8") for token, identifier in special_ids.items()})
@@ -286,6 +161,10 @@ def train_counts(
         unique_pretokens=len(pretokens),
         stopped_early=stop_reason is not None,
         stop_reason=stop_reason,
-        timings={"pretokenize": counted - started, "index": indexed - counted, "merge": finished - indexed},
+        timings={
+            "pretokenize": counted - started,
+            "index": rounds.indexed - counted,
+            "merge": finished - rounds.indexed,
+        },
         pretoken_counts=pretokens,
     )

@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .counting import count_text, last_safe_cut
-from .training import TrainResult, check_settings, count_special_tokens, train_counts
+from ..pretokenize import last_safe_cut
+from .byte_level import TrainResult, check_settings, count_special_tokens, train_counts
+from .counting import count_text
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
-    from .distributed import DaskSettings
+    from ..distributed import DaskSettings
 
 BLOCK_BYTES = 1 << 22
 """Bytes read from a file at a time; a block is about this size (more when no cut is found)."""
@@ -169,7 +170,7 @@ def train_files(
     if dask is None:
         counts = count_blocks(blocks(), pattern, specials)
     else:
-        from .distributed import count_on_dask
+        from ..distributed import count_on_dask
 
         counts = count_on_dask(blocks(), pattern, specials, dask)
     merge_progress = None if progress is None else (lambda done: progress("merge", done, n_merges))

@@ -1,9 +1,9 @@
-"""Classic BPE, as in Sennrich, Haddow and Birch (2016): characters, words and an end-of-word mark.
+"""Classic BPE's tokenizer, as in Sennrich, Haddow and Birch (2016): characters, words and an
+end-of-word mark (its trainer: :mod:`bpe_core.training.classic`).
 
 The text is split on whitespace; each word becomes its characters followed by ``</w>``, so
-``low`` at the end of a word and ``low`` inside ``lower`` become different symbols. Training is
-the same merge loop as the byte-level trainer (``WordEngine``), on Unicode characters instead
-of bytes. The vocabulary is the characters seen in training, ``</w>``, and the merges.
+``low`` at the end of a word and ``low`` inside ``lower`` become different symbols. The
+vocabulary is the characters seen in training, ``</w>``, and the merges.
 
 A character never seen in training cannot be merged with anything: it stays a symbol of its own,
 and ``encode`` gives it the id of ``<unk>``, the last id of the vocabulary. Whitespace is not
@@ -12,13 +12,8 @@ kept, so ``decode`` joins words with single spaces.
 
 from __future__ import annotations
 
-import time
-from collections import Counter
-from dataclasses import dataclass
-
+from .arguments import checked_text
 from .lifetimes import PERMANENT, Segmentation, merge_lifetimes
-from .training import MergeRecord, ProgressCallback, _Reporter, run_merges
-from .word_engine import WordEngine
 
 END_OF_WORD = "</w>"
 UNKNOWN = "<unk>"
@@ -54,6 +49,7 @@ class ClassicTokenizer:
     same symbol as text that reads ``</w>``; ``symbols``, ``merges`` and ``encode_words`` show
     them as text.
 
+    >>> from bpe_core import train_classic
     >>> tokenizer = train_classic("low low lower newest newest widest widest widest", 18).tokenizer
     >>> tokenizer.encode_words("lowest newer")
     [['l', 'ow', 'est</w>'], ['n', 'e', 'w', 'e', 'r', '</w>']]
@@ -87,10 +83,12 @@ class ClassicTokenizer:
 
     @property
     def vocab(self) -> dict[int, str]:
+        """Every symbol by id, ``<unk>`` last."""
         return {**dict(enumerate(self.symbols)), self.unknown_id: UNKNOWN}
 
     @property
     def num_merges(self) -> int:
+        """How many merges the tokenizer has."""
         return len(self._merge_atoms)
 
     def truncated(self, k: int) -> ClassicTokenizer:
@@ -126,18 +124,21 @@ class ClassicTokenizer:
         return [display(symbol) for symbol in self._encode_word(word)]
 
     def encode_words(self, text: str) -> list[list[str]]:
-        return [self.encode_word(word) for word in _checked(text).split()]
+        """The symbols of each whitespace-separated word of ``text``."""
+        return [self.encode_word(word) for word in checked_text(text).split()]
 
     def encode(self, text: str) -> list[int]:
         """Symbol ids; a symbol holding a character never seen in training gets ``unknown_id``."""
         symbol_id, unknown = self._id, self.unknown_id
-        return [symbol_id.get(symbol, unknown) for word in _checked(text).split() for symbol in self._encode_word(word)]
+        words = checked_text(text).split()
+        return [symbol_id.get(symbol, unknown) for word in words for symbol in self._encode_word(word)]
 
     def segment(self, text: str) -> Segmentation:
         """The symbols of ``text``'s words and their boundaries' lifetimes, at every vocab size.
 
         Boundaries between words are never removed (``PERMANENT``).
 
+        >>> from bpe_core import train_classic
         >>> tokenizer = train_classic("low low lower newest newest widest widest widest", 18).tokenizer
         >>> segmentation = tokenizer.segment("lowest newer")
         >>> segmentation.tokens_at(0)[:4], segmentation.tokens_at(tokenizer.num_merges)[:3]
@@ -145,7 +146,7 @@ class ClassicTokenizer:
         """
         shown: list[str] = []
         lifetimes: list[int] = []
-        for word in _checked(text).split():
+        for word in checked_text(text).split():
             if shown:
                 lifetimes.append(PERMANENT)
             shown.extend([*word, END_OF_WORD])
@@ -155,11 +156,13 @@ class ClassicTokenizer:
     def decode(self, ids: list[int]) -> str:
         """The words joined by single spaces (whitespace is not kept); unknown characters as ``<unk>``.
 
+        >>> from bpe_core import train_classic
         >>> tokenizer = train_classic("a</w> a</w>", 12).tokenizer
         >>> tokenizer.decode(tokenizer.encode("a</w> a"))
         'a</w> a'
         """
-        words, text = self._symbol_atoms, []
+        words = self._symbol_atoms
+        text: list[str] = []
         for identifier in ids:
             if type(identifier) is not int or not 0 <= identifier <= self.unknown_id:
                 ids_run = f"its ids run from 0 to {self.unknown_id}"
@@ -167,66 +170,3 @@ class ClassicTokenizer:
             atoms = words[identifier] if identifier < self.unknown_id else (UNKNOWN,)
             text.extend(" " if atom == END else atom for atom in atoms)
         return "".join(text).rstrip(" ")
-
-
-def _checked(text: str) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    return text
-
-
-@dataclass
-class ClassicResult:
-    tokenizer: ClassicTokenizer
-    trace: list[MergeRecord]
-    seconds: float
-    stopped_early: bool
-    stop_reason: str | None
-
-    @property
-    def merges(self) -> list[tuple[str, str]]:
-        return self.tokenizer.merges
-
-
-def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | None = None) -> ClassicResult:
-    """Train classic character-level BPE. ``vocab_size`` counts characters seen + ``</w>`` + merges.
-
-    Trace records hold symbols as UTF-8 bytes, like the byte-level trainer's.
-
-    >>> result = train_classic("low low lower newest newest widest widest widest", 14)
-    >>> result.merges[:3]  # (e,s), (s,t), (t,</w>) all occur 5 times: the greatest pair wins
-    [('t', '</w>'), ('s', 't</w>'), ('e', 'st</w>')]
-    """
-    started = time.perf_counter()
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    words = Counter(text.split())
-    characters = sorted({character for word in words for character in word})
-    base = [*characters, END_OF_WORD]
-    if vocab_size < len(base):
-        raise ValueError(
-            f"vocab_size {vocab_size} is too small: the text has {len(characters)} distinct characters, "
-            f"so the vocabulary starts at {len(base)} symbols (characters + {END_OF_WORD})"
-        )
-    symbol_id = {symbol: identifier for identifier, symbol in enumerate(base)}
-    engine = WordEngine(
-        (([symbol_id[c] for c in word] + [symbol_id[END_OF_WORD]], count) for word, count in words.items()),
-        [symbol.encode("utf-8") for symbol in base],
-    )
-    n_merges = vocab_size - len(base)
-    report = _Reporter(progress, n_merges)
-    trace, stop_reason = run_merges(engine, n_merges, report)
-    if stop_reason is not None:
-        report.finish()
-    # Symbols as atoms, by id: training is on ids, so a literal "</w>" stays apart from the mark.
-    symbols: list[Atoms] = [(character,) for character in characters] + [(END,)]
-    for record in trace:
-        symbols.append(symbols[record.left_id] + symbols[record.right_id])
-    merges = [(symbols[record.left_id], symbols[record.right_id]) for record in trace]
-    return ClassicResult(
-        tokenizer=ClassicTokenizer.from_atoms(symbols, merges),
-        trace=trace,
-        seconds=time.perf_counter() - started,
-        stopped_early=stop_reason is not None,
-        stop_reason=stop_reason,
-    )

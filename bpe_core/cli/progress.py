@@ -75,10 +75,10 @@ class TrainingProgress:
             self.bar.total = total
             self.bar.update(done - self.bar.n)
         elif time.monotonic() - self.last_line >= LOG_SECONDS:
-            self._print_line()
+            self._print_line(stage)
 
-    def _print_line(self) -> None:
-        label, unit, scale = _STAGES[self.stage]
+    def _print_line(self, stage: str) -> None:
+        label, unit, scale = _STAGES[stage]
         done, total = self.latest
         elapsed = time.monotonic() - self.started
         line = tqdm.format_meter(
@@ -94,5 +94,5 @@ class TrainingProgress:
             self.bar.close()
             self.bar = None
         elif self.stage is not None:
-            self._print_line()
+            self._print_line(self.stage)
         self.stage = None

@@ -1,7 +1,7 @@
 """Counting the pre-tokens of a text for training, on every core this process may use.
 
 The regex is most of the time of counting (docs10m: 0.5 s of 0.7 s) and the text splits
-cleanly: cut where no special token and no pre-token crosses (``last_safe_cut``), the
+cleanly: cut where no special token and no pre-token crosses (:mod:`bpe_core.pretokenize.cuts`), the
 counts of the parts add up to exactly the counts of the whole. So a big text is cut into parts
 of about ``PART_CHARS``, and this process and one ``os.fork`` child per other core take them one
 at a time, this process from the front, the children from the back, until they meet: a process
@@ -44,14 +44,14 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 
-import regex
-
 try:
     import fcntl
 except ImportError:  # Windows: counting stays in this process
-    fcntl = None
+    HAVE_FCNTL = False
+else:
+    HAVE_FCNTL = True
 
-from .pretokenize import PATTERNS, compile_pattern, count_pretokens, split_on_special
+from ..pretokenize import compile_pattern, count_pretokens, last_safe_cut
 
 PARALLEL_MIN_CHARS = 1 << 21
 """Texts shorter than this are counted in this process (2 MB: a fork and the counts' way back
@@ -71,10 +71,6 @@ COUNT_PROCESSES: int | None = None
 """Processes that count one text (this one included); None: one per core this process may use."""
 
 _PR_SET_PDEATHSIG = 1
-
-# The cut of pretokenize.safe_chunks, searched backwards: the last letter followed by a newline.
-# Every named pattern ends a pre-token there.
-_LAST_SAFE_CUT = regex.compile(r"(?r)(?<=\p{L})(?=\n)")
 
 
 def count_text(
@@ -145,38 +141,10 @@ def _part_bounds(text: str, pattern: str | None, specials: list[str]) -> list[in
     return bounds
 
 
-def last_safe_cut(text: str, pattern: str | None, special_tokens: Iterable[str] = ()) -> int:
-    """The last offset where ``text`` may be cut so that both sides count like the whole, or 0.
-
-    A cut may go after a special token, or, for the named patterns, between a letter and a
-    newline. The last ``len(longest special token)`` characters are never cut: a special token
-    there may be only partly read, and so may change which special tokens the text holds before.
-
-    >>> last_safe_cut("one\\ntwo\\nthr", "gpt2")
-    7
-    >>> last_safe_cut("one<|e|>two three", None, ["<|e|>"])
-    8
-    """
-    specials = list(special_tokens)
-    limit = len(text) - max(map(len, specials), default=0)
-    spans = []
-    offset = 0
-    for piece, is_special in split_on_special(text, specials):
-        if is_special:
-            spans.append((offset, offset + len(piece)))
-        offset += len(piece)
-    cut = max((end for _, end in spans if end <= limit), default=0)
-    if pattern in PATTERNS:
-        for match in _LAST_SAFE_CUT.finditer(text, cut + 1, max(cut, limit)):
-            if not any(start < match.start() < end for start, end in spans):
-                return match.start()
-    return cut
-
-
 def _processes() -> int:
     if COUNT_PROCESSES is not None:
         return max(1, COUNT_PROCESSES)
-    if sys.platform != "linux" or fcntl is None or not hasattr(os, "memfd_create") or threading.active_count() > 1:
+    if sys.platform != "linux" or not HAVE_FCNTL or not hasattr(os, "memfd_create") or threading.active_count() > 1:
         return 1
     cores = len(os.sched_getaffinity(0))
     return 1 if cores == 1 or cpu_contended() else cores
@@ -189,7 +157,7 @@ def cpu_contended(pressure_file: str = "/proc/pressure/cpu") -> bool:
         with open(pressure_file) as pressure:  # e.g. "some avg10=43.11 avg60=41.72 ..."
             return float(pressure.readline().split()[1].partition("=")[2]) >= CONTENDED_PERCENT
     except (OSError, IndexError, ValueError):  # a kernel without pressure information
-        return os.getloadavg()[0] >= os.cpu_count()
+        return os.getloadavg()[0] >= (os.cpu_count() or 1)
 
 
 class _Parts:
@@ -241,25 +209,31 @@ def _start_child(text: str, bounds: list[int], parts: _Parts, pattern: str | Non
             gc.disable()  # it would touch every inherited object, copying their pages, to free none
             with contextlib.suppress(OSError, AttributeError):
                 ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-            if os.getppid() != parent:  # the parent died before the death signal was set
-                return  # through finally: os._exit
-            counted = {}
-            while (index := parts.claim(front=False)) is not None:
-                counted[index] = count_pretokens(text[bounds[index] : bounds[index + 1]], pattern, specials)
-            runs: list[list] = []  # neighbouring parts added up here, in order, to send less
-            for index in sorted(counted):
-                if runs and runs[-1][1] == index - 1:
-                    runs[-1][1] = index
-                    runs[-1][2].update(counted[index])
-                else:
-                    runs.append([index, index, counted[index]])
-            with os.fdopen(write_end, "wb") as channel:
-                pickle.dump([(first, last, dict(run)) for first, last, run in runs], channel, pickle.HIGHEST_PROTOCOL)
-            status = 0
+            if os.getppid() == parent:  # else the parent died before the death signal was set
+                _count_and_send(text, bounds, parts, pattern, specials, write_end)
+                status = 0
         finally:
             os._exit(status)
     os.close(write_end)
     return [pid, read_end]
+
+
+def _count_and_send(
+    text: str, bounds: list[int], parts: _Parts, pattern: str | None, specials: list[str], channel: int
+) -> None:
+    """A child's work: count the parts it claims, and send their counts down the pipe."""
+    counted = {}
+    while (index := parts.claim(front=False)) is not None:
+        counted[index] = count_pretokens(text[bounds[index] : bounds[index + 1]], pattern, specials)
+    runs: list[list] = []  # neighbouring parts added up here, in order, to send less
+    for index in sorted(counted):
+        if runs and runs[-1][1] == index - 1:
+            runs[-1][1] = index
+            runs[-1][2].update(counted[index])
+        else:
+            runs.append([index, index, counted[index]])
+    with os.fdopen(channel, "wb") as sink:
+        pickle.dump([(first, last, dict(run)) for first, last, run in runs], sink, pickle.HIGHEST_PROTOCOL)
 
 
 def _collect(child: _Child) -> list[Run]:

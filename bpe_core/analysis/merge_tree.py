@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .token_tables import merge_parts
-from .tokenizer import Tokenizer
+from ..encoding.ranks import merge_parts
+from ..encoding.tokenizer import Tokenizer
 
 __all__ = ["MergeTree", "merge_split", "merge_tree"]
 
@@ -19,7 +19,7 @@ __all__ = ["MergeTree", "merge_split", "merge_tree"]
 def merge_split(tokenizer: Tokenizer, token: bytes) -> tuple[bytes, bytes] | None:
     """The two tokens whose merge made ``token`` (None for a single byte or a special token).
 
-    Found as :func:`~bpe_core.token_tables.merge_parts` finds it, so it works for any tokenizer,
+    Found as :func:`~bpe_core.encoding.ranks.merge_parts` finds it, so it works for any tokenizer,
     also one built from ranks (tiktoken files).
 
     >>> import bpe_core
@@ -45,6 +45,7 @@ class MergeTree:
 
     @property
     def is_leaf(self) -> bool:
+        """True for a single byte or a special token."""
         return self.left is None
 
     def reassemble(self) -> bytes:
@@ -54,11 +55,13 @@ class MergeTree:
         return self.left.reassemble() + self.right.reassemble()
 
     def depth(self) -> int:
+        """Merges on the longest path down to a byte (0 for a leaf)."""
         if self.left is None or self.right is None:
             return 0
         return 1 + max(self.left.depth(), self.right.depth())
 
     def leaves(self) -> list[bytes]:
+        """The bytes (or special token) at the leaves, left to right."""
         if self.left is None or self.right is None:
             return [self.token]
         return self.left.leaves() + self.right.leaves()

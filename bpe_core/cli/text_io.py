@@ -1,6 +1,6 @@
-"""The command line's streams: input files (UTF-8, or UTF-16/32 by their byte-order mark) read in
-chunks, stdin/stdout used without closing them, ids parsed from text, and :class:`CliError`, the one
-kind of failure the command line reports as a single line.
+"""The command line's text streams: input files (UTF-8, or UTF-16/32 by their byte-order mark, as
+:func:`bpe_core.formats.text_encoding` reads it) read in chunks, and stdin/stdout used without
+closing them.
 """
 
 from __future__ import annotations
@@ -10,25 +10,15 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from . import formats
+from .. import formats
+from .errors import CliError
 
 READ_CHARS = 1 << 16
 """Characters read per chunk when streaming a file through the encoder."""
 
 
-class CliError(Exception):
-    """A problem to report as one line on stderr (exit status 2)."""
-
-
-def read_ids(source: TextIO) -> Iterator[int]:
-    for line_number, line in enumerate(source, 1):
-        for word in line.replace(",", " ").replace("[", " ").replace("]", " ").split():
-            if not word.isdigit():
-                raise CliError(f"line {line_number}: {word[:40]!r} is not a token id")
-            yield int(word)
-
-
 def read_chunks(source: TextIO, name: str) -> Iterator[str]:
+    """The text of ``source`` (named ``name``, ``-`` for stdin), READ_CHARS characters at a time."""
     while True:
         try:
             chunk = source.read(READ_CHARS)
@@ -48,13 +38,13 @@ def _input_name(name: str) -> str:
 class _Closing:
     """A context manager that closes a stream unless it is stdin/stdout."""
 
-    def __init__(self, stream, close: bool):
+    def __init__(self, stream: io.TextIOWrapper, close: bool):
         self.stream, self.close = stream, close
 
-    def __enter__(self):
+    def __enter__(self) -> io.TextIOWrapper:
         return self.stream
 
-    def __exit__(self, *exc_info) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         if self.close:
             self.stream.close()
         else:
@@ -64,6 +54,7 @@ class _Closing:
 
 
 def open_input(name: str) -> _Closing:
+    """A text file (or stdin, ``-``) to read, as a context manager."""
     # UTF-8 whatever the locale says (or UTF-16/32 when a byte order mark says so), "\r\n" kept as it is.
     binary = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115 (closed by _Closing)
     head = binary.peek(4)[:4] if hasattr(binary, "peek") else b""
@@ -72,6 +63,7 @@ def open_input(name: str) -> _Closing:
 
 
 def open_output(name: str | None) -> _Closing:
+    """A UTF-8 file to write (or stdout, None), as a context manager; newlines written as they are."""
     if name is None:
         stdout = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="", write_through=True)
         return _Closing(stdout, False)
@@ -79,5 +71,6 @@ def open_output(name: str | None) -> _Closing:
 
 
 def read_all(name: str) -> str:
+    """The whole text of a file (or stdin, ``-``)."""
     with open_input(name) as source:
         return "".join(read_chunks(source, name))

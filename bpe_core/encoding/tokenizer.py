@@ -2,18 +2,25 @@
 
 Inside each pre-token, repeatedly merge the adjacent pair whose concatenation has the lowest
 merge rank (leftmost first on equal ranks). A pre-token that is itself a token is emitted whole.
-How that is done fast is :mod:`bpe_core.piece_encoder`'s business.
+The rule, readable: :mod:`.educational`; how it is done fast: :mod:`.fast`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from .lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, piece_lifetimes
-from .piece_encoder import PieceEncoder
-from .pretokenize import compile_pattern, pattern_regex, pretokenize, split_on_special
-from .streaming import replace_surrogates, stream_pretokens
-from .token_tables import as_bytes, as_id, as_pair, derive_merges, resolve_special_ids
+from ..pretokenize import (
+    compile_pattern,
+    pattern_regex,
+    pretokenize,
+    replace_surrogates,
+    split_on_special,
+    stream_pretokens,
+)
+from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
+from .fast import PieceEncoder
+from .lifetimes import Segmentation, text_segmentation
+from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
 
 
 class Tokenizer:
@@ -45,20 +52,11 @@ class Tokenizer:
         for token, token_id in special_ids.items():
             vocab[token_id] = token.encode("utf-8")
         special_id_set = set(special_ids.values())
-        token_id: dict[bytes, int] = {}
+        id_of: dict[bytes, int] = {}  # a token listed twice keeps its lowest id
         for identifier in sorted(vocab):
             if identifier not in special_id_set:
-                token_id.setdefault(vocab[identifier], identifier)
-        merge_rank: dict[bytes, int] = {}
-        for rank, (left, right) in enumerate(merges):
-            for part in (left, right):
-                if part not in token_id:
-                    raise ValueError(f"merge {rank} ({left!r}, {right!r}) uses {part!r}, which is not in the vocab")
-            merged = left + right
-            if merged not in token_id:
-                raise ValueError(f"merge {rank} ({left!r}, {right!r}) makes {merged!r}, which is not in the vocab")
-            merge_rank.setdefault(merged, rank)
-        self._setup(vocab, token_id, merge_rank, special_ids, pattern, name, merges)
+                id_of.setdefault(vocab[identifier], identifier)
+        self._setup(vocab, id_of, merge_ranks_from_merges(merges, id_of), special_ids, pattern, name, merges)
 
     @classmethod
     def from_ranks(
@@ -73,20 +71,27 @@ class Tokenizer:
 
         The merges are derived only when asked for (``.merges``): encoding needs just the ranks.
         """
-        token_id = {bytes(token): int(rank) for token, rank in ranks.items()}
-        multi_byte = sorted((rank, token) for token, rank in token_id.items() if len(token) > 1)
-        merge_rank = {token: order for order, (_, token) in enumerate(multi_byte)}
-        vocab = {rank: token for token, rank in token_id.items()}
+        id_of = {bytes(token): int(rank) for token, rank in ranks.items()}
+        vocab = {rank: token for token, rank in id_of.items()}
         special_ids = dict(special_tokens or {})
         for token, identifier in special_ids.items():
             if identifier in vocab:
                 raise ValueError(f"special token {token!r} has id {identifier}, which a regular token already has")
             vocab[identifier] = token.encode("utf-8")
         tokenizer = cls.__new__(cls)
-        tokenizer._setup(vocab, token_id, merge_rank, special_ids, pattern, name, None)
+        tokenizer._setup(vocab, id_of, merge_ranks_from_token_ranks(id_of), special_ids, pattern, name, None)
         return tokenizer
 
-    def _setup(self, vocab, token_id, merge_rank, special_ids, pattern, name, merges) -> None:
+    def _setup(
+        self,
+        vocab: dict[int, bytes],
+        token_id: dict[bytes, int],
+        merge_rank: dict[bytes, int],
+        special_ids: dict[str, int],
+        pattern: str | None,
+        name: str | None,
+        merges: list[tuple[bytes, bytes]] | None,
+    ) -> None:
         missing = [byte for byte in range(256) if bytes([byte]) not in token_id]
         if missing:
             raise ValueError(f"the vocab lacks {len(missing)} of the 256 single bytes (first: 0x{missing[0]:02X})")
@@ -116,6 +121,7 @@ class Tokenizer:
 
     @property
     def special_tokens(self) -> dict[str, int]:
+        """Each special token and its id."""
         return dict(self._special_ids)
 
     @property
@@ -125,19 +131,27 @@ class Tokenizer:
 
     @property
     def pattern_regex(self) -> str | None:
+        """The pre-tokenization regex (a named pattern's source), or None for no pre-tokenization."""
         return pattern_regex(self.pattern)
 
     @property
     def num_merges(self) -> int:
+        """How many merges (distinct merged tokens) the vocabulary has."""
         return len(self._merge_rank)
 
     @property
     def n_vocab(self) -> int:
+        """One more than the highest id (tiktoken's ``n_vocab``; ids may have gaps)."""
         return max(self._vocab) + 1
 
     def merge_rank(self, token: bytes) -> int | None:
         """The rank of the merge that creates ``token``, or None for single bytes and specials."""
         return self._merge_rank.get(token)
+
+    @property
+    def merge_ranks(self) -> dict[bytes, int]:
+        """Every token a merge creates, and that merge's rank: what encoding ranks pairs by."""
+        return dict(self._merge_rank)
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one token; an id that is not an integer or not in the vocab is a ValueError.
@@ -188,13 +202,13 @@ class Tokenizer:
         """Encode text, turning every special token this tokenizer knows into its id.
 
         Where special tokens overlap, the longest wins. Surrogates are treated as tiktoken does
-        (see :func:`~bpe_core.streaming.replace_surrogates`).
+        (see :func:`~bpe_core.pretokenize.replace_surrogates`).
 
         >>> Tokenizer({i: bytes([i]) for i in range(256)}, [], ["<s>"]).encode("a<s>\\udb1d")
         [97, 256, 239, 191, 189]
         """
         ids: list[int] = []
-        for piece, is_special in split_on_special(replace_surrogates(_checked_text(text)), self._special_ids):
+        for piece, is_special in self._split_on_special(text):
             if is_special:
                 ids.append(self._special_ids[piece])
             else:
@@ -203,7 +217,7 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode text, treating special tokens as ordinary text."""
-        return self._pieces.encode_text(replace_surrogates(_checked_text(text)), self._pretokenize)
+        return self._pieces.encode_text(replace_surrogates(checked_text(text)), self._pretokenize)
 
     def _pretokenize(self, text: str) -> list[str]:
         return pretokenize(text, self.pattern)
@@ -212,7 +226,7 @@ class Tokenizer:
         """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
 
         Linear time and bounded memory on any text for the named patterns (see
-        :mod:`bpe_core.streaming` for why it is exact, and for custom patterns). With no
+        :mod:`bpe_core.pretokenize.streaming` for why it is exact, and for custom patterns). With no
         pre-tokenization (pattern None) the text between special tokens is one pre-token and is
         held whole until it ends.
 
@@ -249,6 +263,7 @@ class Tokenizer:
         return [self.token_bytes(token_id) for token_id in ids]
 
     def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The tokens' bytes joined (see :meth:`token_bytes` for the ids refused)."""
         return b"".join(self.decode_tokens_bytes(ids))
 
     def decode(self, ids: Iterable[int]) -> str:
@@ -270,28 +285,11 @@ class Tokenizer:
         >>> [segmentation.tokens_at(k) for k in (0, tokenizer.num_merges)]
         [[b'l', b'o', b'w', b'e', b's', b't'], [b'low', b'e', b's', b't']]
         """
-        data = bytearray()
-        lifetimes: list[int] = []
-        merge_rank = self._merge_rank
-        lifetimes_of: dict[str, list[int]] = {}  # a text repeats its pre-tokens: compute each once
-        for piece, is_special in split_on_special(replace_surrogates(_checked_text(text)), self._special_ids):
-            pieces = [piece] if is_special else pretokenize(piece, self.pattern)
-            for pretoken in pieces:
-                encoded = pretoken.encode("utf-8")
-                if data:
-                    lifetimes.append(PERMANENT)
-                if is_special:
-                    lifetimes.extend([INSIDE_SPECIAL] * (len(encoded) - 1))
-                else:
-                    inner = lifetimes_of.get(pretoken)
-                    if inner is None:
-                        inner = lifetimes_of[pretoken] = piece_lifetimes(encoded, merge_rank)
-                    lifetimes.extend(inner)
-                data += encoded
-        return Segmentation(bytes(data), lifetimes, self.num_merges)
+        parts = (
+            ([piece] if is_special else pretokenize(piece, self.pattern), is_special)
+            for piece, is_special in self._split_on_special(text)
+        )
+        return text_segmentation(parts, self._merge_rank, self.num_merges)
 
-
-def _checked_text(text: str) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    return text
+    def _split_on_special(self, text: str) -> Iterator[tuple[str, bool]]:
+        return split_on_special(replace_surrogates(checked_text(text)), self._special_ids)

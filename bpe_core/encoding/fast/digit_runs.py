@@ -1,4 +1,5 @@
-"""BPE of many number pre-tokens (`` ?[0-9]+``) at once, on small integers instead of bytes objects.
+"""The DIGITS and TABLE paths (see :mod:`.routes`): BPE of many number pre-tokens (`` ?[0-9]+``) at
+once, on small integers instead of bytes objects.
 
 GPT-2's pattern keeps whole digit runs, so a table of random numbers is one new pre-token per
 number and BPE dominates (a numeric CSV took 2.8x the time of prose). Inside such a pre-token
@@ -6,7 +7,7 @@ every part is itself a digit run with at most a leading space, so only the token
 (1,691 in GPT-2) can ever take part: they get small indices, and a dense table indexed by
 ``left * n + right`` holds each pair's merge order and merged token. A merge step is then a
 handful of numpy operations on integers, with no Python object made per symbol and no search:
-:class:`~bpe_core.byte_batch.ByteBatch` looks pairs up in a sorted array of the whole vocabulary.
+:class:`~.byte_batch.ByteBatch` looks pairs up in a sorted array of the whole vocabulary.
 
 The rule is tiktoken's, unchanged: merge the lowest-ranked pair, leftmost first on equal ranks.
 """
@@ -20,20 +21,19 @@ from operator import is_
 
 import numpy as np  # this module is imported only when there are numbers to encode
 
-from .byte_batch import interleave, merge_steps, per_piece
+from .batch_steps import interleave, merge_steps, per_piece
 
-DIGIT_RUN = re.compile(rb" ?[0-9]+")
-"""The pre-tokens this module encodes (as UTF-8 bytes)."""
 _PART = re.compile(rb" ?[0-9]*")  # what a token inside such a pre-token can be (nonempty)
 
 MAX_TOKENS = 2048
 """Vocabularies with more tokens of that form are left to the general batch: the dense pair
 table has tokens x (tokens without a space) entries of 4 bytes (6.7 MB for GPT-2's 1,692)."""
 
-_NO_RANK = (1 << 15) - 1  # above every pair's order: "this pair does not merge"
 _MERGED_BITS = 16
-# A step's key is order << 32 | position: its minimum is the lowest rank, leftmost.
-_INDEX_BITS = 32
+NO_ORDER = (1 << 15) - 1
+"""The pair table's "this pair does not merge": above every pair's merge order. An order is not a
+rank: only the ranks of the merges that occur inside numbers count, numbered from 0 in their order,
+so that they fit the table's 15-bit field (an int32 entry, order << 16 | merged token)."""
 
 
 def digit_run_encoder(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int]) -> DigitRunEncoder | None:
@@ -68,7 +68,7 @@ class DigitRunEncoder:
         ]
         order_of = {rank: order for order, rank in enumerate(sorted({pair[0] for pair in pairs}))}
         # A dense table left * rights + right -> order << 16 | merged token (< MAX_TOKENS).
-        table = np.full(len(tokens) * rights, _NO_RANK << _MERGED_BITS, dtype=np.int32)
+        table = np.full(len(tokens) * rights, NO_ORDER << _MERGED_BITS, dtype=np.int32)
         for rank, left, right, merged in pairs:
             table[left * rights + right] = order_of[rank] << _MERGED_BITS | merged
         self._table = table
@@ -92,44 +92,30 @@ class DigitRunEncoder:
         return interleave(is_merged, merged_ids, merged_counts, whole_ids[~is_merged], None)
 
     def encode(self, pieces: list[bytes]) -> list[tuple[int, ...]]:
-        """The ids of each piece (a :data:`DIGIT_RUN` match that is not a whole token), in order."""
+        """The ids of each piece (a :data:`.routes.DIGIT_RUN` match that is not a whole token), in order."""
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
         ids, counts = self._encode_joined(lengths, b"".join(pieces))
         return per_piece(ids.tolist(), counts)
 
     def _encode_joined(self, lengths: np.ndarray, joined: bytes) -> tuple[np.ndarray, np.ndarray]:
-        """The pieces' ids one after another, and how many each has."""
-        data = np.frombuffer(joined, dtype=np.uint8)
-        symbols = self._index_of_byte[data]
-        positions = np.arange(len(data))
-        next_of = positions + 1  # the next live symbol of the same piece (or the piece's end)
-        previous_of = positions - 1
-        alive = np.ones(len(data), dtype=bool)
-        starts = np.cumsum(lengths) - lengths
-        ends = starts + lengths
+        """The pieces' ids one after another, and how many each has (the steps: :func:`.merge_steps`)."""
+        symbols = self._index_of_byte[np.frombuffer(joined, dtype=np.uint8)]
         # Pairs across two pieces may have a space on the right, outside the table: clipped here,
-        # they are dropped just below.
-        ranks, merged = self._pairs(symbols[:-1], np.minimum(symbols[1:], self._rights - 1))
-        ranks, merged = np.append(ranks, _NO_RANK), np.append(merged, 0)
-        ranks[ends - 1] = _NO_RANK  # a piece's last symbol starts no pair
-        keys = (ranks << _INDEX_BITS) | positions
-        # As in ByteBatch.encode: one merge per piece per step, each piece's lowest key.
+        # they start no pair anyway (merge_steps ignores a piece's last symbol).
+        first_orders, merged = self._pairs(symbols[:-1], np.minimum(symbols[1:], self._rights - 1))
+        first_orders, merged = np.append(first_orders, NO_ORDER), np.append(merged, 0)
 
         def merge(at: np.ndarray, absorbed: np.ndarray) -> None:
             symbols[at] = merged[at]
 
-        def rekey(left: np.ndarray, right: np.ndarray) -> None:
-            self._rekey(keys, merged, symbols, left, right)
+        def order_pairs(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+            orders, merged[left] = self._pairs(symbols[left], symbols[right])
+            return orders
 
-        merge_steps(keys, starts, ends, next_of, previous_of, alive, _NO_RANK << _INDEX_BITS, merge, rekey)
-        return self._ids[symbols[alive]], np.add.reduceat(alive, starts, dtype=np.int64)
-
-    def _rekey(self, keys: np.ndarray, merged: np.ndarray, symbols: np.ndarray, left, right) -> None:
-        """Key the pairs (left[i], right[i]) of positions anew after a merge changed one side."""
-        ranks, merged[left] = self._pairs(symbols[left], symbols[right])
-        keys[left] = (ranks << _INDEX_BITS) | left
+        alive, counts = merge_steps(first_orders, lengths, NO_ORDER, merge, order_pairs)
+        return self._ids[symbols[alive]], counts
 
     def _pairs(self, left: np.ndarray, right: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The merge order (_NO_RANK if none) and merged token index of each pair of symbol indices."""
+        """The merge order (NO_ORDER if none) and merged token index of each pair of symbol indices."""
         found = self._table[left * self._rights + right].astype(np.int64)
         return found >> _MERGED_BITS, found & ((1 << _MERGED_BITS) - 1)

@@ -1,9 +1,25 @@
-"""Building a Tokenizer's tables from what callers pass: checked arguments, special-token ids, and
-merges recovered from tiktoken-style ranks."""
+"""Checking what callers pass to a tokenizer: texts, token bytes, ids, merges and special tokens.
+
+Each check returns the value in its one accepted form, or raises a TypeError/ValueError that says
+what was wrong and what is allowed.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+
+
+def checked_text(text: object) -> str:
+    """``text`` if it is a str, else a TypeError (``encode(b"...")`` is a common slip).
+
+    >>> checked_text(b"abc")
+    Traceback (most recent call last):
+    ...
+    TypeError: text must be str, not bytes
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    return text
 
 
 def as_bytes(value: object, what: str) -> bytes:
@@ -71,35 +87,3 @@ def _as_special(token: object) -> str:
     if not isinstance(token, str):
         raise TypeError(f"special tokens must be strings, not {type(token).__name__} {token!r:.40}")
     return token
-
-
-def derive_merges(merge_rank: dict[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Recover each token's merge from ranks alone (see :func:`merge_parts`), in rank order."""
-    return [
-        merge_parts(token, rank, merge_rank.get) for token, rank in sorted(merge_rank.items(), key=lambda item: item[1])
-    ]
-
-
-def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None]) -> tuple[bytes, bytes]:
-    """The two tokens whose merge made ``token`` (merge rank ``rank``; ``rank_of`` gives any token's).
-
-    Found by BPE-encoding the token with only the merges ranked below its own: for a proper BPE
-    vocabulary that leaves exactly two parts, the pair that made it; anything else is a ValueError.
-
-    >>> ranks = {b"ab": 0, b"abc": 1}
-    >>> merge_parts(b"abc", 1, ranks.get)
-    (b'ab', b'c')
-    """
-    parts = [token[i : i + 1] for i in range(len(token))]
-    while len(parts) > 2:
-        best_rank, best_index = None, -1
-        for index in range(len(parts) - 1):
-            candidate = rank_of(parts[index] + parts[index + 1])
-            if candidate is not None and candidate < rank and (best_rank is None or candidate < best_rank):
-                best_rank, best_index = candidate, index
-        if best_rank is None:
-            break
-        parts[best_index : best_index + 2] = [parts[best_index] + parts[best_index + 1]]
-    if len(parts) != 2:
-        raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
-    return parts[0], parts[1]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .pretokenize import PATTERNS, pretokenize, split_on_special
+from .patterns import PATTERNS, pretokenize, split_on_special
 
 STREAM_CHUNK_CHARS = 1 << 16
 """The buffer is split once it holds this many characters (or twice what was kept back)."""

@@ -1,24 +1,24 @@
-"""Pre-tokenization: split text on special tokens, then into pre-tokens with a regex.
+"""What a pre-tokenization pattern is, and splitting with one: text on special tokens, then into
+pre-tokens with the pattern's regex.
 
 BPE never merges across a pre-token boundary, so the pattern decides which merges are possible
 at all. The named patterns are the ones tiktoken uses for its encodings, copied verbatim.
 
 Speed: the named patterns run on ASCII stretches through exact twins for the standard library's
-``re`` (see :mod:`bpe_core.ascii_split`).
+``re`` (see :mod:`bpe_core.pretokenize.ascii_split`).
 
 Bounded work: the named patterns are linear-time, but a custom regex can backtrack
 catastrophically (``([\\w ]|[\\w ])+!|[\\s\\S]`` on a few KB of text would run for ages).
 Every custom pattern therefore runs with a time budget of :data:`REGEX_TIMEOUT_SECONDS` per
 :data:`CHUNK_CHARS` characters of text (at least one budget per call); past it,
 :class:`PatternTimeout` is raised. The budget is read from the environment variable
-``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless the module constant is set.
+``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless this module's constant is set.
 """
 
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import regex
@@ -53,13 +53,10 @@ PATTERNS: dict[str, str] = {
 }
 """Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
 
-# Every named pattern ends a pre-token at a letter followed by a newline, so the text can be cut
-# there (to stream it, or to split it across processes) without changing its pre-tokens.
-_SAFE_CUT = regex.compile(r"(?<=\p{L})(?=\n)")
-
-# Big texts are pre-tokenized in pieces of about this many characters, so progress can be
-# reported (and training cancelled) while the regex runs.
 CHUNK_CHARS = 1 << 16
+"""The unit of a custom pattern's time budget; big texts are also counted in pieces of about this
+many characters (:func:`~bpe_core.pretokenize.counts.count_pretokens`), so that progress is
+reported (and training can be cancelled) while the regex runs."""
 
 
 REGEX_TIMEOUT_SECONDS: float | None = None
@@ -170,7 +167,7 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     compiled = compile_pattern(pattern)
     if compiled is None:
         return [text] if text else []
-    source = pattern_regex(pattern)
+    source = compiled.pattern
     if source in _NAMED_SOURCES:
         # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed.
         return split_mostly_ascii(text, ascii_findall(source), compiled.findall)
@@ -215,58 +212,3 @@ def shown_pattern(source: str, limit: int = 120) -> str:
     """
     cut = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in source[:limit])
     return f"'{cut}'" if len(source) <= limit else f"'{cut}...' ({len(source):,} characters)"
-
-
-def safe_chunks(text: str, pattern: str | None, chunk_chars: int = CHUNK_CHARS) -> list[str]:
-    """Cut text into pieces of roughly chunk_chars whose pre-tokens are those of the whole text.
-
-    Only the named patterns are known to be safe to cut; custom regexes and ``None`` are not cut.
-    """
-    if len(text) <= chunk_chars or pattern not in PATTERNS:
-        return [text] if text else []
-    chunks = []
-    start = 0
-    while len(text) - start > chunk_chars:
-        cut = _SAFE_CUT.search(text, start + chunk_chars)
-        if cut is None:
-            break
-        chunks.append(text[start : cut.start()])
-        start = cut.start()
-    chunks.append(text[start:])
-    return chunks
-
-
-def count_pretokens(
-    text: str,
-    pattern: str | None = "gpt2",
-    special_tokens: Iterable[str] = (),
-    *,
-    on_chunk: Callable[[int, int], None] | None = None,
-    counts: Counter[str] | None = None,
-) -> Counter[str]:
-    """Count the pre-tokens of a text: the input to training.
-
-    Special tokens are removed (nothing may merge with them or across them). The text is counted
-    in pieces of about ``CHUNK_CHARS``, in this process: on this workload a process pool costs
-    more than it gains (measured: 2 spawned workers took 1.3-2.2x the time of one on a 10 MB
-    text), and spawning re-imports the caller's ``__main__``. For many cores or machines see
-    ``bpe_core.distributed``. ``on_chunk(done, total)`` is called after each piece; an exception
-    from it stops counting. With ``counts`` given, the text's counts are added to it and it is
-    returned: adding pre-tokens one list at a time runs in C, adding one Counter to another does not.
-
-    >>> sorted(count_pretokens("low low lower low").items())
-    [(' low', 2), (' lower', 1), ('low', 1)]
-    """
-    compile_pattern(pattern)  # a broken pattern fails here, before any work starts
-    pieces = [piece for piece, is_special in split_on_special(text, special_tokens) if not is_special]
-    # Chunks are cut lazily, one piece at a time; the total for progress is estimated from sizes.
-    total = sum(-(-len(piece) // CHUNK_CHARS) for piece in pieces)
-    counts = Counter() if counts is None else counts
-    done = 0
-    for piece in pieces:
-        for chunk in safe_chunks(piece, pattern):
-            counts.update(pretokenize(chunk, pattern))
-            done += 1
-            if on_chunk:
-                on_chunk(min(done, total), total)
-    return counts

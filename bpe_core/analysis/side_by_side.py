@@ -1,0 +1,66 @@
+"""One text at chosen vocab sizes, side by side: its tokens at each size, and the tokens that
+differ between two views (the Compare page's side-by-side view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import cast
+
+from ..encoding.tokenizer import Tokenizer
+from .sizes import merges_for_vocab_size
+
+
+def tokens_at_size(tokenizer: Tokenizer, text: str, vocab_size: int) -> tuple[list[bytes], list[int]]:
+    """(tokens as bytes, ids) of text with the vocabulary cut to ``vocab_size`` tokens.
+
+    Ids are the full tokenizer's (truncation keeps ids), so the result equals
+    ``tokenizer.truncated(k).encode(text)`` with ``k = merges_for_vocab_size(tokenizer, vocab_size)``.
+
+    >>> import bpe_core
+    >>> tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
+    >>> tokens_at_size(tokenizer, "aaab", 257)
+    ([b'aa', b'a', b'b'], [256, 97, 98])
+    """
+    k = merges_for_vocab_size(tokenizer, vocab_size)
+    tokens = cast("list[bytes]", tokenizer.segment(text).tokens_at(k))  # a byte-level tokenizer's atoms are bytes
+    ids_of = tokenizer.mergeable_ranks
+    specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
+    ids = []
+    for token in tokens:
+        identifier = ids_of.get(token)
+        ids.append(specials[token] if identifier is None else identifier)
+    return tokens, ids
+
+
+def boundary_offsets(tokens: Iterable[bytes]) -> list[int]:
+    """Byte offsets where tokens start and end, 0 and the total length included.
+
+    >>> boundary_offsets([b"ab", b"c", b"de"])
+    [0, 2, 3, 5]
+    """
+    offsets = [0]
+    for token in tokens:
+        offsets.append(offsets[-1] + len(token))
+    return offsets
+
+
+def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes]) -> list[bool]:
+    """For each token, whether the other segmentation of the same bytes lacks it (no token there
+    with the same start and end): the tokens that differ between two views.
+
+    Symmetric in spirit: against a finer view, the tokens a merge made are marked; against a
+    coarser one, the pieces that were merged away.
+
+    >>> changed_tokens([b"ab", b"c", b"d"], [b"a", b"b", b"cd"])
+    [True, True, True]
+    >>> changed_tokens([b"ab", b"c", b"d"], [b"ab", b"cd"])
+    [False, True, True]
+    >>> changed_tokens([b"ab", b"cd"], [b"ab", b"c", b"d"])
+    [False, True]
+    """
+    offsets = boundary_offsets(tokens)
+    other_offsets = boundary_offsets(other_tokens)
+    other_spans = set(pairwise(other_offsets))
+    return [(start, stop) not in other_spans for start, stop in pairwise(offsets)]

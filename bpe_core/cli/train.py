@@ -1,0 +1,94 @@
+"""The ``train`` command: train on files (streamed) or stdin, save, and print what was made."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .. import formats
+from ..formats import FormatName
+from ..training import TrainResult, train
+from ..training.corpus import expand_paths, train_files
+from .errors import CliError
+from .parser import pattern_arg
+from .progress import TrainingProgress
+from .text_io import read_all
+
+
+def run_train(args: argparse.Namespace) -> int:
+    """``train``: train on the files (or stdin), save in the formats asked for, print a summary."""
+    pattern = pattern_arg(args.pattern)
+    fmts = _formats_arg(args.format)
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out {out}: exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)  # before training, so a bad --out fails fast
+    progress = None if args.quiet else TrainingProgress(sys.stderr)
+    try:
+        result, n_bytes = _run_training(args, pattern, progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    tokenizer = result.tokenizer
+    n_tokens = result.special_token_count + sum(
+        len(tokenizer.encode_ordinary(pretoken)) * count for pretoken, count in result.pretoken_counts.items()
+    )
+    training = {
+        **result.settings,
+        "source": args.files[0] if len(args.files) == 1 else args.files,
+        "source_bytes": n_bytes,
+        "merges": tokenizer.num_merges,
+        "seconds": round(result.seconds, 3),
+        "pretoken_count": result.pretoken_count,
+        "unique_pretokens": result.unique_pretokens,
+        "stopped_early": result.stopped_early,
+        "stop_reason": result.stop_reason,
+        "tokens_on_training_text": n_tokens,
+    }
+    written = [path for fmt in fmts for path in formats.save(tokenizer, out, fmt, training=training)]
+    lines = [
+        f"merges made:         {tokenizer.num_merges:,} of {args.vocab_size - 256 - len(args.special):,} requested"
+        + (f" (stopped early: {result.stop_reason})" if result.stopped_early else ""),
+        f"training time:       {result.seconds:.2f} s",
+        f"pre-tokens:          {result.pretoken_count:,} ({result.unique_pretokens:,} unique)",
+        f"training text:       {n_bytes:,} bytes -> {n_tokens:,} tokens"
+        + (f" = {n_bytes / n_tokens:.3f} bytes per token" if n_tokens else ""),
+        "files written:       " + ", ".join(str(path) for path in written),
+    ]
+    print("\n".join(lines), file=sys.stderr)
+    return 0
+
+
+def _run_training(
+    args: argparse.Namespace, pattern: str | None, progress: TrainingProgress | None
+) -> tuple[TrainResult, int]:
+    """Train from stdin (read whole) or from files (streamed); returns the result and the bytes read."""
+
+    if args.files == ["-"]:
+        text = read_all("-")
+        on_step = None if progress is None else (lambda done, total: progress("train", done, total))
+        result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=on_step)
+        return result, len(text.encode("utf-8"))
+    if "-" in args.files:
+        raise CliError("'-' (stdin) cannot be mixed with files")
+    dask = None
+    if args.dask_workers is not None or args.dask_scheduler is not None:
+        from ..distributed import DaskSettings
+
+        dask = DaskSettings(scheduler=args.dask_scheduler, workers=args.dask_workers or 2)
+    paths = expand_paths(args.files)
+    result = train_files(
+        paths, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=progress, dask=dask
+    )
+    return result, sum(path.stat().st_size for path in paths)
+
+
+def _formats_arg(values: list[str] | None) -> list[FormatName]:
+    """The formats asked for, in the order given, once each (argparse has checked each name)."""
+    if not values:
+        return ["bpe-playground"]
+    if "all" in values:
+        return list(formats.FORMATS)
+    by_name: dict[str, FormatName] = {name: name for name in formats.FORMATS}
+    return [by_name[value] for value in dict.fromkeys(values)]

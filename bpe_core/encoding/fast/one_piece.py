@@ -1,0 +1,45 @@
+"""The LOOP and HEAP paths (see :mod:`.routes`): one pre-token at a time, none a whole token.
+
+>>> token_id = {**{bytes([b]): b for b in range(256)}, b"ab": 256, b"abc": 257}
+>>> merge_rank = {b"ab": 0, b"abc": 1}
+>>> loop(token_id, merge_rank, b"abcab"), heap(token_id, merge_rank, b"abcab")
+([257, 256], [257, 256])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..lifetimes import PERMANENT, piece_lifetimes
+from ..ranks import NO_RANK
+
+
+def loop(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
+    """tiktoken's loop: keep each adjacent pair's rank, and after a merge re-rank only the two pairs
+    that touch the new part. Quadratic in the piece's length: for short pieces."""
+    parts = [piece[i : i + 1] for i in range(len(piece))]
+    ranks = [merge_rank.get(piece[i : i + 2], NO_RANK) for i in range(len(piece) - 1)]
+    while ranks:
+        lowest = min(ranks)
+        if lowest == NO_RANK:
+            break
+        index = ranks.index(lowest)
+        parts[index : index + 2] = [parts[index] + parts[index + 1]]
+        del ranks[index]
+        if index < len(ranks):
+            ranks[index] = merge_rank.get(parts[index] + parts[index + 1], NO_RANK)
+        if index > 0:
+            ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], NO_RANK)
+    return [token_id[part] for part in parts]
+
+
+def heap(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
+    """The piece cut where its boundary lifetimes say no merge removes a boundary: n log n (a heap
+    over the parts), for long pieces (a whole text with no pre-tokenization)."""
+    tokens, start = [], 0
+    for index, lifetime in enumerate(piece_lifetimes(piece, merge_rank)):
+        if lifetime == PERMANENT:
+            tokens.append(piece[start : index + 1])
+            start = index + 1
+    tokens.append(piece[start:])
+    return [token_id[token] for token in tokens]

@@ -1,0 +1,33 @@
+"""Training: from text (or files, or pre-token counts) to merges, every trainer in one shape.
+
+- :mod:`.shape`: what every trainer shares (settings checks, the merge rounds and their record,
+  progress); new trainers are variants of it;
+- :mod:`.byte_level`: byte-level BPE (GPT-2's): ``train``, ``train_counts``;
+- :mod:`.classic`: classic BPE with an end-of-word mark (Sennrich et al.): ``train_classic``;
+- :mod:`.merge_engine`, :mod:`.word_engine`: the merge loop, pair counts kept up to date;
+- :mod:`.counting`: a big text's pre-tokens counted on every core;
+- :mod:`.corpus`: corpora in files, streamed: ``train_files``.
+
+>>> from bpe_core.training import train
+>>> train("aaabdaaabac", 259).merges
+[(b'a', b'a'), (b'aa', b'a'), (b'aaa', b'b')]
+"""
+
+from .byte_level import TrainResult, train, train_counts
+from .classic import ClassicResult, train_classic
+from .corpus import train_files
+from .merge_engine import Candidate
+from .shape import MergeRecord, ProgressCallback, TrainingCancelled
+
+__all__ = [
+    "Candidate",
+    "ClassicResult",
+    "MergeRecord",
+    "ProgressCallback",
+    "TrainResult",
+    "TrainingCancelled",
+    "train",
+    "train_classic",
+    "train_counts",
+    "train_files",
+]
