@@ -20,6 +20,7 @@ from .lifetimes import Segmentation
 from .merge_engine import Candidate
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
+from .superword import train_superword
 from .tokenizer import Tokenizer
 from .training import MergeRecord, TrainingCancelled, TrainResult, train
 from .vocabulary import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
@@ -46,5 +47,6 @@ __all__ = [
     "train",
     "train_classic",
     "train_files",
+    "train_superword",
     "vocab_size_of",
 ]

@@ -23,6 +23,8 @@ from .tokenizer import Tokenizer
 from .word_engine import WordEngine
 
 ProgressCallback = Callable[[int, int], None]
+EngineFactory = Callable[[Iterable[tuple[bytes, int]], list[bytes]], MergeEngine]
+"""Builds the merge engine from the pre-tokens (as UTF-8, with counts) and the 256 byte symbols."""
 
 RUNNERS_UP = 5
 """How many runner-up pairs each trace record keeps."""
@@ -245,12 +247,15 @@ def train_counts(
     pattern: str | None = "gpt2",
     progress: Callable[[int], None] | None = None,
     started: float | None = None,
+    engine_factory: EngineFactory | None = None,
 ) -> TrainResult:
     """Train on pre-token counts already made (by ``count_pretokens`` or on a cluster).
 
     ``pattern`` is the one the counts were made with (the tokenizer keeps it);
     ``progress(merges_done)`` is called after every merge. ``started`` is when the whole
     training began (``time.perf_counter()``), so the timings include counting.
+    ``engine_factory`` replaces the usual engine by one that picks pairs its own way (the
+    variants: ``parity``, ``superword``).
 
     >>> train_counts({"low": 5, " lower": 2}, 258).merges
     [(b'o', b'w'), (b'l', b'ow')]
@@ -263,7 +268,10 @@ def train_counts(
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
     # long sequence, which only the positional layout merges in time proportional to its size.
     with _collector_paused():
-        engine = PositionEngine(words, byte_symbols) if pattern is None else WordEngine(words, byte_symbols)
+        if engine_factory is not None:
+            engine = engine_factory(words, byte_symbols)
+        else:
+            engine = PositionEngine(words, byte_symbols) if pattern is None else WordEngine(words, byte_symbols)
         indexed = time.perf_counter()
         trace, stop_reason = run_merges(engine, n_merges, progress or (lambda done: None))
         symbol_bytes = engine.symbol_bytes

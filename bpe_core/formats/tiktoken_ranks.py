@@ -10,6 +10,7 @@ import binascii
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..superword import refuse_superword
 from ..tokenizer import Tokenizer
 from ._common import (
     FormatError,
@@ -37,6 +38,7 @@ def save_tiktoken(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
     >>> path.read_text().splitlines()[256:]
     ['YWE= 256', 'YWFh 257', 'YWFhYg== 258']
     """
+    refuse_superword(tokenizer, "tiktoken")
     lines = [
         f"{base64.b64encode(token).decode('ascii')} {identifier}\n" for identifier, token in regular_tokens(tokenizer)
     ]
