@@ -18,6 +18,7 @@ from .corpus import train_files
 from .formats import FormatError, load, save
 from .lifetimes import Segmentation
 from .merge_engine import Candidate
+from .parity import ParityResult, train_parity
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
 from .superword import train_superword
@@ -32,6 +33,7 @@ __all__ = [
     "ClassicTokenizer",
     "FormatError",
     "MergeRecord",
+    "ParityResult",
     "PatternTimeout",
     "Segmentation",
     "Tokenizer",
@@ -47,6 +49,7 @@ __all__ = [
     "train",
     "train_classic",
     "train_files",
+    "train_parity",
     "train_superword",
     "vocab_size_of",
 ]
