@@ -15,6 +15,7 @@ tokenizers (GPT-2, cl100k_base, o200k_base) offline. Modules not named here are 
 
 from .classic import ClassicResult, ClassicTokenizer, train_classic
 from .corpus import train_files
+from .dropout import dropout_samples, encode_with_dropout
 from .formats import FormatError, load, save
 from .lifetimes import Segmentation
 from .merge_engine import Candidate
@@ -40,6 +41,8 @@ __all__ = [
     "TrainResult",
     "TrainingCancelled",
     "bytes_per_token_curve",
+    "dropout_samples",
+    "encode_with_dropout",
     "load",
     "merges_for_vocab_size",
     "pretokenize",
