@@ -11,22 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from naive_bpe import naive_pretokens
-
-
-def _merge(words: Counter, best: tuple[bytes, bytes]) -> Counter:
-    rewritten: Counter = Counter()
-    for word, count in words.items():
-        out, i = [], 0
-        while i < len(word):
-            if i + 1 < len(word) and (word[i], word[i + 1]) == best:
-                out.append(word[i] + word[i + 1])
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        rewritten[tuple(out)] += count
-    return rewritten
+from naive_bpe import naive_merge_pair, naive_pretokens
 
 
 def naive_train_parity(
@@ -66,6 +51,6 @@ def naive_train_parity(
             break
         merges.append(best)
         for language in texts:
-            words[language] = _merge(words[language], best)
+            words[language] = naive_merge_pair(words[language], best)
             history[language].append(tokens(language))
     return merges, chosen, history

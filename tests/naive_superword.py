@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 
 import regex
-from naive_bpe import naive_train
+from naive_bpe import naive_merge_pair, naive_train
 
 from bpe_core.pretokenize import GPT2_PATTERN as GPT2  # the regex strings are all it shares
 
@@ -80,16 +80,5 @@ def naive_train_superword(
             break
         best = max(pairs, key=lambda pair: (pairs[pair], pair))
         merges.append(best)
-        rewritten: Counter = Counter()
-        for sequence, count in sequences.items():
-            out, i = [], 0
-            while i < len(sequence):
-                if i + 1 < len(sequence) and (sequence[i], sequence[i + 1]) == best:
-                    out.append(sequence[i] + sequence[i + 1])
-                    i += 2
-                else:
-                    out.append(sequence[i])
-                    i += 1
-            rewritten[tuple(out)] += count
-        sequences = rewritten
+        sequences = naive_merge_pair(sequences, best)
     return merges, len(stage1)
