@@ -43,10 +43,13 @@ from __future__ import annotations
 import heapq
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import pairwise
 
 # Everything this module needs from the engine, in one place.
 from .counting import count_text
+from .lifetimes import PERMANENT, merge_lifetimes
 from .merge_engine import PAIR_SHIFT, MergeEngine
+from .pretokenize import pretokenize
 from .tokenizer import Tokenizer
 from .training import (
     ProgressCallback,
@@ -173,12 +176,55 @@ class _TwoStageEngine(MergeEngine):
     def _start_stage2(self) -> None:
         started = time.perf_counter()
         self.stage1_merges = len(self._merges)
-        symbols = self.symbol_bytes
-        # A whole chunk is one piece (no pattern): the encoder's rule is the final tokenizer's.
-        stage1 = Tokenizer(dict(enumerate(symbols)), self._merges, pattern=None)
-        encoded = ((stage1.encode_ordinary(chunk), count) for chunk, count in self._chunks.items())
-        self._active = _CappedWordEngine(encoded, symbols, self._max_words)
+        encode = _ChunkEncoder(self.symbol_bytes, self._merges).encode
+        encoded = ((encode(chunk), count) for chunk, count in self._chunks.items())
+        self._active = _CappedWordEngine(encoded, self.symbol_bytes, self._max_words)
         self.stage2_start_seconds = time.perf_counter() - started
+
+
+class _ChunkEncoder:
+    """A chunk's ids with stage 1's merges, by the encoder's rule: the final tokenizer's.
+
+    The same ids as a ``Tokenizer`` of these merges given the whole chunk as one piece, but faster
+    (docs10m, 5 MB: 1.8 s, not 5.3 s), since most of a chunk's work repeats: a merge makes a
+    token of the two parts it joins, so it never joins across a boundary whose two bytes stand
+    together in no token. Cut there (between GPT-2 pre-tokens, where that is nearly always so),
+    a chunk's parts are merged alone, each distinct part once; only the whole chunk may be
+    emitted whole as a token (tiktoken's shortcut), never a part.
+    """
+
+    def __init__(self, symbols: Sequence[bytes], merges: Sequence[tuple[bytes, bytes]]):
+        self._id: dict[bytes, int] = {}
+        for identifier, symbol in enumerate(symbols):
+            self._id.setdefault(symbol, identifier)
+        self._rank: dict[bytes, int] = {}
+        for rank, (left, right) in enumerate(merges):
+            self._rank.setdefault(left + right, rank)
+        self._inside = {token[i : i + 2] for token in self._rank for i in range(len(token) - 1)}
+        self._parts: dict[bytes, list[int]] = {}
+
+    def encode(self, chunk: str) -> list[int]:
+        whole = self._id.get(chunk.encode("utf-8"))
+        if whole is not None:
+            return [whole]
+        ids: list[int] = []
+        part = b""
+        for pretoken in pretokenize(chunk, STAGE1_PATTERN):
+            data = pretoken.encode("utf-8")
+            if part and part[-1:] + data[:1] not in self._inside:
+                ids += self._encode_part(part)
+                part = b""
+            part += data
+        return ids + self._encode_part(part)
+
+    def _encode_part(self, part: bytes) -> list[int]:
+        ids = self._parts.get(part)
+        if ids is None:
+            rank = self._rank
+            lifetimes = merge_lifetimes(len(part), lambda start, _middle, stop: rank.get(part[start:stop]))
+            cuts = [0, *(index + 1 for index, lifetime in enumerate(lifetimes) if lifetime == PERMANENT), len(part)]
+            ids = self._parts[part] = [self._id[part[start:stop]] for start, stop in pairwise(cuts)]
+        return ids
 
 
 def train_superword(

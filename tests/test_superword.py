@@ -10,7 +10,7 @@ from naive_superword import naive_chunks, naive_train_superword
 
 import bpe_core
 from bpe_core import formats, train, train_superword
-from bpe_core.superword import SUPERWORD_PATTERN, is_superword, superword_allowed
+from bpe_core.superword import SUPERWORD_PATTERN, _ChunkEncoder, is_superword, superword_allowed
 
 # Words, spaces, single and double punctuation, a colon, digits, newlines: every rule gets hit.
 superword_text = st.text(alphabet="ab c:.,\n1é", max_size=120)
@@ -161,3 +161,15 @@ def test_progress_reaches_the_end(shakespeare):
 def test_bad_settings_are_clear_errors(kwargs, error, message):
     with pytest.raises(error, match=message):
         train_superword("some text", 300, **kwargs)
+
+
+def test_chunks_are_encoded_as_the_tokenizer_encodes_a_whole_chunk(docs):
+    """Stage 2's start cuts chunks where no merge can join and merges the parts alone: the same ids
+    as a tokenizer of the stage-1 merges given each whole chunk as one piece."""
+    text = docs[:200_000]
+    stage1 = train(text, 256 + 2000)
+    whole_chunks = bpe_core.Tokenizer(stage1.vocab, stage1.merges, pattern=None)
+    encoder = _ChunkEncoder(list(stage1.vocab.values()), stage1.merges)
+    chunks = set(bpe_core.pretokenize(text, SUPERWORD_PATTERN)) | {"\n\n\n", " the", "a\n\nb", "  x"}
+    for chunk in chunks:
+        assert encoder.encode(chunk) == whole_chunks.encode_ordinary(chunk), chunk
