@@ -11,8 +11,9 @@ whose pattern is :data:`SUPERWORD_PATTERN`: it merges by rank inside each chunk,
 stage-1 merge applies before any stage-2 merge. Stage 2 therefore starts from each chunk as stage
 1's merges encode it *by the encoder's rule* (lowest rank first, leftmost; a chunk that is a token
 is that token), not from the stage-1 pre-tokens: inside a chunk a stage-1 merge may apply across
-a former pre-token boundary (``"\\n"`` + ``" "`` of ``"end\\n word"``, pre-tokens ``"\\n"``, ``" word"``
-in stage 1), and encoding will apply it too.
+a former pre-token boundary, and encoding will apply it too (GPT-2 cuts ``"a\\n\\nb"`` into ``"a"``,
+``"\\n"``, ``"\\n"``, ``"b"`` but ``"a\\n\\n\\nb"`` into ``"a"``, ``"\\n\\n"``, ``"\\n"``, ``"b"``; once stage 1
+has learned ``"\\n"`` + ``"\\n"``, the chunk ``"a\\n\\nb"`` starts stage 2 as ``"a"``, ``"\\n\\n"``, ``"b"``).
 
 SuperBPE's rules, as in the authors' code (``scripts/extend_tokenizer.sh`` of PythonNut/superbpe
 and the trainer of alisawuffles/tokenizers-superbpe, commit a27d8bf):
@@ -25,10 +26,13 @@ and the trainer of alisawuffles/tokenizers-superbpe, commit a27d8bf):
   counting words as the non-empty pieces between spaces (``b" by the way"``: 3; ``"a\\nb"``: 1),
   or if it would hold ``": "`` (their special case for a colon followed by a space).
 
-Differences, both deliberate: SuperBPE isolates numbers as ``\\p{N}{1,3}`` because its stage 1
+Differences, all deliberate: SuperBPE isolates numbers as ``\\p{N}{1,3}`` because its stage 1
 splits digits in groups of three; our stage 1 is GPT-2's, so a number chunk is a GPT-2 number
 pre-token (`` ?\\p{N}++``) and stage 1's number tokens stay usable. The paper's first version
 isolated only digits (no punctuation or space rule); we follow the authors' current scripts.
+SuperBPE starts stage 2 by replaying the stage-1 merges pair by pair (Hugging Face's encoder);
+we use our encoder's rule, tiktoken's, which ranks a join by the bytes it makes: the two differ
+only where one token can be made from two different pairs, or a chunk is itself a token.
 
 >>> result = train_superword("by the way 1 by the way 2 " * 10, 269, transition=10)
 >>> result.merges[10:]  # stage 2

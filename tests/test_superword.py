@@ -173,3 +173,9 @@ def test_chunks_are_encoded_as_the_tokenizer_encodes_a_whole_chunk(docs):
     chunks = set(bpe_core.pretokenize(text, SUPERWORD_PATTERN)) | {"\n\n\n", " the", "a\n\nb", "  x"}
     for chunk in chunks:
         assert encoder.encode(chunk) == whole_chunks.encode_ordinary(chunk), chunk
+
+
+def test_streamed_encoding_is_whole_text_encoding(superword, docs):
+    tokenizer = superword[1].tokenizer
+    sample = docs[:100_000]
+    assert list(tokenizer.encode_iterable(sample.splitlines(keepends=True))) == tokenizer.encode(sample)
