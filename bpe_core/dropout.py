@@ -120,10 +120,11 @@ class _Encoder:
                 if whole is not None:
                     ids.append(whole)
                     continue
-                spans = dropout_spans(
-                    len(data), lambda start, _middle, stop, data=data: rank(data[start:stop]), p, draw
-                )
-                ids.extend(token_id[data[start:stop]] for start, stop in spans)
+
+                def rank_of(start: int, _middle: int, stop: int, data: bytes = data) -> int | None:
+                    return rank(data[start:stop])  # a join's rank is that of the token it makes
+
+                ids.extend(token_id[data[start:stop]] for start, stop in dropout_spans(len(data), rank_of, p, draw))
         return ids
 
     def _classic(self, text: str, p: float, draw: Callable[[], float]) -> list[int]:

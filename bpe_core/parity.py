@@ -57,9 +57,9 @@ class ParityResult(TrainResult):
 
     languages: tuple[str, ...] = ()
     """The languages, in the order given (which breaks ties between them)."""
-    chosen_languages: list[str] = field(default_factory=list)
+    chosen_languages: list[str] = field(default_factory=list, repr=False)
     """The language whose pair each merge was, by rank."""
-    token_counts: dict[str, list[int]] = field(default_factory=dict)
+    token_counts: dict[str, list[int]] = field(default_factory=dict, repr=False)
     """Each language's token count after k merges, for k = 0 .. number of merges."""
     byte_counts: dict[str, int] = field(default_factory=dict)
     """Each language's bytes (outside special tokens): its token count before any merge."""
