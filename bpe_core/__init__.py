@@ -19,7 +19,7 @@ paths), :mod:`.formats` (files), :mod:`.analysis` (what the Compare views show),
 """
 
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
-from .encoding import ClassicTokenizer, Segmentation, Tokenizer
+from .encoding import ClassicTokenizer, Segmentation, Tokenizer, dropout_samples, encode_with_dropout
 from .formats import FormatError, load, save
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
@@ -27,11 +27,14 @@ from .training import (
     Candidate,
     ClassicResult,
     MergeRecord,
+    ParityResult,
     TrainingCancelled,
     TrainResult,
     train,
     train_classic,
     train_files,
+    train_parity,
+    train_superword,
 )
 
 __all__ = [
@@ -41,12 +44,15 @@ __all__ = [
     "ClassicTokenizer",
     "FormatError",
     "MergeRecord",
+    "ParityResult",
     "PatternTimeout",
     "Segmentation",
     "Tokenizer",
     "TrainResult",
     "TrainingCancelled",
     "bytes_per_token_curve",
+    "dropout_samples",
+    "encode_with_dropout",
     "load",
     "merges_for_vocab_size",
     "pretokenize",
@@ -56,5 +62,7 @@ __all__ = [
     "train",
     "train_classic",
     "train_files",
+    "train_parity",
+    "train_superword",
     "vocab_size_of",
 ]

@@ -38,19 +38,24 @@ def naive_merge_loop(words: Counter, n_merges: int, tie_key=lambda pair: pair) -
             break
         best = max(pairs, key=lambda pair: (pairs[pair], tie_key(pair)))
         merges.append(best)
-        rewritten: Counter = Counter()
-        for word, count in words.items():
-            out, i = [], 0
-            while i < len(word):
-                if i + 1 < len(word) and (word[i], word[i + 1]) == best:
-                    out.append(word[i] + word[i + 1])
-                    i += 2
-                else:
-                    out.append(word[i])
-                    i += 1
-            rewritten[tuple(out)] += count
-        words = rewritten
+        words = naive_merge_pair(words, best)
     return merges
+
+
+def naive_merge_pair(words: Counter, best: tuple) -> Counter:
+    """Every word with each occurrence of the pair best merged, left to right."""
+    rewritten: Counter = Counter()
+    for word, count in words.items():
+        out, i = [], 0
+        while i < len(word):
+            if i + 1 < len(word) and (word[i], word[i + 1]) == best:
+                out.append(word[i] + word[i + 1])
+                i += 2
+            else:
+                out.append(word[i])
+                i += 1
+        rewritten[tuple(out)] += count
+    return rewritten
 
 
 def naive_train(

@@ -186,9 +186,8 @@ def test_search_and_pages_of_the_merge_table():
 
 
 def _fake(counts: list[int]) -> Trained:
-    trace = [SimpleNamespace(count=c) for c in counts]
     request = Request("paste", "counts", "d", "byte", 256 + len(counts), "none", None, ())
-    return Trained(request, SimpleNamespace(trace=trace), 0, 0, "", {})
+    return Trained(request, SimpleNamespace(trace=[]), 0, 0, "", {}, SimpleNamespace(counts=counts))
 
 
 @given(st.lists(st.integers(1, 10**6), max_size=3000), st.integers(1, 1000))

@@ -111,13 +111,11 @@ def test_the_players_words_are_translated_with_the_same_placeholders():
 
 
 def test_the_exported_animation_carries_its_language():
-    import bpe_core
     from ui.merges import player_payload
-    from ui.trained import Request, Trained
+    from ui.trained import Request, train_job
 
     text = "low lower newest widest 字节对编码"
-    request = Request("paste", "t", "d", "byte", 270, "gpt2", "gpt2", ())
-    trained = Trained(request, bpe_core.train(text, 270, pattern="gpt2"), len(text), len(text.encode()), text, {})
+    trained = train_job(text, Request("paste", "t", "d", "byte", 270, "gpt2", "gpt2", ()))
     page = animation_html(player_payload(trained, 0), "title", "zh")
     assert '<html lang="zh">' in page and '"play": "▶ 播放"' in page
     assert '"play": "▶ Play"' in animation_html(player_payload(trained, 0), "title", "en")

@@ -4,7 +4,8 @@
 - :mod:`.educational`: the rule, readable top to bottom; :mod:`.fast`: the paths that run it fast;
 - :mod:`.arguments`: checking what callers pass; :mod:`.ranks`: merges read from ranks;
 - :mod:`.lifetimes`: a text's segmentation at every vocab size from one pass;
-- :mod:`.classic`: :class:`ClassicTokenizer`, classic BPE with an end-of-word mark.
+- :mod:`.classic`: :class:`ClassicTokenizer`, classic BPE with an end-of-word mark;
+- :mod:`.dropout`: BPE-dropout, merges skipped at random while encoding (any tokenizer above).
 
 >>> from bpe_core.encoding import Tokenizer
 >>> Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")]).encode("abc")
@@ -12,7 +13,8 @@
 """
 
 from .classic import ClassicTokenizer
+from .dropout import dropout_samples, encode_with_dropout
 from .lifetimes import Segmentation
 from .tokenizer import Tokenizer
 
-__all__ = ["ClassicTokenizer", "Segmentation", "Tokenizer"]
+__all__ = ["ClassicTokenizer", "Segmentation", "Tokenizer", "dropout_samples", "encode_with_dropout"]

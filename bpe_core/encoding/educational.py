@@ -13,12 +13,23 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..pretokenize import pretokenize, replace_surrogates, split_on_special
 
-if TYPE_CHECKING:
-    from .tokenizer import Tokenizer
+
+class Tables(Protocol):
+    """What :meth:`SimpleTokenizer.of` reads of a tokenizer (a :class:`~bpe_core.Tokenizer` has it all). A
+    protocol, not the class: the fast paths import this module, and the Tokenizer imports them."""
+
+    @property
+    def mergeable_ranks(self) -> dict[bytes, int]: ...
+    @property
+    def merge_ranks(self) -> dict[bytes, int]: ...
+    @property
+    def special_tokens(self) -> dict[str, int]: ...
+    @property
+    def pattern(self) -> str | None: ...
 
 
 class SimpleTokenizer:
@@ -31,7 +42,7 @@ class SimpleTokenizer:
         self.ids, self.ranks, self.special_tokens, self.pattern = ids, ranks, specials, pattern
 
     @classmethod
-    def of(cls, tokenizer: Tokenizer) -> SimpleTokenizer:
+    def of(cls, tokenizer: Tables) -> SimpleTokenizer:
         """The tables of a :class:`~bpe_core.Tokenizer`, read through its public API."""
         return cls(tokenizer.mergeable_ranks, tokenizer.merge_ranks, tokenizer.special_tokens, tokenizer.pattern)
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..encoding.tokenizer import Tokenizer
+from ..pretokenize.superword import refuse_superword
 from ._common import (
     FormatError,
     PathLike,
@@ -123,6 +124,7 @@ def save_gpt2(
     >>> [p.name for p in save_gpt2(tokenizer, tempfile.mkdtemp())]
     ['vocab.json', 'merges.txt']
     """
+    refuse_superword(tokenizer, "gpt2")
     directory = Path(directory)
     regular, as_text = byte_level_spellings(tokenizer, "gpt2")
     entries = [(identifier, as_text[token]) for identifier, token in regular]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..encoding.tokenizer import Tokenizer
+from ..pretokenize.superword import refuse_superword
 from ._common import (
     FormatError,
     PathLike,
@@ -37,6 +38,7 @@ def save_tiktoken(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
     >>> path.read_text().splitlines()[256:]
     ['YWE= 256', 'YWFh 257', 'YWFhYg== 258']
     """
+    refuse_superword(tokenizer, "tiktoken")
     lines = [
         f"{base64.b64encode(token).decode('ascii')} {identifier}\n" for identifier, token in regular_tokens(tokenizer)
     ]

@@ -6,7 +6,9 @@
 - :mod:`.classic`: classic BPE with an end-of-word mark (Sennrich et al.): ``train_classic``;
 - :mod:`.merge_engine`, :mod:`.word_engine`: the merge loop, pair counts kept up to date;
 - :mod:`.counting`: a big text's pre-tokens counted on every core;
-- :mod:`.corpus`: corpora in files, streamed: ``train_files``.
+- :mod:`.corpus`: corpora in files, streamed: ``train_files``;
+- variants of the shape: :mod:`.parity` (parity-aware BPE over languages: ``train_parity``) and
+  :mod:`.superword` (SuperBPE's tokens across words: ``train_superword``).
 
 >>> from bpe_core.training import train
 >>> train("aaabdaaabac", 259).merges
@@ -17,12 +19,15 @@ from .byte_level import TrainResult, train, train_counts
 from .classic import ClassicResult, train_classic
 from .corpus import train_files
 from .merge_engine import Candidate
+from .parity import ParityResult, train_parity
 from .shape import MergeRecord, ProgressCallback, TrainingCancelled
+from .superword import train_superword
 
 __all__ = [
     "Candidate",
     "ClassicResult",
     "MergeRecord",
+    "ParityResult",
     "ProgressCallback",
     "TrainResult",
     "TrainingCancelled",
@@ -30,4 +35,6 @@ __all__ = [
     "train_classic",
     "train_counts",
     "train_files",
+    "train_parity",
+    "train_superword",
 ]

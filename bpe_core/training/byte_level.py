@@ -18,9 +18,12 @@ from ..encoding.arguments import checked_text
 from ..encoding.tokenizer import Tokenizer
 from ..pretokenize import compile_pattern, split_on_special
 from .counting import count_text
-from .merge_engine import PositionEngine
+from .merge_engine import MergeEngine, PositionEngine
 from .shape import MergeRecord, ProgressCallback, Reporter, check_special_tokens, merge_rounds
 from .word_engine import WordEngine
+
+EngineFactory = Callable[[Iterable[tuple[bytes, int]], list[bytes]], MergeEngine]
+"""Builds the merge engine from the pre-tokens (as UTF-8, with counts) and the 256 byte symbols."""
 
 
 @dataclass
@@ -125,12 +128,15 @@ def train_counts(
     pattern: str | None = "gpt2",
     progress: Callable[[int], None] | None = None,
     started: float | None = None,
+    engine_factory: EngineFactory | None = None,
 ) -> TrainResult:
     """Train on pre-token counts already made (by ``count_pretokens`` or on a cluster).
 
     ``pattern`` is the one the counts were made with (the tokenizer keeps it);
     ``progress(merges_done)`` is called after every merge. ``started`` is when the whole
     training began (``time.perf_counter()``), so the timings include counting.
+    ``engine_factory`` replaces the usual engine by one that picks pairs its own way (the
+    variants: ``parity``, ``superword``).
 
     >>> train_counts({"low": 5, " lower": 2}, 258).merges
     [(b'o', b'w'), (b'l', b'ow')]
@@ -142,8 +148,9 @@ def train_counts(
     byte_symbols = [bytes([byte]) for byte in range(256)]
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
     # long sequence, which only the positional layout merges in time proportional to its size.
-    engine = PositionEngine if pattern is None else WordEngine
-    rounds = merge_rounds(lambda: engine(words, byte_symbols), n_merges, progress or (lambda done: None))
+    if engine_factory is None:
+        engine_factory = PositionEngine if pattern is None else WordEngine
+    rounds = merge_rounds(lambda: engine_factory(words, byte_symbols), n_merges, progress or (lambda done: None))
     trace, stop_reason = rounds.trace, rounds.stop_reason
 
     vocab = dict(enumerate(rounds.symbol_bytes))
