@@ -214,14 +214,15 @@ def suggest_size(curve: SizeCurve, *, min_gain: float = 0.005, per_merges: int =
     later = min(k + per_merges, last)
     size, next_size = int(curve.vocab_sizes[k]), int(curve.vocab_sizes[later])
     saved = f"going to {next_size:,} saves {gains[k]:.2%} ({int(counts[k]):,} → {int(counts[later]):,} tokens)"
-    more = f"{per_merges:,} more merge{'s' if per_merges != 1 else ''}"
+    more = f"{per_merges:,} more merges" if per_merges != 1 else "1 more merge"
+    save = "save" if per_merges != 1 else "saves"
     if len(good):
         reason = (
-            f"{size:,} is the largest vocab size where {more} still save at least {min_gain:.2%} of the "
-            f"held-out tokens: {saved}; from {size + 1:,} on they save less."
+            f"{size:,} is the largest vocab size where {more} still {save} at least {min_gain:.2%} of the held-out "
+            f"tokens: {saved}; from {size + 1:,} on, the saving is smaller."
         )
     else:
-        reason = f"Even from the smallest size, {size:,}, {more} save less than {min_gain:.2%}: {saved}."
+        reason = f"Even from the smallest size, {size:,}, {more} {save} less than {min_gain:.2%}: {saved}."
     at_end = k + per_merges > last
     if at_end:
         reason += (
