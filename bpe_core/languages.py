@@ -171,7 +171,9 @@ def _gini_columns(values: np.ndarray) -> np.ndarray:
     ranks = np.arange(1, n + 1)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         coefficients = 2 * (ranks * ordered).sum(axis=0) / (n * totals) - (n + 1) / n
-    return np.where(totals > 0, np.maximum(coefficients, 0.0), 0.0)
+    # Equal values give exactly 0 (the formula leaves a rounding error of ~1e-16 there).
+    equal = ordered[0] == ordered[-1]
+    return np.where((totals > 0) & ~equal, np.maximum(coefficients, 0.0), 0.0)
 
 
 @dataclass(frozen=True)
