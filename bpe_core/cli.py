@@ -1,4 +1,5 @@
-"""Command line: ``python -m bpe_core train | encode | decode``.
+"""Command line: ``python -m bpe_core train | encode | decode`` (and ``choose | languages | health``,
+in :mod:`bpe_core.cli_analysis`).
 
 Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
 grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-from . import formats
+from . import cli_analysis, formats
 from .cli_streams import CliError, open_input, open_output, read_all, read_chunks, read_ids
 from .pretokenize import PATTERNS
 from .tokenizer import Tokenizer
@@ -79,26 +80,32 @@ def build_parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text)
         what = "UTF-8 text" if name == "encode" else "whitespace-separated token ids"
         command.add_argument("file", nargs="?", default="-", help=f"{what} ('-' or nothing for stdin)")
-        source = command.add_mutually_exclusive_group(required=True)
-        source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
-        source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
-        command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
-        command.add_argument(
-            "--pattern",
-            default="gpt2",
-            metavar="NAME|REGEX|none",
-            help="pattern for formats that do not store one (gpt2, tiktoken)",
-        )
-        command.add_argument(
-            "--special-id",
-            nargs=2,
-            action="append",
-            default=[],
-            metavar=("TOKEN", "ID"),
-            help="a special token for tiktoken files, which do not store them (repeatable)",
-        )
+        _add_tokenizer_options(command)
         command.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    cli_analysis.add_commands(commands, _add_tokenizer_options)
     return parser
+
+
+def _add_tokenizer_options(command: argparse.ArgumentParser) -> None:
+    """--tokenizer or --reference, and what a tokenizer file may leave out (read by _load_tokenizer)."""
+    source = command.add_mutually_exclusive_group(required=True)
+    source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
+    source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
+    command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
+    command.add_argument(
+        "--pattern",
+        default="gpt2",
+        metavar="NAME|REGEX|none",
+        help="pattern for formats that do not store one (gpt2, tiktoken)",
+    )
+    command.add_argument(
+        "--special-id",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("TOKEN", "ID"),
+        help="a special token for tiktoken files, which do not store them (repeatable)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _train(args)
         if args.command == "encode":
             return _encode(args)
+        if args.command in cli_analysis.COMMANDS:
+            return cli_analysis.run(args, _load_tokenizer)
         return _decode(args)
     except CliError as error:
         return _fail(str(error))
