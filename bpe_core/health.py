@@ -25,11 +25,12 @@ its classes, the most severe first, and the counts by size count each class on i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from .emission import text_emissions, usage_steps
-from .reachability import CLASS_EXPLANATIONS, REACH_CLASSES, token_reach
+from .reachability import CLASS_EXPLANATIONS, REACH_CLASSES, ReachTable, token_reach
 from .tokenizer import Tokenizer
 from .vocabulary import vocab_size_of
 
@@ -61,9 +62,9 @@ EXPLANATIONS = {
 """One plain sentence per class, for a person reading the list."""
 
 
-@dataclass(frozen=True)
-class TokenHealth:
-    """One listed token: its classes (most severe first), why, and its counts in the text."""
+class TokenHealth(NamedTuple):
+    """One listed token: its classes (most severe first), why, and its counts in the text. (A named
+    tuple: a report on o200k lists ~190,000 tokens, and tuples are quick to make.)"""
 
     id: int
     token: bytes
@@ -115,44 +116,19 @@ def health_report(
     reasons: dict[int, list[str]] = {identifier: [reason] for identifier, reason in reach.reasons.items()}
     emitted = inside = None
     if heldout is not None:
-        emissions = text_emissions(tokenizer, heldout)
-        steps = usage_steps(emissions, reach.first_k)
-        never = steps.emitted == 0
-        seen = steps.emitted + steps.inside
-        intermediate = (seen > 0) & (steps.emitted < intermediate_threshold * seen)
-        counts_by_size[NEVER_EMITTED] = steps.count_by_size(never)
-        counts_by_size[INTERMEDIATE] = steps.count_by_size(intermediate)
-        n = tokenizer.num_merges
-        emitted, inside = emissions.emitted_at(n), emissions.inside_at(n)
-        regular = np.flatnonzero(reach.first_k >= 0)
-        for identifier in regular[emitted[regular] == 0].tolist():
-            classes.setdefault(identifier, []).append(NEVER_EMITTED)
-            where = (
-                f"inside bigger tokens {inside[identifier]:,} times"
-                if inside[identifier]
-                else "not even inside a bigger token"
-            )
-            reasons.setdefault(identifier, []).append(f"never emitted ({where})")
-        total = emitted + inside
-        for identifier in regular[
-            (total[regular] > 0) & (emitted[regular] < intermediate_threshold * total[regular])
-        ].tolist():
-            classes.setdefault(identifier, []).append(INTERMEDIATE)
-            share = emitted[identifier] / total[identifier]
-            reasons.setdefault(identifier, []).append(
-                f"emitted {emitted[identifier]:,} times alone, {inside[identifier]:,} inside bigger tokens: "
-                f"{share:.1%} < {intermediate_threshold:.1%}"
-            )
-    vocab = tokenizer.vocab
+        emitted, inside = _usage_classes(
+            tokenizer, heldout, reach, intermediate_threshold, counts_by_size, classes, reasons
+        )
+    vocab, rank_of = tokenizer.vocab, tokenizer.merge_rank
     rows = [
         TokenHealth(
-            id=identifier,
-            token=vocab[identifier],
-            classes=tuple(classes[identifier]),
-            reason="; ".join(reasons[identifier]),
-            merge_rank=tokenizer.merge_rank(vocab[identifier]),
-            emitted=None if emitted is None else int(emitted[identifier]),
-            inside=None if inside is None else int(inside[identifier]),
+            identifier,
+            vocab[identifier],
+            tuple(classes[identifier]),
+            "; ".join(reasons[identifier]),
+            rank_of(vocab[identifier]),
+            None if emitted is None else emitted[identifier],
+            None if inside is None else inside[identifier],
         )
         for identifier in sorted(classes)
     ]
@@ -163,3 +139,42 @@ def health_report(
         intermediate_threshold=intermediate_threshold,
         has_text=heldout is not None,
     )
+
+
+def _usage_classes(
+    tokenizer: Tokenizer,
+    text: str,
+    reach: ReachTable,
+    threshold: float,
+    counts_by_size: dict[str, np.ndarray],
+    classes: dict[int, list[str]],
+    reasons: dict[int, list[str]],
+) -> tuple[list[int], list[int]]:
+    """Add the never-emitted and intermediate classes (counts by size, and the tokens' classes and
+    reasons at the full size); return each id's emitted and inside counts at the full size."""
+    emissions = text_emissions(tokenizer, text)
+    steps = usage_steps(emissions, reach.first_k)
+    seen = steps.emitted + steps.inside
+    counts_by_size[NEVER_EMITTED] = steps.count_by_size(steps.emitted == 0)
+    counts_by_size[INTERMEDIATE] = steps.count_by_size((seen > 0) & (steps.emitted < threshold * seen))
+    n = tokenizer.num_merges
+    emitted_array, inside_array = emissions.emitted_at(n), emissions.inside_at(n)
+    emitted, inside = emitted_array.tolist(), inside_array.tolist()  # Python ints: quick to index and format
+    regular = np.flatnonzero(reach.first_k >= 0)
+    for identifier in regular[emitted_array[regular] == 0].tolist():
+        classes.setdefault(identifier, []).append(NEVER_EMITTED)
+        where = (
+            f"inside bigger tokens {inside[identifier]:,} times"
+            if inside[identifier]
+            else "not even inside a bigger token"
+        )
+        reasons.setdefault(identifier, []).append(f"never emitted ({where})")
+    total = emitted_array + inside_array
+    for identifier in regular[(total[regular] > 0) & (emitted_array[regular] < threshold * total[regular])].tolist():
+        classes.setdefault(identifier, []).append(INTERMEDIATE)
+        alone, within = emitted[identifier], inside[identifier]
+        share = f"{alone / (alone + within):.1%} < {threshold:.1%}"
+        reasons.setdefault(identifier, []).append(
+            f"emitted {alone:,} times alone, {within:,} inside bigger tokens: {share}"
+        )
+    return emitted, inside
