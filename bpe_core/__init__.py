@@ -16,6 +16,9 @@ paths), :mod:`.formats` (files), :mod:`.analysis` (what the Compare views show),
 'lowest'
 >>> [round(bpt, 2) for _, bpt in bpe_core.bytes_per_token_curve(tokenizer, "lowest newest")]  # vocab 256..260
 [1.0, 1.18, 1.44, 1.44, 1.44]
+
+The analyses behind the Compare page (choosing a vocab size, languages, tokenizer health) load
+on first use, with numpy: ``bpe_core.size_table``, ``bpe_core.health_report`` and the rest below.
 """
 
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
@@ -37,6 +40,30 @@ from .training import (
     train_superword,
 )
 
+# name -> module, imported on first use (PEP 562): importing bpe_core stays light, without numpy.
+_LAZY = {
+    "size_curve": "choose",
+    "size_table": "choose",
+    "suggest_size": "choose",
+    "language_costs": "languages",
+    "parallel_sample": "parallel",
+    "premiums_by_size": "languages",
+    "read_parallel": "parallel",
+    "health_report": "health",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bpe_core' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.analysis.{module}"), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "PATTERNS",
     "Candidate",
@@ -53,11 +80,19 @@ __all__ = [
     "bytes_per_token_curve",
     "dropout_samples",
     "encode_with_dropout",
+    "health_report",
+    "language_costs",
     "load",
     "merges_for_vocab_size",
+    "parallel_sample",
+    "premiums_by_size",
     "pretokenize",
+    "read_parallel",
     "reference",
     "save",
+    "size_curve",
+    "size_table",
+    "suggest_size",
     "token_counts_by_size",
     "train",
     "train_classic",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpe_core train | encode | decode``.
+"""Command line: ``python -m bpe_core train | encode | decode | choose | languages | health``.
 
 Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
 grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
@@ -15,7 +15,8 @@ ids in memory; decode them back::
     python -m bpe_core decode ids.txt --tokenizer my_tok
 
 Errors are one line on stderr and exit status 2 (:mod:`.errors`). The commands: :mod:`.train`
-(with :mod:`.progress`, its bars), :mod:`.encode` (encode and decode); their arguments:
+(with :mod:`.progress`, its bars), :mod:`.encode` (encode and decode), :mod:`.analysis` (choose a vocab
+size, the cost of languages, a tokenizer's health: tables on stdout); their arguments:
 :mod:`.parser`; files and stdin/stdout: :mod:`.text_io`.
 """
 
@@ -25,7 +26,8 @@ import sys
 from collections.abc import Sequence
 
 from .. import formats
-from .encode import run_decode, run_encode
+from . import analysis
+from .encode import load_tokenizer, run_decode, run_encode
 from .errors import CliError, describe, fail
 from .parser import build_parser
 
@@ -42,6 +44,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "encode":
             return run_encode(args)
+        if args.command in analysis.COMMANDS:
+            return analysis.run(args, load_tokenizer)
         return run_decode(args)
     except CliError as error:
         return fail(str(error))

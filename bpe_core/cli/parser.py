@@ -1,4 +1,5 @@
-"""The command line's arguments: ``train``, ``encode`` and ``decode`` and their options.
+"""The command line's arguments: ``train``, ``encode`` and ``decode`` and their options (the analyses'
+commands add theirs through :func:`bpe_core.cli.analysis.add_commands`).
 
 >>> build_parser().parse_args(["encode", "-", "--reference", "gpt2"]).reference
 'gpt2'
@@ -11,6 +12,7 @@ from typing import NoReturn
 
 from .. import formats
 from ..pretokenize import PATTERNS
+from . import analysis
 from .errors import PROG, CliError
 
 
@@ -55,26 +57,32 @@ def build_parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text)
         what = "UTF-8 text" if name == "encode" else "whitespace-separated token ids"
         command.add_argument("file", nargs="?", default="-", help=f"{what} ('-' or nothing for stdin)")
-        source = command.add_mutually_exclusive_group(required=True)
-        source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
-        source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
-        command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
-        command.add_argument(
-            "--pattern",
-            default="gpt2",
-            metavar="NAME|REGEX|none",
-            help="pattern for formats that do not store one (gpt2, tiktoken)",
-        )
-        command.add_argument(
-            "--special-id",
-            nargs=2,
-            action="append",
-            default=[],
-            metavar=("TOKEN", "ID"),
-            help="a special token for tiktoken files, which do not store them (repeatable)",
-        )
+        add_tokenizer_options(command)
         command.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    analysis.add_commands(commands, add_tokenizer_options)
     return parser
+
+
+def add_tokenizer_options(command: argparse.ArgumentParser) -> None:
+    """--tokenizer or --reference, and what a tokenizer file may leave out (read by ``encode.load_tokenizer``)."""
+    source = command.add_mutually_exclusive_group(required=True)
+    source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
+    source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
+    command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
+    command.add_argument(
+        "--pattern",
+        default="gpt2",
+        metavar="NAME|REGEX|none",
+        help="pattern for formats that do not store one (gpt2, tiktoken)",
+    )
+    command.add_argument(
+        "--special-id",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("TOKEN", "ID"),
+        help="a special token for tiktoken files, which do not store them (repeatable)",
+    )
 
 
 def pattern_arg(value: str) -> str | None:
