@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from bpe_core.analysis.emission import pretoken_spans, text_emissions, token_first_k, usage_steps
 from bpe_core.analysis.curves import token_counts_by_size
+from bpe_core.analysis.emission import pretoken_spans, text_emissions, token_first_k, usage_steps
 
 ALPHABET = "ab c\nd é字"
 

@@ -1,5 +1,5 @@
-"""bpe_core.analysis.parallel and .languages: the parallel sample's files, reading parallel texts, token costs per language
-(equal to tiktoken's counts for the reference tokenizers), premiums, and the Gini coefficient."""
+"""bpe_core.analysis.parallel and .languages: the parallel sample's files, reading parallel texts, token costs per
+language (equal to tiktoken's counts for the reference tokenizers), premiums, and the Gini coefficient."""
 
 from __future__ import annotations
 
