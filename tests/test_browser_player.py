@@ -23,7 +23,8 @@ from ui import merges as mg  # noqa: E402
 from ui import tokens as tok_ui  # noqa: E402
 from ui.animation_html import animation_html  # noqa: E402
 from ui.corpora import MIXED_EN_ZH  # noqa: E402
-from ui.trained import Request, Trained  # noqa: E402
+from ui.trace import PackedTrace  # noqa: E402
+from ui.trained import Request, Trained, symbols_of  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
@@ -39,7 +40,8 @@ CORPUS = f"{MIXED_EN_ZH}{HIDDEN} {XSS} {HIDDEN}\n{XSS}\n" + f"{LONG} " * 3 + "ðŸ
 def trained() -> Trained:
     request = Request("paste", "mixed", "digest", "byte", 420, "gpt2", "gpt2", ())
     result = bpe_core.train(CORPUS, request.vocab_size, pattern=request.pattern)
-    return Trained(request, result, len(CORPUS), len(CORPUS.encode()), CORPUS, {})
+    trace = PackedTrace.from_records(result.trace, symbols_of(result.tokenizer, 256 + len(result.trace)))
+    return Trained(request, result, len(CORPUS), len(CORPUS.encode()), CORPUS, {}, trace)
 
 
 def open_export(browser, tmp_path, trained: Trained, start_round: int, title: str = "Mixed English / Chinese"):
