@@ -181,3 +181,17 @@ def test_a_lone_surrogate_becomes_the_replacement_character(tiktoken_gpt2):
     ours, _ = tiktoken_gpt2
     assert ours.decode(ours.encode("\udb1d")) == "\ufffd"
     assert ours.decode(ours.encode("x\ud83d\ude00")) == "x\U0001f600"
+
+
+@pytest.mark.parametrize("kind", ["byte", "classic"])
+def test_a_tokenizer_that_forgets_its_encodings_gives_the_same_ids(kind):
+    """A server lets go of encoders' caches after each run; the ids never change."""
+    text = "low lower newest widest 12345 67890 " * 200 + "日本語"
+    from bpe_core import train_classic
+
+    tokenizer = train(text, 320).tokenizer if kind == "byte" else train_classic(text, 60).tokenizer
+    first, start = tokenizer.encode(text), tokenizer.encode(text[:50])
+    tokenizer.forget_encodings()
+    assert tokenizer.encode(text) == first
+    tokenizer.forget_encodings()
+    assert tokenizer.encode(text[:50]) == start

@@ -92,6 +92,16 @@ def run_app() -> None:
             _link_box(s)
             talk_keys.mount(s, [(page_id, path) for page_id, _, _, path, _ in PAGES])
         s.scroll_to = ""
+        _let_go(s)
+
+
+def _let_go(s: Session) -> None:
+    """The session's tokenizers forget what encoding remembered during this run (up to ~20 MB each after a
+    megabyte of text): a room's sessions keep their tokenizers between runs, not those caches. The texts the
+    pages measure are remembered as results (``ui.compare.common``), so the next run encodes little again."""
+    tokenizers = [*s.loaded.values(), *([s.trained.tokenizer] if s.trained is not None else [])]
+    for tokenizer in tokenizers:
+        tokenizer.forget_encodings()
 
 
 @st.cache_resource(show_spinner=False)

@@ -119,6 +119,10 @@ class ClassicTokenizer:
             cached = self._cache[word] = [*parts, atoms[start:]]
         return cached
 
+    def forget_encodings(self) -> None:
+        """Let go of the words already encoded (as :meth:`bpe_core.Tokenizer.forget_encodings`)."""
+        self._cache = {}
+
     def encode_word(self, word: str) -> list[str]:
         """The symbols of one word: lowest-ranked adjacent pair merged first, until none applies."""
         return [display(symbol) for symbol in self._encode_word(word)]

@@ -53,6 +53,12 @@ class PieceEncoder:
         state.pop("_byte_batch", None)
         return state
 
+    def forget(self) -> None:
+        """Empty the cache of pre-tokens already encoded, and the batches' tables (rebuilt on use)."""
+        self._cache = {}
+        vars(self).pop("_byte_batch", None)
+        vars(self).pop("_digit_runs", None)
+
     def encode_pieces(self, pieces: list[str]) -> list[int]:
         """The ids of a list of pre-tokens, each distinct one encoded once."""
         with collector_paused():
