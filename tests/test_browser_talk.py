@@ -223,11 +223,13 @@ def test_after_a_talk_link_a_normal_page_shows_its_sidebar_again(server, browser
     page = offline.open("/Talk?step=1&talk=1")
     sidebar = page.locator(SIDEBAR)
     expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=10_000)
+    page.evaluate("document.fonts.ready.then(() => true)")  # leave no font half-loaded (a failed request)
     page = offline.open("/Encode")  # a link without talk=1, in the same browser
     expect(sidebar).to_have_attribute("data-collapsed", "false", timeout=10_000)
     expect(page.locator('a[data-testid="stSidebarNavLink"]').first).to_be_visible()
     page.keyboard.press("s")  # folded by the person now: it stays folded on the next page
     expect(sidebar).to_have_attribute("data-collapsed", "true")
+    page.evaluate("document.fonts.ready.then(() => true)")
     page = offline.open("/Merges")
     page.wait_for_timeout(1500)
     expect(sidebar).to_have_attribute("data-collapsed", "true")
