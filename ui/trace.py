@@ -2,7 +2,7 @@
 
 A ``bpe_core.MergeRecord`` with its five runner-ups is about 1 KB of Python objects; a room of 30 people at
 vocab 32,000 would hold a gigabyte of them. :class:`PackedTrace` keeps each merge as four integers plus three
-per runner-up (about 80 bytes) and makes a record only when one is read (``trace[k]``, iteration), so pages
+per runner-up (about 90 bytes) and makes a record only when one is read (``trace[k]``, iteration), so pages
 read records as they always did. The same columns travel back from the job process that trained, and are
 what the workspace store keeps on disk (:meth:`PackedTrace.to_bytes`).
 
@@ -34,6 +34,11 @@ _COLUMNS = ("left", "right", "count", "replaced", "runner_ups", "runner_left", "
 _HEADER = struct.Struct("<I")
 
 
+def _counts(values: list[int]) -> array:
+    """Counts as 4-byte integers, or 8-byte ones when a corpus is big enough to need them."""
+    return array("I" if max(values, default=0) < 2**32 else "Q", values)
+
+
 class PackedTrace(Sequence[MergeRecord]):
     """The records of one training run, as columns (see the module docstring)."""
 
@@ -56,12 +61,12 @@ class PackedTrace(Sequence[MergeRecord]):
         columns = {
             "left": array("I", (record.left_id for record in records)),
             "right": array("I", (record.right_id for record in records)),
-            "count": array("Q", (record.count for record in records)),
-            "replaced": array("Q", (record.replaced for record in records)),
+            "count": _counts([record.count for record in records]),
+            "replaced": _counts([record.replaced for record in records]),
             "runner_ups": array("B", (len(record.candidates) for record in records)),
             "runner_left": array("I", (first_id[candidate.left] for candidate in runners)),
             "runner_right": array("I", (first_id[candidate.right] for candidate in runners)),
-            "runner_count": array("Q", (candidate.count for candidate in runners)),
+            "runner_count": _counts([candidate.count for candidate in runners]),
         }
         return cls(base, columns, symbols)
 

@@ -79,7 +79,7 @@ class Request:
 
 @dataclass
 class Trained:
-    """A trained tokenizer and what the pages show about it. Its records live packed (``trace``: about 80 bytes
+    """A trained tokenizer and what the pages show about it. Its records live packed (``trace``: about 90 bytes
     a merge, see :mod:`ui.trace`); ``result.trace`` is left empty."""
 
     request: Request
@@ -137,7 +137,7 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         # Nothing on the pages reads them, and pickling them back from the job would cost more than
         # the rest of the result (~5 MB for 10 MB of text).
         result.pretoken_counts = {}
-    # The records travel back, and stay, as columns: about 80 bytes a merge instead of ~1 KB of objects.
+    # The records travel back, and stay, as columns: about 90 bytes a merge instead of ~1 KB of objects.
     records = result.trace
     base = records[0].new_id if records else 0
     trace = PackedTrace.from_records(records, symbols_of(result.tokenizer, base + len(records)))
@@ -161,7 +161,7 @@ _LENGTH = struct.Struct("<I")
 def to_bytes(trained: Trained) -> bytes:
     """A trained tokenizer in compact form: a JSON header (what it was trained with, its measurements) and its
     packed trace, from which :func:`from_bytes` rebuilds the tokenizer itself (every token is the merge of two
-    earlier ones). About 80 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
+    earlier ones). About 90 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
     The request is not in it: the workspace keeps that, with the names a user gave."""
     result, tokenizer = trained.result, trained.tokenizer
     header: dict[str, Any] = {
