@@ -197,3 +197,32 @@ def test_a_room_each_gets_their_own_work_back_after_a_reload(browser, tmp_path):
         assert problems == []
         for context in contexts:
             context.close()
+
+
+def test_a_tokenizer_loaded_from_a_file_comes_back_after_a_reload(browser, tmp_path):
+    """Loaded files are part of the work: after a reload the Encode page still offers the file's tokenizer."""
+    import bpe_core
+
+    tokenizer = bpe_core.train("loaded files last too, " * 40, 290).tokenizer
+    saved = bpe_core.save(tokenizer, tmp_path / "mine", "hf")[0]
+    env = {"BPE_DATA_DIR": str(tmp_path / "store")}
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    watch = ConsoleWatch(page)
+    with streamlit_server(env=env) as server:
+        page.goto(f"{server}/Export")
+        wait_idle(page)
+        page.locator('[data-testid="stFileUploaderDropzoneInput"]').last.set_input_files(str(saved))
+        wait_idle(page)
+        page.get_by_role("button", name="Load tokenizer").click()
+        expect(page.get_by_text("Loaded tokenizer.json").first).to_be_visible(timeout=30_000)
+        wait_idle(page)
+        page.goto(page.url.replace("/Export?", "/Encode?", 1))
+        wait_idle(page)
+        page.reload()
+        expect(page.get_by_text(RESTORED).first).to_be_visible(timeout=60_000)
+        wait_idle(page)
+        page.get_by_role("combobox", name="Tokenizer").click()
+        expect(page.get_by_role("option", name="File: tokenizer.json")).to_be_visible()
+    assert not watch.problems, watch.problems
+    context.close()
