@@ -1,5 +1,5 @@
 // Small page services the frame needs from the browser (ui/frame.py), all without touching the page's text:
-// - keeps this browser's id in a cookie, so a reload finds this tab's work again (ui/store.py). The
+// - keeps this browser's id in a cookie (30 days), so a reload finds this tab's work again (runtime.store). The
 //   server proposes an id (data.known); a cookie already set by another tab wins and is reported back;
 // - scrolls a just-drawn result into view (data.scroll: an element id, once per data.nonce);
 // - shows the link to this view (data.link, as text) with a copy button (titled data.copy).
@@ -75,7 +75,7 @@ export default function (component) {
   if (data.link && parentElement) showLink(parentElement, data.link, data.copy || "Copy");
   const existing = readCookie(data.cookie);
   if (!existing) {
-    document.cookie = `${data.cookie}=${encodeURIComponent(data.known)}; path=/; max-age=86400; SameSite=Strict`;
+    document.cookie = `${data.cookie}=${encodeURIComponent(data.known)}; path=/; max-age=2592000; SameSite=Strict`;
   } else if (existing !== data.known) {
     setStateValue("browser", existing);
   }
