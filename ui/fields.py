@@ -110,6 +110,25 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+_DECIMAL = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?", re.ASCII)
+
+
+def decimal_number(low: float, high: float) -> Callable[[str], float]:
+    """``"0.5"`` -> ``0.5``: digits with up to three decimals, from ``low`` to ``high``.
+
+    >>> decimal_number(0, 100)("0.25"), decimal_number(0, 100)("7")
+    (0.25, 7.0)
+    """
+    allowed = later("a number from {low:g} to {high:g} (digits, up to three decimals)", low=low, high=high)
+
+    def parse(text: str) -> float:
+        if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
+            raise LinkValueError(allowed)
+        return float(text)
+
+    return parse
+
+
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:
     allowed = later("one of {names}", names=", ".join(choices))
 
