@@ -1,4 +1,4 @@
-"""The guided talk: ten steps, each a live view computed by ``bpe_core`` and drawn by the app's own
+"""The guided talk: twelve steps, each a live view computed by ``bpe_core`` and drawn by the app's own
 renderers (``ui.tokens``, the merge player, the Compare views), with a short speaker note.
 
 A step is a title, a note and a function drawing it; the page (``pages/5_Talk.py``) shows one at a
