@@ -5,8 +5,9 @@ and tokenizer health against ``health_report``."""
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, chart_rows, click_train, fresh, no_exception, sess, unescaped
+from apptest_helpers import chart_rows, click_train, fresh, no_exception, sess, unescaped
 from streamlit.testing.v1 import AppTest
+from test_app_compare import COMPARE, compare, link
 from test_reference import tiktoken_encodings  # noqa: F401  (the session fixture)
 
 import bpe_core
@@ -21,21 +22,7 @@ from ui.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_p
 from ui.session import FIELDS, Session
 from ui.trained import from_bytes, to_bytes
 
-COMPARE = "pages/3_Compare.py"
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
-
-
-def compare(params: dict) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update(params)
-    at.switch_page(COMPARE)
-    at.run()
-    no_exception(at)
-    return at
-
-
-def link(at: AppTest) -> dict:
-    return {key: value for key, value in at.query_params.items() if key != "ws"}
 
 
 def column(at: AppTest, name: str, index: int = 0) -> list[str]:
