@@ -199,3 +199,10 @@ def test_health_counts_equal_health_report(compared):
 def test_the_views_explanations_are_the_librarys():
     assert health_view.EXPLANATIONS == hl.EXPLANATIONS
     assert set(health_view.NAMES) == set(hl.HEALTH_CLASSES) and all(k == v for k, v in health_view.NAMES.items())
+
+
+def test_the_language_names_are_the_samples():
+    from bpe_core.analysis.parallel import LANGUAGES
+    from ui.compare.premiums import LANGUAGE_NAMES
+
+    assert {language.code: language.english for language in LANGUAGES} == LANGUAGE_NAMES

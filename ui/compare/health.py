@@ -85,10 +85,15 @@ def render(s: Session, subject: Subject) -> None:
     st.caption(t("Tokens of each class at every vocab size {where}. Intermediate: emitted on its own in less than "
                  "{share:.0%} of the places the text has it (alone or inside bigger tokens). A token may be in "
                  "several classes.", where=where, share=found.intermediate_threshold))  # fmt: skip
-    unreachable = [row for row in found.rows if row.kind in UNREACHABLE]
+    unreachable = unreachable_tokens(found)
     if unreachable:
         glitch_examples(subject, found, unreachable)
     browse(s, found)
+
+
+def unreachable_tokens(found: hl.HealthReport) -> list[hl.TokenHealth]:
+    """The tokens no text gives on its own, those made by merges first (the bytes alone are the obvious ones)."""
+    return sorted((row for row in found.rows if row.kind in UNREACHABLE), key=lambda row: row.merge_rank is None)
 
 
 def summary(found: hl.HealthReport, counts: dict[str, int]) -> None:
@@ -114,7 +119,7 @@ def chart(found: hl.HealthReport) -> dict:
                   "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False}, "axis": {"format": "~s"}},
             "y": {"field": "tokens", "type": "quantitative", "title": t("tokens (symmetric log scale)"),
                   "scale": {"type": "symlog"}, "axis": {"values": [0, 1, 10, 100, 1_000, 10_000, 100_000],
-                                                        "format": "~s"}},
+                                                        "format": ","}},
             "color": {"field": "class", "type": "nominal", "title": t("class"), "sort": names,
                       "scale": {"domain": names, "range": PALETTE[: len(names)]}, "legend": {"orient": "bottom"}},
             "tooltip": [{"field": "class"}, {"field": "vocab size", "format": ","}, {"field": "tokens", "format": ","}],
@@ -131,7 +136,7 @@ def glitch_examples(subject: Subject, found: hl.HealthReport, unreachable: Seque
                   "them because their bytes were frequent inside longer text; a model meets them only there, or never, "
                   "so it learns them poorly: this is how under-trained “glitch tokens” come about.", n=len(unreachable),
                   tokenizer=plain(subject.label), parts=parts))  # fmt: skip
-    shown = sorted(unreachable, key=lambda row: row.merge_rank is None)[:EXAMPLES]  # made by merges first
+    shown = unreachable[:EXAMPLES]
     spans = "".join(tok_ui.token_span(row.token, row.id, i) for i, row in enumerate(shown))
     st.html(f'<div class="tokens">{spans}</div>')
     glitch = next((row for row in found.rows if row.token == GLITCH and hl.NEVER_EMITTED in row.classes), None)
@@ -168,8 +173,9 @@ def matches(row: hl.TokenHealth, query: str) -> bool:
 
 def rows_html(rows: Sequence[hl.TokenHealth], start: int) -> str:
     """The listed tokens as an escaped HTML table (tokens through the one token renderer)."""
-    head = "".join(f"<th>{html.escape(t(name))}</th>" for name in (N_("id"), N_("token"), N_("classes"),
-                   N_("merge rank"), N_("emitted"), N_("inside bigger tokens"), N_("why")))  # fmt: skip
+    names = (N_("id"), N_("token"), N_("classes"), N_("merge rank"), N_("emitted"), N_("inside bigger tokens"),
+             N_("why (the library's words)"))
+    head = "".join(f"<th>{html.escape(t(name))}</th>" for name in names)
 
     def number(value: int | None) -> str:
         return "–" if value is None else f"{value:,}"

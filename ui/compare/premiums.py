@@ -11,15 +11,16 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core.analysis.languages import LANGUAGE_BY_CODE, LanguageCosts, language_costs
-from ui import chart_style, i18n
+from bpe_core.analysis.languages import LanguageCosts, language_costs
+from ui import chart_style
 from ui.compare import texts
 from ui.compare.common import attempt, remembered
-from ui.i18n import t
+from ui.i18n import N_, t
 from ui.session import ParallelTexts
 from ui.text import plain
 
-PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9", "#f08c00", "#0c8599", "#c2255c"]
+PALETTE = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442"]
+"""Okabe-Ito: apart for the common colour-blindnesses."""
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,20 @@ class Parallel:
         return texts.make_text(self.label, "".join("\n".join(lines) + "\n" for lines in self.texts.values()))
 
 
+LANGUAGE_NAMES = {
+    "en": N_("English"), "zh": N_("Chinese (Simplified)"), "ja": N_("Japanese"), "ko": N_("Korean"),
+    "ar": N_("Arabic"), "hi": N_("Hindi"), "ru": N_("Russian"), "es": N_("Spanish"), "de": N_("German"),
+    "th": N_("Thai"), "sw": N_("Swahili"), "vi": N_("Vietnamese"), "fr": N_("French"),
+    "pt": N_("Portuguese (Brazil)"), "tr": N_("Turkish"), "id": N_("Indonesian"), "el": N_("Greek"),
+    "uk": N_("Ukrainian"), "pl": N_("Polish"), "he": N_("Hebrew"), "bn": N_("Bengali"),
+}  # fmt: skip
+"""The parallel sample's languages by their English names (``bpe_core.analysis.parallel.LANGUAGES``; a test holds
+them equal), marked for the catalog: a chart's labels are in the reader's language and its fonts."""
+
+
 def language_name(code: str) -> str:
-    """A language as the session's language names it best: English names in English, else its own name."""
-    language = LANGUAGE_BY_CODE.get(code)
-    if language is None:
-        return code
-    return language.english if i18n.language() == "en" else language.native
+    """A language by its name in the session's language; a code the sample does not have, as given."""
+    return t(LANGUAGE_NAMES[code]) if code in LANGUAGE_NAMES else code
 
 
 @dataclass(frozen=True)
@@ -60,7 +69,7 @@ def costs(item: Measured, parallel: Parallel, baseline: str) -> LanguageCosts | 
     return attempt(t("count the tokens of {name}", name=plain(item.label)), lambda: remembered(key, compute))
 
 
-def premium_chart(found: Sequence[tuple[Measured, LanguageCosts]], height_per_bar: int = 8) -> dict:
+def premium_chart(found: Sequence[tuple[Measured, LanguageCosts]], height_per_bar: int = 8, legend: str = "top") -> dict:
     """Bars: each language's premium for each tokenizer, grouped by language, a rule at 1 (the baseline)."""
     values = [{"language": language_name(row.code), "tokenizer": item.label, "premium": round(row.premium, 3),
                "tokens per sentence": round(row.tokens_per_sentence, 2), "tokens": row.tokens}
@@ -76,7 +85,8 @@ def premium_chart(found: Sequence[tuple[Measured, LanguageCosts]], height_per_ba
                                                                             baseline=language_name(found[0][1].baseline))},
             "color": {"field": "tokenizer", "type": "nominal", "title": t("tokenizer"), "sort": labels,
                       "scale": {"domain": labels, "range": PALETTE[: len(labels)]},
-                      "legend": {"orient": "top", "direction": "horizontal", "columns": 2, "labelLimit": 600}},
+                      "legend": {"orient": legend, "direction": "horizontal" if legend == "top" else "vertical",
+                                 "columns": 2 if legend == "top" else 1, "labelLimit": 600}},
             "tooltip": [{"field": "tokenizer"}, {"field": "language"}, {"field": "premium"},
                         {"field": "tokens per sentence"}, {"field": "tokens"}],
         },

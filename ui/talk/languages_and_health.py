@@ -30,7 +30,8 @@ def languages_pay_differently() -> None:
         if (costs := premiums.costs(item, parallel, "en")) is not None:
             found.append((item, costs))
     st.markdown(t("The same {n} sentences in five languages: tokens ÷ English tokens.", n=len(sample["en"])))
-    st.vega_lite_chart(premiums.premium_chart(found, height_per_bar=4), width="stretch")
+    # A legend on the right leaves the height to the bars: each language's band holds its 28 px label.
+    st.vega_lite_chart(premiums.premium_chart(found, height_per_bar=26, legend="right"), width="stretch")
 
 
 def tokens_never_reached() -> None:
@@ -38,7 +39,7 @@ def tokens_never_reached() -> None:
     found = health.report(Subject("gpt2", gpt2, enc.REFERENCE_LABELS["gpt2"], "reference-gpt2", None), None)
     if found is None:
         return
-    unreachable = [row for row in found.rows if row.kind in health.UNREACHABLE]
+    unreachable = health.unreachable_tokens(found)
     st.markdown(t("GPT-2 has {n:,} tokens that no text gives on its own: pieces of characters. A model hardly ever "
                   "sees them, so it never learns them.", n=len(unreachable)))  # fmt: skip
     st.html(tok_ui.tokens_html([row.token for row in unreachable[:EXAMPLE_TOKENS]],
