@@ -69,7 +69,11 @@ def costs(item: Measured, parallel: Parallel, baseline: str) -> LanguageCosts | 
     return attempt(t("count the tokens of {name}", name=plain(item.label)), lambda: remembered(key, compute))
 
 
-def premium_chart(found: Sequence[tuple[Measured, LanguageCosts]], height_per_bar: int = 8, legend: str = "top") -> dict:
+Found = Sequence[tuple["Measured", LanguageCosts]]
+"""Tokenizers and what they cost, in the order drawn."""
+
+
+def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") -> dict:
     """Bars: each language's premium for each tokenizer, grouped by language, a rule at 1 (the baseline)."""
     values = [{"language": language_name(row.code), "tokenizer": item.label, "premium": round(row.premium, 3),
                "tokens per sentence": round(row.tokens_per_sentence, 2), "tokens": row.tokens}
