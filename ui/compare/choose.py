@@ -91,7 +91,7 @@ def render(s: Session, subject: Subject) -> None:
         return
     suggestion = suggest_size(found, min_gain=s.min_gain / 100, per_merges=PER_MERGES)
     st.success(suggestion_text(found, suggestion), icon=":material/straighten:")
-    sizes = [*s.sizes, suggestion.vocab_size] if suggestion.vocab_size not in s.sizes else list(s.sizes)
+    sizes = sorted({*s.sizes, suggestion.vocab_size})
     measured = rows(s, subject, heldout, sizes)
     st.vega_lite_chart(chart(found, measured, suggestion), width="stretch")
     table(measured, suggestion, s.min_uses)

@@ -119,7 +119,7 @@ def chart(found: hl.HealthReport) -> dict:
                   "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False}, "axis": {"format": "~s"}},
             "y": {"field": "tokens", "type": "quantitative", "title": t("tokens (symmetric log scale)"),
                   "scale": {"type": "symlog"}, "axis": {"values": [0, 1, 10, 100, 1_000, 10_000, 100_000],
-                                                        "format": ","}},
+                                                        "labelExpr": "format(datum.value, ',')"}},
             "color": {"field": "class", "type": "nominal", "title": t("class"), "sort": names,
                       "scale": {"domain": names, "range": PALETTE[: len(names)]}, "legend": {"orient": "bottom"}},
             "tooltip": [{"field": "class"}, {"field": "vocab size", "format": ","}, {"field": "tokens", "format": ","}],
