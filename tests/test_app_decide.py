@@ -20,7 +20,7 @@ from ui.compare.common import known
 from ui.compare.parity import pair_requests
 from ui.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
 from ui.session import FIELDS, Session
-from ui.trained import from_bytes, to_bytes
+from ui.workspace import decode, encode
 
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
 
@@ -152,8 +152,9 @@ def test_parity_training_through_the_app_equals_train_parity():
     assert trained.tokenizer.merges == direct.tokenizer.merges
     assert trained.result.chosen_languages == direct.chosen_languages
     assert trained.result.token_counts == direct.token_counts
-    kept = from_bytes(trained.request, to_bytes(trained))  # what a reload brings back
-    assert kept.tokenizer.merges == direct.tokenizer.merges
+    document, blobs = encode({"trained": trained})  # what a reload brings back
+    kept = decode(document, {key: source() for key, source in blobs.items()}.get).values["trained"]
+    assert kept.request == trained.request and kept.tokenizer.merges == direct.tokenizer.merges
     assert kept.result.chosen_languages == direct.chosen_languages and kept.result.languages == PARALLEL_LANGUAGES
     # The languages view's pair at the same size is this very tokenizer, beside standard BPE on the same text.
     at.switch_page(COMPARE)
