@@ -156,6 +156,33 @@ def browser(path: Path, train: str, heldout: str) -> None:
     print(f"(screenshots in {folder})")
 
 
+def decision(tokenizer, heldout: texts.Text) -> None:
+    """The chooser's figures and the languages view's premiums, as the views show them (default settings)."""
+    subject = Subject("trained", tokenizer, "32k", "bench-32k", None)
+    s = Session({})
+    s.initialize()
+    found = choose.curve(subject, heldout, s.min_uses)
+    suggestion = bpe_core.suggest_size(found, min_gain=s.min_gain / 100)
+    print("\n" + choose.suggestion_text(found, suggestion))
+    print("\n| vocab size | tokens | bytes/token | tokens/1k chars | gain of 1,000 more | embedding params (768, tied) "
+          "| rare (< 10 uses) |\n|---:|---:|---:|---:|---:|---:|---:|")
+    for row in choose.rows(s, subject, heldout, sorted({*SIZES, suggestion.vocab_size})):
+        print(f"| {row.vocab_size:,} | {row.tokens:,} | {row.bytes_per_token:.3f} | {row.tokens_per_1000_chars:.1f} | "
+              f"{row.gain:.2%} | {row.embedding_parameters:,} | {row.rare_tokens:,} |")
+    parallel = premiums.Parallel(parallel_sample(), "bench-parallel", "parallel sample")
+    found_costs = [(name, premiums.costs(premiums.Measured(name, tok, key), parallel, "en")) for name, tok, key in
+                   [("docs10m 32k", tokenizer, "bench-32k"),
+                    *((name, reference_tokenizer(name), f"reference-{name}") for name in REFERENCES)]]  # fmt: skip
+    print("\n| language | " + " | ".join(name for name, _ in found_costs) + " |")
+    print("|---|" + "---:|" * len(found_costs))
+    for index, row in enumerate(found_costs[0][1].rows):
+        cells = [f"{costs.rows[index].tokens_per_sentence:.1f} ({costs.rows[index].premium:.2f})"
+                 for _, costs in found_costs]  # fmt: skip
+        print(f"| {premiums.language_name(row.code)} | " + " | ".join(cells) + " |")
+    print("| max/min · Gini | " + " | ".join(f"{c.max_min_ratio:.2f} · {c.gini:.3f}" for _, c in found_costs) + " |")
+    print("(tokens per sentence (premium against English), the built-in sample: 40 sentences a language)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -171,10 +198,7 @@ def main() -> None:
         reference_tokenizer(name)  # a server builds them once and keeps them
     computation(tokenizer, texts.make_text("held-out", heldout, text_digest(heldout)),
                 texts.make_text("training", train, text_digest(train)), args.rounds)
-    found = choose.curve(Subject("trained", tokenizer, "32k", "bench-32k", None),
-                         texts.make_text("held-out", heldout, text_digest(heldout)), 10)
-    suggestion = bpe_core.suggest_size(found, min_gain=0.005)
-    print(f"\nsuggested: {suggestion.vocab_size:,}. {suggestion.reason}")
+    decision(tokenizer, texts.make_text("held-out", heldout, text_digest(heldout)))
     if args.browser:
         browser(args.corpus, train, heldout)
 

@@ -103,8 +103,9 @@ def byte_level_only(subject: Subject) -> bool:
     """True for a byte-level tokenizer; for a classic one, say which views it has and return False."""
     if not subject.is_classic:
         return True
-    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side and vocabulary views need a "
-              "byte-level tokenizer. Train one on the Train page, or open the Algorithms view."))
+    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
+              "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
+              "view."))
     return False
 
 
