@@ -17,7 +17,7 @@ from runtime.store import text_digest
 from ui import encoding as enc
 from ui import own_text
 from ui.compare import parity, texts
-from ui.compare.common import Subject
+from ui.compare.common import Subject, content_key
 from ui.compare.premiums import Measured, Parallel, costs, costs_table, language_name, premium_chart, spread_table
 from ui.corpora import parallel_parts
 from ui.i18n import N_, t
@@ -81,7 +81,7 @@ def measured(s: Session, subject: Subject) -> list[Measured]:
     if subject.choice != TRAINED:
         found.insert(0, Measured(subject.label, subject.tokenizer, subject.key))
     for label, tokenizer in s.loaded.items():
-        found.append(Measured(t("File: {label}", label=label), tokenizer, f"loaded-{label}"))
+        found.append(Measured(t("File: {label}", label=label), tokenizer, content_key(tokenizer)))
     for name in s.refs:
         found.append(Measured(enc.REFERENCE_LABELS[name], enc.reference_tokenizer(name), f"reference-{name}"))
     unique: dict[tuple[str, int | None], Measured] = {}

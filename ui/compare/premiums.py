@@ -69,7 +69,7 @@ def costs(item: Measured, parallel: Parallel, baseline: str) -> LanguageCosts | 
     return attempt(t("count the tokens of {name}", name=plain(item.label)), lambda: remembered(key, compute))
 
 
-Found = Sequence[tuple["Measured", LanguageCosts]]
+Found = Sequence[tuple[Measured, LanguageCosts]]
 """Tokenizers and what they cost, in the order drawn."""
 
 
@@ -101,7 +101,7 @@ def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") ->
     return chart_style.style_spec({"data": {"values": values}, "layer": [bars, rule], "height": height})
 
 
-def spread_table(found: Sequence[tuple[Measured, LanguageCosts]]) -> None:
+def spread_table(found: Found) -> None:
     import pandas as pd  # after the chart: pandas costs a fresh server ~1 s to import
 
     def extreme(result: LanguageCosts, pick: Any) -> str:
@@ -117,7 +117,7 @@ def spread_table(found: Sequence[tuple[Measured, LanguageCosts]]) -> None:
     }), hide_index=True)  # fmt: skip
 
 
-def costs_table(found: Sequence[tuple[Measured, LanguageCosts]]) -> None:
+def costs_table(found: Found) -> None:
     import pandas as pd
 
     rows = [(row, item) for item, result in found for row in result.rows]
