@@ -87,7 +87,7 @@ def render(s: Session, sentences: ParallelTexts, built_in: bool, baseline: str) 
     if not found:
         return
     spread_table(found)
-    st.vega_lite_chart(premium_chart(found, height_per_bar=5), width="stretch")
+    st.vega_lite_chart(premium_chart(found), width="stretch")
     sentences_each = len(next(iter(measured_on.texts.values())))
     st.caption(t("Both at vocab {vocab:,}, trained on the first {share} of each language's sentences; measured on the "
                  "other {n:,} of each language, which neither saw.", vocab=s.pair_vocab, share=share,

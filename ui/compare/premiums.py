@@ -97,7 +97,7 @@ def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") ->
     }  # fmt: skip
     rule = {"mark": {"type": "rule", "color": "#111", "strokeDash": [4, 3]}, "data": {"values": [{"premium": 1}]},
             "encoding": {"x": {"field": "premium", "type": "quantitative"}}}  # fmt: skip
-    height = max(240, len(order) * len(labels) * height_per_bar)
+    height = len(order) * max(len(labels) * height_per_bar, 28) + 80  # a band holds its label; legend and axis
     return chart_style.style_spec({"data": {"values": values}, "layer": [bars, rule], "height": height})
 
 

@@ -31,7 +31,7 @@ def languages_pay_differently() -> None:
             found.append((item, costs))
     st.markdown(t("The same {n} sentences in five languages: tokens ÷ English tokens.", n=len(sample["en"])))
     # A legend on the right leaves the height to the bars: each language's band holds its 28 px label.
-    st.vega_lite_chart(premiums.premium_chart(found, height_per_bar=26, legend="right"), width="stretch")
+    st.vega_lite_chart(premiums.premium_chart(found, height_per_bar=18, legend="right"), width="stretch")
 
 
 def tokens_never_reached() -> None:
