@@ -50,6 +50,8 @@ _LAZY = {
     "premiums_by_size": "languages",
     "read_parallel": "parallel",
     "health_report": "health",
+    "hold_out": "heldout",
+    "line_overlap": "heldout",
 }
 
 
@@ -81,7 +83,9 @@ __all__ = [
     "dropout_samples",
     "encode_with_dropout",
     "health_report",
+    "hold_out",
     "language_costs",
+    "line_overlap",
     "load",
     "merges_for_vocab_size",
     "parallel_sample",

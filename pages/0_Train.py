@@ -9,14 +9,15 @@ from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from ui.encoding import training_window_html
 from ui.i18n import N_, t
 from ui.own_text import store_corpus_paste, store_corpus_upload
-from ui.session import KINDS, PATTERN_CHOICES, Session
+from ui.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
 from ui.text import human_bytes, plain
 from ui.uploads import upload_status
 
 s = frame.page("train")
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
-KIND_LABELS = {"byte": N_("Byte-level (GPT-2 style)"), "classic": N_("Classic (Sennrich: characters + </w>)")}
+KIND_LABELS = {"byte": N_("Byte-level (GPT-2 style)"), "classic": N_("Classic (Sennrich: characters + </w>)"),
+               "parity": N_("Parity-aware byte-level (fair across languages; parallel corpus)")}
 PATTERN_LABELS = {
     "gpt2": N_("gpt2 (GPT-2 regex)"),
     "cl100k": N_("cl100k (GPT-4 regex)"),
@@ -54,6 +55,10 @@ with left:
                          type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
                          on_change=store_corpus_upload, args=(s,))
         upload_status(s.upload, s.upload_problem)
+    st.number_input(t("Hold out the last % of the lines (not trained on)"), min_value=0, max_value=HOLDOUT_MAX, step=5,
+                    key=Session.holdout.key, persist_state="session",
+                    help=t("Kept from training (in a parallel corpus, the last lines of each language): bytes per "
+                           "token below and Compare's views measure on it."))
 
 with right:
     st.subheader(t("2 · Settings"))
@@ -74,15 +79,8 @@ with right:
                   persist_state="session")
     if classic:
         st.caption(t("Classic BPE splits on whitespace and marks word ends with </w>."))
-    try:
-        text = settings.corpus_text(s)
-        bounds = settings.limits_for(s, text, settings.corpus_digest(s, text))
-    except settings.SettingsError:
-        pass  # said when Train is clicked
-    else:
-        more = "" if bounds.exact else t(" (the upper end is only bounded by the corpus size)")
-        st.caption(t("Vocab sizes {allowed} on this corpus: at most {n:,} merges, fewer if training runs out of "
-                     "pairs{more}.", allowed=t(bounds.allowed), n=bounds.maximum - bounds.minimum, more=more))
+    if (vocab_range := settings.vocab_range(s)) is not None:  # else the Train button says what is wrong
+        st.caption(vocab_range)
 
 trained_before = s.trained
 if st.button(t("Train ▶"), type="primary", key="train_button"):
@@ -103,11 +101,15 @@ def _result(trained) -> None:
     c1, c2, c3, c4 = st.columns(4)
     c1.metric(t("Merges made"), f"{trained.num_merges:,}")
     c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
-    c3.metric(t("Bytes per token"), f"{stats['bpt_after']:.2f}", delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]),
+    measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
+    c3.metric(measured, f"{stats['bpt_after']:.2f}", delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]),
               delta_color="off", help=t("Before training every byte (classic: every character and </w>) is a token."))
     c4.metric(t("Corpus"), human_bytes(trained.corpus_bytes), help=t("{n:,} bytes, {chars:,} characters",
               n=trained.corpus_bytes, chars=trained.corpus_chars))
     notes = [t("Tokenizer: {label}.", label=plain(trained.label))]
+    if not stats.get("heldout"):
+        notes.append(t("Bytes per token is measured on the training text itself, which flatters it: hold out part of "
+                       "the corpus, or see Compare's held-out text."))
     if stats.get("truncated"):
         notes.append(t("Bytes per token measured on the first {n:,} bytes.", n=stats["sample_bytes"]))
     if trained.result.stopped_early:

@@ -10,12 +10,13 @@ import streamlit as st
 from ui import frame, training
 from ui.compare import common
 from ui.i18n import N_, t
-from ui.session import TRAINED, VIEWS, Session
+from ui.session import ANY_TOKENIZER_VIEWS, REFERENCES, TRAINED, VIEWS, Session
 
 # Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server).
 # (A comment, not a docstring: Streamlit's magic would draw a bare string in a page.)
-VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms"}
-BYTE_LEVEL_VIEWS = ("curve", "side", "vocab")
+VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms", "choose": "choose",
+                "languages": "languages", "health": "health"}
+BYTE_LEVEL_VIEWS = ("curve", "side", "vocab", "choose", "health")
 
 s = frame.page("compare")
 st.title(t("Compare vocab sizes"))
@@ -28,15 +29,16 @@ if from_link and s.view == "curve":
     # meanwhile (~1 s on a fresh page here) instead of after the curve arrives. No "data" key: Streamlit
     # turns top-level data into Arrow, importing pandas and pyarrow (~0.3 s) before the training starts.
     warm_up.vega_lite_chart({"mark": "point"}, height=10)
-if from_link or s.trained is not None or not s.loaded:
+on_reference = s.view in ANY_TOKENIZER_VIEWS and s.compared in REFERENCES  # needs no training
+if from_link or (not on_reference and (s.trained is not None or not s.loaded)):
     training.ensure(s, N_("compare its vocab sizes"))  # a link's tokenizer, or an offer to train one
 warm_up.empty()
-choices = common.choices(s)
+choices = common.choices(s, references=s.view in ANY_TOKENIZER_VIEWS)
 if not choices:
     st.page_link("pages/4_Export.py", label=t("Or load a tokenizer from files (Export / import page)"),
                  icon=":material/upload_file:")
     frame.stop()
-if from_link and s.trained is not None:
+if from_link and s.trained is not None and not on_reference:
     s.compared = TRAINED  # a link shows the tokenizer it describes
 elif s.compared not in choices:
     s.compared = next(iter(choices))
@@ -53,5 +55,5 @@ if subject is None:
 
 if s.view not in BYTE_LEVEL_VIEWS or common.byte_level_only(subject):
     import_module(f"ui.compare.{VIEW_MODULES[s.view]}").render(s, subject)
-if s.trained is not None and s.compared != TRAINED:
+if s.trained is not None and s.compared not in (TRAINED, *REFERENCES):
     st.caption(t("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links."))

@@ -81,8 +81,8 @@ def test_page_opens_with_the_default_sample_and_one_click_trains_it():
     assert _metric(at, "Merges made") == f"{len(trained.trace):,}" == f"{len(expected.trace):,}"
     n_bytes = len(text.encode())
     assert n_bytes < 256 * 1024  # measured on the whole corpus
-    assert _metric(at, "Bytes per token") == f"{n_bytes / len(expected.tokenizer.encode(text)):.2f}"
-    assert _delta(at, "Bytes per token") == "from 1.00"
+    assert _metric(at, "Bytes per token (training text)") == f"{n_bytes / len(expected.tokenizer.encode(text)):.2f}"
+    assert _delta(at, "Bytes per token (training text)") == "from 1.00"
     assert sess(at).round is None  # the Merges page opens on the last round
 
     spans = token_spans(_sample_html(at))
@@ -134,7 +134,9 @@ def test_classic_training_matches_train_classic():
     at.selectbox(key=Session.corpus.key).set_value(SENNRICH).run()
     at.radio(key=Session.kind.key).set_value("classic").run()
     assert at.selectbox(key=Session.pattern.key).disabled and at.text_input(key=Session.specials.key).disabled
-    assert any("Vocab sizes from 11 to 31" in caption.value for caption in at.caption)  # 10 letters + </w>
+    # 10 letters + </w>; 4 distinct words (each ends as one symbol), 20 symbols to merge at most
+    assert any("Vocab sizes from 11. Training stops" in caption.value and "after 4 to 20 merges" in caption.value
+               for caption in at.caption)  # fmt: skip
     at.number_input(key=Session.vocab.key).set_value(25).run()
     click_train(at)
     trained = sess(at).trained
@@ -148,8 +150,8 @@ def test_classic_training_matches_train_classic():
     symbols_before = sum(len(word) + 1 for word in words)
     symbols_after = sum(len(expected.tokenizer.encode_word(word)) for word in words)
     word_bytes = sum(len(word.encode()) for word in words)
-    assert _metric(at, "Bytes per token") == f"{word_bytes / symbols_after:.2f}"
-    assert _delta(at, "Bytes per token") == f"from {word_bytes / symbols_before:.2f}"
+    assert _metric(at, "Bytes per token (training text)") == f"{word_bytes / symbols_after:.2f}"
+    assert _delta(at, "Bytes per token (training text)") == f"from {word_bytes / symbols_before:.2f}"
 
     body = _sample_html(at)
     assert "&lt;/w&gt;" in body and "</w>" not in body

@@ -346,3 +346,43 @@ def test_a_pattern_that_fails_on_the_corpus_is_told_in_chinese_every_time(format
         assert any(error.startswith(expected) for error in errors), errors
         assert not any("cannot be used" in error for error in errors), errors
         assert sess(at).trained is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_decision_views_in_both_languages(lang, formats_in):
+    """Parity-aware training with a hold-out, the languages view with its pair and own files, health filtered, the
+    chooser with an overlapping held-out text and with a missing held-out part."""
+    formats_in(lang)
+    i18n.MISSING.clear()
+    at = in_language(lang)
+    choose(at, Session.corpus, "parallel-sample")
+    at.session_state[Session.vocab.key] = 400
+    at.session_state[Session.holdout.key] = 10
+    choose(at, Session.kind, "parity")
+    check(at, lang, "train, parity, range")
+    at.button(key="train_button").click().run()
+    assert sess(at).trained.request.kind == "parity"
+    check(at, lang, "train, parity trained on a hold-out")
+    open_page(at, "pages/3_Compare.py")
+    at.session_state[Session.pair_vocab.key] = 400
+    choose(at, Session.view, "languages")
+    check(at, lang, "languages")
+    if any(button.key == "parity_run" for button in at.button):  # the other language's run may have trained them
+        at.button(key="parity_run").click().run()
+    assert len(at.table) == 2, "the pair's spread is shown"
+    check(at, lang, "languages, the pair")
+    choose(at, Session.parallel, "own")
+    check(at, lang, "languages, own files missing")
+    choose(at, Session.health_class, "never")
+    choose(at, Session.view, "health")
+    check(at, lang, "health, never emitted")
+    choose(at, Session.heldout, "parallel-zh")
+    choose(at, Session.view, "choose")
+    assert at.warning, "the overlap is named"
+    check(at, lang, "choose, overlapping held-out")
+    at.session_state[Session.holdout.key] = 0
+    open_page(at, "pages/0_Train.py")
+    at.button(key="train_button").click().run()
+    open_page(at, "pages/3_Compare.py")
+    choose(at, Session.heldout, "split")
+    check(at, lang, "choose, no held-out part")

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from bpe_core.analysis.heldout import hold_out
+from bpe_core.analysis.parallel import LANGUAGES, parallel_sample
 from runtime.store import text_digest
 from ui.i18n import N_, Later, later, t
 
@@ -42,6 +44,8 @@ ENCODE_SAMPLE = (
 """The Encode page's text until the user types their own."""
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
+PARALLEL_LANGUAGES = tuple(language.code for language in LANGUAGES)
+"""The built-in parallel sample's languages, in its order."""
 STDLIB_MODULES = ("textwrap", "heapq", "bisect", "colorsys", "fnmatch", "shlex", "string", "json.decoder")
 
 
@@ -63,6 +67,23 @@ def _chinese_classics() -> str:
     return (SAMPLES_DIR / "chinese_classics.txt").read_text(encoding="utf-8")
 
 
+PARALLEL_HELD_OUT = 0.25
+"""The share of each language's sentences the parallel sample corpus holds out (its last 10 of 40)."""
+
+
+def parallel_parts(texts: dict[str, list[str]], share: float = PARALLEL_HELD_OUT
+                   ) -> tuple[dict[str, str], dict[str, str]]:
+    """Each language's sentences cut into the part to train on and the part held out (the last ``share``
+    of its lines, as ``bpe_core.hold_out`` cuts), one line a sentence."""
+    parts = {code: hold_out("\n".join(lines) + "\n", share) for code, lines in texts.items()}
+    return {code: train for code, (train, _) in parts.items()}, {code: held for code, (_, held) in parts.items()}
+
+
+def _parallel_corpus() -> str:
+    """The parallel sample's training part: each language's first 30 sentences, one language after the other."""
+    return "".join(parallel_parts(parallel_sample())[0].values())
+
+
 def _stdlib_code() -> str:
     parts = []
     for module in STDLIB_MODULES:
@@ -79,6 +100,7 @@ class Sample:
     description: str
     loader: Callable[[], str]
     vocab_size: int  # a sensible default for this corpus
+    languages: tuple[str, ...] = ()  # a parallel text: its languages, in order, each the same number of lines
 
     @property
     def slug(self) -> str:
@@ -132,6 +154,15 @@ SAMPLES: dict[str, Sample] = {
                "A character is 3 bytes in UTF-8, so the first merges build characters."),
             _chinese_classics,
             2000,
+        ),
+        Sample(
+            N_("Parallel sample (21 languages, 30 sentences each)"),
+            N_("The same everyday sentences in 21 languages, written for this project: the first 30 of each language "
+               "(the other 10 are held out). Train it parity-aware to give every language a fair share of the "
+               "merges."),
+            _parallel_corpus,
+            1000,
+            PARALLEL_LANGUAGES,
         ),
         Sample(
             N_("Toy: low lower newest widest"),

@@ -99,15 +99,33 @@ class Field(Generic[T]):
 _DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are digits to str.isdigit
 
 
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    allowed = later("a whole number from {low:,} to {high:,}", low=low, high=high)
+_DECIMAL = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?", re.ASCII)
+N = TypeVar("N", int, float)
 
-    def parse(text: str) -> int:
-        if not _DIGITS.fullmatch(text) or not low <= int(text) <= high:
+
+def _number(written: re.Pattern[str], kind: Callable[[str], N], low: N, high: N, allowed: Later) -> Callable[[str], N]:
+    """A parser of numbers written as ``written`` matches, from ``low`` to ``high``."""
+
+    def parse(text: str) -> N:
+        if not written.fullmatch(text) or not low <= kind(text) <= high:
             raise LinkValueError(allowed)
-        return int(text)
+        return kind(text)
 
     return parse
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    return _number(_DIGITS, int, low, high, later("a whole number from {low:,} to {high:,}", low=low, high=high))
+
+
+def decimal_number(low: float, high: float) -> Callable[[str], float]:
+    """``"0.5"`` -> ``0.5``: digits with up to three decimals, from ``low`` to ``high``.
+
+    >>> decimal_number(0, 100)("0.25"), decimal_number(0, 100)("7")
+    (0.25, 7.0)
+    """
+    allowed = later("a number from {low:g} to {high:g} (digits, up to three decimals)", low=low, high=high)
+    return _number(_DECIMAL, float, low, high, allowed)
 
 
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:

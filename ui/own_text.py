@@ -54,6 +54,28 @@ def store_heldout_upload(s: Session) -> None:
         s.heldout_text = upload
 
 
+PARALLEL_MAX_BYTES = 2_000_000
+"""Parallel files in all: they are kept in the session's saved document, and measured on every tokenizer."""
+
+
+def store_parallel_files(s: Session) -> None:
+    """Parallel files were uploaded (one per language): keep their sentences, or say at the uploader why not."""
+    from bpe_core.analysis.parallel import read_parallel
+
+    s.parallel_problem = ""
+    files = s.parallel_files or []
+    if not files:
+        return
+    contents = {file.name: file.getvalue() for file in files}
+    if sum(map(len, contents.values())) > PARALLEL_MAX_BYTES:
+        s.parallel_problem = t("The parallel files are too big together: at most {n:,} bytes.", n=PARALLEL_MAX_BYTES)
+        return
+    try:
+        s.parallel_own = read_parallel(contents)
+    except ValueError as error:  # the library's message names the file and what is wrong (English)
+        s.parallel_problem = t("These files cannot be read as a parallel text: {error}", error=str(error))
+
+
 def forget_heldout_text(s: Session) -> None:
     """A new held-out choice: pasted and uploaded text are separate choices, so neither stands in for the other."""
     s.heldout_text = None

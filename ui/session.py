@@ -17,8 +17,19 @@ from typing import TYPE_CHECKING, Any
 from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.reference import reference_names
 from runtime.lru import LRU
-from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD, Upload
-from ui.fields import Field, HasState, comma_joined, name_list, number_list, one_of, short_text, whole_number
+from ui import held_out
+from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUGS, Upload
+from ui.fields import (
+    Field,
+    HasState,
+    comma_joined,
+    decimal_number,
+    name_list,
+    number_list,
+    one_of,
+    short_text,
+    whole_number,
+)
 from ui.i18n import DEFAULT as DEFAULT_LANG
 from ui.i18n import LANGUAGES
 from ui.trained import Trained
@@ -27,9 +38,17 @@ if TYPE_CHECKING:  # Streamlit's own class, for the annotation only: this module
     from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
-KINDS = ("byte", "classic")
+KINDS = ("byte", "classic", "parity")
 REFERENCES = reference_names()
-VIEWS = ("curve", "side", "vocab", "algos")
+VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health")
+ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
+"""Views that also study the reference tokenizers (the others study what was trained or loaded)."""
+PARALLEL_CHOICES = ("default", "all", "heldout", "own")
+"""The languages view's parallel text: the one for its tokenizer, the built-in sample (all 40 sentences, or the
+10 its corpus holds out), or the user's own files."""
+HEALTH_FILTERS = ("all", "partial", "invalid", "split", "whole", "never", "intermediate")
+"""The health view's list: every class, or one (``ui.compare.health`` names them)."""
+HOLDOUT_MAX = 50
 FORMATS = ("gpt2", "tiktoken", "hf", "bpe-playground")
 SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)
 TRAINED = "trained"
@@ -38,7 +57,7 @@ MAX_VOCAB = 200_000
 MAX_SIZES = 4
 MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
-TALK_STEPS = 10
+TALK_STEPS = 12
 """Steps of the guided talk (ui/talk/steps.py has one renderer each)."""
 SESSION_RESULTS = 4
 SESSION_MERGES = 40_000
@@ -50,6 +69,13 @@ Notice = tuple[str, str]
 PlayerStart = tuple[str, int, int]
 """(the tokenizer's request key, round, speed) the mounted merge player started from."""
 AnyTokenizer = Tokenizer | ClassicTokenizer
+ParallelTexts = dict[str, list[str]]
+"""Language code -> its sentences, line i the same sentence in every language."""
+
+
+def _in_view(*views: str) -> Any:
+    """``carried`` for a Compare field that only its view's link needs."""
+    return lambda _, s: s.view in views
 
 
 class Session(HasState):
@@ -63,6 +89,8 @@ class Session(HasState):
     regex: Field[str] = Field(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", url="regex", parse=short_text(1_000),
                               carried=lambda _, s: s.pattern == "custom")  # fmt: skip
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
+    # Percent of the corpus's lines held out from training (its last lines; of each language in a parallel corpus).
+    holdout: Field[int] = Field(0, url="holdout", parse=whole_number(0, HOLDOUT_MAX), carried=lambda n, _: n > 0)
     # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)),
                                     carried=lambda lang, _: lang != DEFAULT_LANG)  # fmt: skip
@@ -88,9 +116,32 @@ class Session(HasState):
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
     sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=comma_joined)
     refs: Field[list[str]] = Field(lambda: list(REFERENCES), url="refs", parse=name_list(REFERENCES), dump=comma_joined)
-    heldout: Field[str] = Field(HELDOUT_REST, url="heldout", parse=one_of((HELDOUT_REST, *SLUGS, PASTE, UPLOAD)))
+    heldout: Field[str] = Field(held_out.DEFAULT, url="heldout", parse=one_of(held_out.CHOICES))
     token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
-    compared: Field[str] = Field("")  # the Compare page's own tokenizer choice (TRAINED or a loaded file)
+    # The Compare page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) a reference.
+    compared: Field[str] = Field("", url="compared", parse=one_of((TRAINED, *REFERENCES)),
+                                 carried=lambda name, s: name in REFERENCES and s.view in ANY_TOKENIZER_VIEWS)
+    # Choose a vocab size: the model the vocabulary is for, the rule of the suggestion, rare tokens.
+    d_model: Field[int] = Field(768, url="d_model", parse=whole_number(1, 100_000), carried=_in_view("choose"))
+    tied: Field[bool] = Field(True, url="tied", parse=lambda text: one_of(("0", "1"))(text) == "1",
+                              dump=lambda on: "1" if on else "0", carried=_in_view("choose"))
+    min_gain: Field[float] = Field(0.5, url="min_gain", parse=decimal_number(0, 100), dump="{:g}".format,
+                                   carried=_in_view("choose"))  # percent of the held-out tokens
+    min_uses: Field[int] = Field(10, url="min_uses", parse=whole_number(1, 1_000_000), carried=_in_view("choose"))
+    # Languages
+    parallel: Field[str] = Field("default", url="parallel", parse=one_of(PARALLEL_CHOICES),
+                                 carried=_in_view("languages"))
+    cut_vocab: Field[int | None] = Field(None, url="cut_vocab", parse=whole_number(1, MAX_VOCAB),
+                                         carried=_in_view("languages"))  # the trained tokenizer cut to this size
+    pair_vocab: Field[int] = Field(1000, url="pair_vocab", parse=whole_number(300, 20_000),
+                                   carried=_in_view("languages"))  # standard vs parity-aware BPE at this size
+    parallel_own: Field[ParallelTexts | None] = Field(None)  # the user's own parallel texts (never in links)
+    parallel_files: Field[list[UploadedFile] | None] = Field(None, uploader=True)
+    parallel_problem: Field[str] = Field("")  # why the parallel files were refused
+    # Health
+    health_class: Field[str] = Field("all", url="class", parse=one_of(HEALTH_FILTERS), carried=_in_view("health"))
+    health_search: Field[str] = Field("")
+    health_page: Field[int] = Field(1)
     sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
     heldout_box: Field[str] = Field("", saved=False)  # the held-out paste box (its text is kept in heldout_text)
     heldout_file: Field[UploadedFile | None] = Field(None, uploader=True)  # the held-out file uploader
@@ -149,12 +200,13 @@ class Session(HasState):
 
 FIELDS: dict[str, Field[Any]] = {name: value for name, value in vars(Session).items() if isinstance(value, Field)}
 URL_FIELDS: dict[str, Field[Any]] = {field.url: field for field in FIELDS.values() if field.url}
-TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials")
+TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials", "holdout")
 PAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "train": TOKENIZER_FIELDS,
     "merges": (*TOKENIZER_FIELDS, "round", "speed", "word"),
     "encode": (*TOKENIZER_FIELDS, "tokenizer", "text"),
-    "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token"),
+    "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token", "compared", "d_model", "tied",
+                "min_gain", "min_uses", "parallel", "cut_vocab", "pair_vocab", "health_class"),
     "export": (*TOKENIZER_FIELDS, "format"),
     "talk": ("step",),
 }

@@ -14,11 +14,12 @@ from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, coun
 from runtime import jobs
 from runtime.lru import LRU
 from runtime.store import text_digest
-from ui.corpora import PASTE, UPLOAD, load_sample, sample_name
+from ui.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
+from ui.held_out import split_corpus
 from ui.i18n import N_, Later, later, t
 from ui.session import MAX_VOCAB, Session
 from ui.text import plain
-from ui.trained import Request
+from ui.trained import Request, Trained
 
 EXACT_LIMIT_CHARS = 2_000_000
 """Up to this size the number of possible merges is counted exactly before training."""
@@ -85,6 +86,7 @@ class Limits:
     minimum: int
     maximum: int
     exact: bool  # maximum counted from the corpus (else only bounded by its size)
+    fewest: int = 0  # training can run out of pairs no sooner than after this many merges (0: not counted)
 
     @property
     def allowed(self) -> Later:
@@ -93,21 +95,24 @@ class Limits:
 
 def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
     """Smallest and largest useful vocab size: each merge removes at least one symbol from some distinct
-    word (pre-token), so sum(len - 1) over the distinct words bounds the number of merges.
+    word (pre-token), so sum(len - 1) over the distinct words bounds the number of merges. Training stops
+    when no pair is left, that is when every distinct word is one token, so no sooner than after as many
+    merges as there are distinct words of two symbols or more (``fewest``); where between the two it stops
+    is known only by training.
 
     >>> limits("aaabdaaabac", "byte", "gpt2", ())
-    Limits(minimum=256, maximum=266, exact=True)
+    Limits(minimum=256, maximum=266, exact=True, fewest=1)
     """
     if kind == "classic":
         words = set(text.split())
         base = len({character for word in words for character in word}) + 1
-        return Limits(base, min(MAX_VOCAB, base + sum(len(word) for word in words)), True)
+        return Limits(base, min(MAX_VOCAB, base + sum(len(word) for word in words)), True, len(words))
     minimum = 256 + len(specials)
     if len(text) > EXACT_LIMIT_CHARS:
         return Limits(minimum, MAX_VOCAB, False)
-    counts = count_pretokens(text, pattern, specials)
-    bound = sum(len(word.encode("utf-8", errors="surrogatepass")) - 1 for word in counts)
-    return Limits(minimum, min(MAX_VOCAB, minimum + bound), True)
+    lengths = [len(word.encode("utf-8", errors="surrogatepass")) for word in count_pretokens(text, pattern, specials)]
+    bound = sum(length - 1 for length in lengths)
+    return Limits(minimum, min(MAX_VOCAB, minimum + bound), True, sum(length > 1 for length in lengths))
 
 
 _limits: LRU[tuple[str, str, str | None, tuple[str, ...]], Limits | SettingsError] = LRU(64)
@@ -138,7 +143,7 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
     """:func:`limits`; a custom regex runs in a job process: in the server's thread a regex that
     backtracks catastrophically would hold the whole server (the regex engine keeps the GIL) for
     as long as its own budget allows, seconds beyond it on a busy machine (18 s measured)."""
-    custom = kind == "byte" and pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
+    custom = kind != "classic" and pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
     if not custom:
         return limits(text, kind, pattern, specials)
 
@@ -173,7 +178,11 @@ def request_for(s: Session) -> tuple[Request, str]:
         raise SettingsError(later("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left "
                                   "to train."))
     digest = corpus_digest(s, text)
-    bounds = limits_for(s, text, digest)
+    languages = SLUGS[s.corpus].languages if s.corpus in SLUGS else ()
+    if s.kind == "parity" and not languages:
+        raise SettingsError(later("Parity-aware training needs a parallel corpus (the same sentences in several "
+                                  "languages): choose the parallel sample."))
+    bounds = limits_for(s, *trained_part(s, text, digest, languages))
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
             why = N_("256 byte tokens + special tokens") if not classic else N_("the characters of the corpus + </w>")
@@ -191,12 +200,66 @@ def request_for(s: Session) -> tuple[Request, str]:
         pattern_choice="classic" if classic else s.pattern,
         pattern=None if classic else pattern_for(s),
         special_tokens=() if classic else special_tokens(s),
+        holdout=s.holdout,
+        languages=languages,
     )
     return request, text
+
+
+def trained_part(s: Session, text: str, digest: str, languages: tuple[str, ...] = ()) -> tuple[str, str]:
+    """The part of the corpus that is trained on, and a key for it: all of it, or all but what ``s.holdout``
+    holds out (SettingsError when the corpus has too few lines to hold anything out)."""
+    if not s.holdout:
+        return text, digest
+    try:
+        return split_corpus(text, s.holdout, languages)[0], f"{digest}:holdout={s.holdout}"
+    except ValueError:
+        raise SettingsError(later("The corpus has too few lines to hold out {n}% of them: hold out nothing, or give "
+                                  "a text of several lines.", n=s.holdout)) from None
+
+
+_stops: LRU[tuple[str, str, str | None, tuple[str, ...], int], int] = LRU(256)
+"""Merges after which training ran out of pairs, by corpus digest and settings (not the vocab size): once a
+training has stopped early, the Train page knows the corpus's largest vocab size exactly."""
+
+
+def note_stop(trained: Trained) -> None:
+    """Keep where ``trained`` ran out of pairs, if it did."""
+    request = trained.request
+    if trained.result.stopped_early:
+        key = (request.text_digest, request.kind, request.pattern, request.special_tokens, request.holdout)
+        _stops.put(key, trained.num_merges)
+
+
+def vocab_range(s: Session) -> str | None:
+    """What the Train page says about the vocab sizes this corpus allows (None when the settings cannot be
+    trained: the Train button says why). The largest size is known exactly only once a training ran out of
+    pairs; before, the page gives the range where that happens."""
+    try:
+        text = corpus_text(s)
+        digest = corpus_digest(s, text)
+        languages = SLUGS[s.corpus].languages if s.corpus in SLUGS else ()
+        bounds = limits_for(s, *trained_part(s, text, digest, languages))
+        pattern = None if s.kind == "classic" else pattern_for(s)
+    except SettingsError:
+        return None
+    specials = () if s.kind == "classic" else special_tokens(s)
+    stop = _stops.get((digest, s.kind, pattern, specials, s.holdout))
+    if stop is not None:
+        return t("Vocab sizes from {low:,} to {high:,} on this corpus: training it ran out of pairs after {n:,} merges "
+                 "(a bigger size gives the same tokenizer).", low=bounds.minimum, high=bounds.minimum + stop, n=stop)
+    if not bounds.exact:
+        return t("Vocab sizes from {low:,}. This corpus is too big to count before training: how many merges it "
+                 "allows is known only after training.", low=bounds.minimum)
+    return t("Vocab sizes from {low:,}. Training stops when no pair is left to merge: on this corpus after {fewest:,} "
+             "to {most:,} merges, and only training tells where (a bigger size then gives the same tokenizer).",
+             low=bounds.minimum, fewest=bounds.fewest, most=bounds.maximum - bounds.minimum)
 
 
 def estimate_seconds(request: Request, n_bytes: int) -> float:
     """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge; 4x without pre-tokens."""
     merges = max(0, request.vocab_size - 256 - len(request.special_tokens))
     seconds = n_bytes / 5e6 + merges * 3e-4
+    if request.kind == "parity":  # one engine a language, each merged every round (~5x on the parallel sample)
+        seconds *= 5
     return seconds * (4 if request.pattern is None and request.kind == "byte" else 1)

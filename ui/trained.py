@@ -17,11 +17,15 @@ from typing import Any
 import bpe_core
 from bpe_core.encoding.classic import END
 from ui.corpora import UPLOAD, sample_name
+from ui.held_out import parallel_texts, split_corpus
 from ui.i18n import t
 from ui.trace import PackedTrace
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
+PARITY_MEASURE = "tokens"
+"""Parity-aware training on a parallel corpus: each merge goes to the language with the most tokens for the same
+content (``bpe_core.train_parity``'s rule on parallel texts)."""
 WINDOW_CHARS = 1500
 """The start of the training text shown tokenized on Train and replayed on Merges."""
 
@@ -38,12 +42,16 @@ class Request:
     pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
     pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
     special_tokens: tuple[str, ...]
+    holdout: int = 0  # percent of the corpus's lines held out from training (ui.held_out.split_corpus)
+    languages: tuple[str, ...] = ()  # a parallel corpus's languages (kind "parity" trains them fairly)
 
     @property
     def key(self) -> str:
         """A digest of the request (the corpus by its digest), for caches."""
-        blob = json.dumps([self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens])
-        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+        fields: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
+        if self.holdout or self.languages:  # only then: the keys of earlier requests (saved work) stay as they were
+            fields += [self.holdout, self.languages]
+        return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
         """The session field values (``ui.session``) that describe this request, for its link: the
@@ -52,7 +60,7 @@ class Request:
         >>> Request("toy", "Toy", "d", "byte", 300, "custom", r"\\w+|\\W", ("<s>",)).settings()["regex"]
         '\\\\w+|\\\\W'
         """
-        byte_level = self.kind == "byte"
+        byte_level = self.kind != "classic"
         return {
             "corpus": self.corpus,
             "kind": self.kind,
@@ -60,6 +68,7 @@ class Request:
             "pattern": self.pattern_choice if byte_level else None,
             "regex": self.pattern if byte_level and self.pattern_choice == "custom" else None,
             "specials": " ".join(self.special_tokens),
+            "holdout": self.holdout,
         }
 
     @property
@@ -71,6 +80,10 @@ class Request:
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
         pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
+        if self.kind == "parity":
+            pattern = t("parity-aware · {pattern}", pattern=pattern)
+        if self.holdout:
+            pattern = t("{pattern} · {n}% held out", pattern=pattern, n=self.holdout)
         if vocab_size != self.vocab_size:
             return t("{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}", corpus=corpus, vocab=vocab_size,
                      asked=self.vocab_size, pattern=pattern)
@@ -120,11 +133,17 @@ def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symb
 
 
 def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
-    """Train as ``request`` says and measure the result (runs in a worker process)."""
+    """Train as ``request`` says and measure the result (runs in a worker process). ``text`` is the whole corpus:
+    the part the request holds out is cut here (``ui.held_out.split_corpus``), never trained on, and measured."""
+    text, heldout = split_corpus(text, request.holdout, request.languages)
     if request.kind == "classic":
         result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
             text, request.vocab_size, progress=progress
         )
+    elif request.kind == "parity":
+        result = bpe_core.train_parity(parallel_texts(text, request.languages), request.vocab_size,
+                                       measure=PARITY_MEASURE, special_tokens=list(request.special_tokens),
+                                       pattern=request.pattern, progress=progress)  # fmt: skip
     else:
         result = bpe_core.train(
             text,
@@ -148,7 +167,7 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         corpus_chars=len(text),
         corpus_bytes=len(text.encode("utf-8", errors="surrogatepass")),
         window_text=_window(text),
-        stats=_stats(result.tokenizer, text, request.kind == "classic"),
+        stats=_stats(result.tokenizer, heldout or text, request.kind == "classic") | {"heldout": bool(heldout)},
         trace=trace,
     )
 
@@ -175,7 +194,11 @@ def to_bytes(trained: Trained) -> bytes:
                       unique_pretokens=result.unique_pretokens, timings=result.timings,
                       special_token_count=result.special_token_count, special_tokens=result.tokenizer.special_tokens,
                       pattern=result.tokenizer.pattern)  # fmt: skip
-    else:
+    if isinstance(result, bpe_core.ParityResult):  # which language each merge served (not each count after it)
+        languages = list(result.languages)
+        header["parity"] = {"languages": languages, "byte_counts": result.byte_counts, "measure": result.measure,
+                            "chosen": [languages.index(language) for language in result.chosen_languages]}
+    elif isinstance(result, bpe_core.ClassicResult):
         header["characters"] = tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
     encoded = json.dumps(header, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
     return _LENGTH.pack(len(encoded)) + encoded + trained.trace.to_bytes()
@@ -205,6 +228,12 @@ def from_bytes(request: Request, data: bytes) -> Trained:
             header["stopped_early"], header["stop_reason"], header["timings"],
             special_token_count=header["special_token_count"],
         )  # fmt: skip
+        if "parity" in header:
+            parity = header["parity"]
+            result = bpe_core.ParityResult(
+                **vars(result), languages=tuple(parity["languages"]), byte_counts=parity["byte_counts"],
+                chosen_languages=[parity["languages"][index] for index in parity["chosen"]], measure=parity["measure"],
+            )  # fmt: skip
     symbols_made = symbols_of(result.tokenizer, trace.base + len(trace))
     return Trained(request, result, header["corpus_chars"], header["corpus_bytes"], header["window_text"],
                    header["stats"], trace.with_symbols(symbols_made))  # fmt: skip

@@ -20,7 +20,7 @@ from runtime.lru import LRU
 from ui.corpora import PASTE, SLUGS, UPLOAD, sample_name
 from ui.i18n import N_, t
 from ui.session import Session
-from ui.settings import SettingsError, estimate_seconds, request_for
+from ui.settings import SettingsError, estimate_seconds, note_stop, request_for
 from ui.text import human_bytes, plain
 from ui.trained import Request, Trained, train_job
 
@@ -45,6 +45,7 @@ def cached(s: Session, request: Request) -> Trained | None:
 
 
 def _remember(s: Session, trained: Trained) -> None:
+    note_stop(trained)  # where it ran out of pairs, for the Train page's vocab range
     s.results.put(trained.request.key, trained)
     if trained.request.corpus in SLUGS:  # built-in text is public: share the result with every session
         _shared.put(trained.request.key, trained)

@@ -136,7 +136,8 @@ def _value(value: Any, blob: Callable[[str], bytes | None]) -> Any:
         name, digest, replaced = body
         return Upload(name, _read(blob, f"text:{digest}").decode("utf-8", errors="surrogatepass"), replaced, digest)
     if form == "$trained":
-        request = Request(**{**body, "special_tokens": tuple(body["special_tokens"])})
+        tuples = {name: tuple(body.get(name, ())) for name in ("special_tokens", "languages")}  # JSON keeps lists
+        request = Request(**{**body, **tuples})
         return from_bytes(request, _read(blob, f"trained:{request.key}"))
     if form == "$loaded":
         return {label: tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{digest}")), source=label)

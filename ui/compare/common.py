@@ -23,7 +23,8 @@ from ui.trained import Trained
 
 T = TypeVar("T")
 
-VIEW_LABELS = {"curve": N_("Curve"), "side": N_("Side by side"), "vocab": N_("Vocabulary"), "algos": N_("Algorithms")}
+VIEW_LABELS = {"curve": N_("Curve"), "side": N_("Side by side"), "vocab": N_("Vocabulary"), "algos": N_("Algorithms"),
+               "choose": N_("Choose a size"), "languages": N_("Languages"), "health": N_("Health")}
 MAX_VIEW_TOKENS = 600
 """Tokens drawn per view; the rest are counted."""
 
@@ -64,9 +65,11 @@ class Subject:
         return enc.is_classic(self.tokenizer)
 
 
-def choices(s: Session) -> dict[str, str]:
-    """The tokenizers Compare can study: the trained one and files loaded this session (not references)."""
-    return {choice: label for choice, label in enc.tokenizer_choices(s).items() if choice not in REFERENCES}
+def choices(s: Session, *, references: bool = False) -> dict[str, str]:
+    """The tokenizers Compare can study: the trained one and files loaded this session, and the references
+    when ``references`` (the views of ``ui.session.ANY_TOKENIZER_VIEWS``)."""
+    return {choice: label for choice, label in enc.tokenizer_choices(s).items()
+            if references or choice not in REFERENCES}  # fmt: skip
 
 
 def subject(s: Session) -> Subject | None:
@@ -76,6 +79,8 @@ def subject(s: Session) -> Subject | None:
         return None
     if s.compared == TRAINED:
         return Subject(TRAINED, tokenizer, s.trained.label, s.trained.request.key, s.trained)
+    if s.compared in REFERENCES:
+        return Subject(s.compared, tokenizer, enc.REFERENCE_LABELS[s.compared], f"reference-{s.compared}", None)
     return Subject(s.compared, tokenizer, choices(s).get(s.compared, s.compared), content_key(tokenizer), None)
 
 
@@ -98,8 +103,9 @@ def byte_level_only(subject: Subject) -> bool:
     """True for a byte-level tokenizer; for a classic one, say which views it has and return False."""
     if not subject.is_classic:
         return True
-    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side and vocabulary views need a "
-              "byte-level tokenizer. Train one on the Train page, or open the Algorithms view."))
+    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
+              "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
+              "view."))
     return False
 
 

@@ -142,9 +142,10 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
 # -- the view ------------------------------------------------------------------------------------------
 
 
-def held_out_inputs(s: Session) -> None:
+def held_out_inputs(s: Session, subject: Subject) -> None:
     """Choose the held-out text; paste or upload it when that is the choice."""
-    st.selectbox(t("Held-out text"), list(texts.HELDOUT_LABELS), format_func=texts.heldout_label,
+    default = texts.default_choice(s, subject.trained)
+    st.selectbox(t("Held-out text"), list(texts.HELDOUT_LABELS), format_func=lambda c: texts.heldout_label(c, default),
                  key=Session.heldout.key, on_change=own_text.forget_heldout_text, args=(s,), persist_state="session")
     if s.heldout == PASTE:
         st.text_area(t("Held-out text to paste"), key=Session.heldout_box.key, height=120,
@@ -160,14 +161,16 @@ def held_out_inputs(s: Session) -> None:
 def render(s: Session, subject: Subject) -> None:
     left, right = st.columns([3, 2], gap="large")
     with left:
-        held_out_inputs(s)
+        held_out_inputs(s, subject)
     with right:
         st.multiselect(t("Reference tokenizers (points)"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
                        key=Session.refs.key, persist_state="session")
     training = texts.training_text(s, subject.trained) if subject.trained is not None else None
-    other = texts.heldout(s)
-    if other is None and s.heldout in (PASTE, UPLOAD):
+    other = texts.heldout(s, subject.trained)
+    if other is None:
         st.info(texts.heldout_missing_message(s))
+    else:
+        texts.check_overlap(s, subject.trained, other)
     measured = [text for text in (training, other) if text is not None and text.n_bytes]
     if not measured:
         st.info(t("No text to measure yet: choose a held-out text."))

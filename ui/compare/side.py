@@ -64,7 +64,7 @@ def render(s: Session, subject: Subject) -> None:
     low, high = voc.vocab_size_of(tokenizer, 0), voc.vocab_size_of(tokenizer)
     if not s.sizes:
         s.sizes = default_sizes(tokenizer)
-    if not _box_shows(s):
+    if not box_shows(s):
         s.sizes_text = sizes_text(s.sizes)  # a link or the defaults set the sizes: show them in the box
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -103,7 +103,7 @@ def render(s: Session, subject: Subject) -> None:
     draw_views(views, neighbour_diffs(views))
 
 
-def _box_shows(s: Session) -> bool:
+def box_shows(s: Session) -> bool:
     """Whether the sizes box holds ``s.sizes`` (a link or the defaults may have set them)."""
     try:
         return Session.sizes.parse(s.sizes_text or "") == s.sizes

@@ -11,9 +11,14 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
+import streamlit as st
+
+from bpe_core.analysis.heldout import LineOverlap, line_overlap
 from runtime.store import text_digest
 from ui import encoding as enc
-from ui.corpora import HELDOUT_REST, PASTE, PASTED, SLUGS, UPLOAD, load_sample, reference_rest, sample_name
+from ui import held_out
+from ui.compare.common import remembered
+from ui.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import human_bytes, plain
@@ -21,18 +26,22 @@ from ui.trained import Trained
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
-REFERENCE_REST = N_("Python reference after the excerpt")
 
 HELDOUT_LABELS = {
-    HELDOUT_REST: N_("Python reference after the excerpt (never in the excerpt sample)"),
+    held_out.DEFAULT: N_("For this tokenizer: {name}"),
+    **{choice: text.name for choice, text in held_out.BUILT_IN.items()},
+    held_out.SPLIT: N_("The part of its corpus held out from training (Train page)"),
     **{slug: N_("Sample: {name}") for slug in SLUGS},
     PASTE: N_("Paste text… (never put in links)"),
     UPLOAD: N_("Upload a .txt file… (never put in links)"),
 }
 
 
-def heldout_label(choice: str) -> str:
-    """A held-out choice as the selectbox shows it, in the session's language."""
+def heldout_label(choice: str, default: str | None = None) -> str:
+    """A held-out choice as the selectbox shows it, in the session's language; ``default`` is the choice that
+    :data:`ui.held_out.DEFAULT` stands for."""
+    if choice == held_out.DEFAULT:
+        return t(HELDOUT_LABELS[choice], name=heldout_label(default or held_out.OWN_TEXT_DEFAULT))
     return t(HELDOUT_LABELS[choice], name=sample_name(choice)) if choice in SLUGS else t(HELDOUT_LABELS[choice])
 
 
@@ -61,14 +70,14 @@ def make_text(label: str, text: str, digest: str = "") -> Text:
 
 def sample_text(choice: str) -> Text:
     """A built-in held-out choice or sample, labelled by its name in the session's language."""
-    name = t(REFERENCE_REST) if choice == HELDOUT_REST else sample_name(choice)
-    return replace(_sample_text(choice), label=name)
+    return replace(_sample_text(choice), label=heldout_label(choice) if choice in held_out.BUILT_IN else
+                   sample_name(choice))  # fmt: skip
 
 
 @cache
 def _sample_text(choice: str) -> Text:
     """Read and hashed once per process (and shared by sessions in every language: no label)."""
-    return make_text("", reference_rest() if choice == HELDOUT_REST else load_sample(choice))
+    return make_text("", held_out.built_in_text(choice) if choice in held_out.BUILT_IN else load_sample(choice))
 
 
 def as_role(text: Text, role: str) -> Text:
@@ -79,41 +88,97 @@ def as_role(text: Text, role: str) -> Text:
 
 def training_text(s: Session, trained: Trained) -> Text | None:
     """The exact text ``trained`` was trained on, while it is at hand (a sample, or the session's own
-    text if it still has the digest the training had), else None."""
+    text if it still has the digest the training had; without the part it held out), else None."""
+    parts = _parts(s, trained)
+    return None if parts is None else as_role(parts[0], N_("training text"))
+
+
+def heldout_part(s: Session, trained: Trained) -> Text | None:
+    """The part of ``trained``'s corpus it held out from training (None when it held out nothing, or its
+    corpus is not at hand)."""
+    parts = _parts(s, trained)
+    return None if parts is None or parts[1] is None else as_role(parts[1], N_("held-out part"))
+
+
+def _parts(s: Session, trained: Trained) -> tuple[Text, Text | None] | None:
+    """The trained and the held-out part of ``trained``'s corpus, labelled by the corpus's name (in this
+    session's language); cut once per tokenizer (kept unlabelled in its extras: they may be shared)."""
+    request = trained.request
+    found = trained.extras.get("compare.parts")
+    if found is None:
+        corpus = _corpus(s, trained)
+        if corpus is None:
+            return None
+        if request.holdout:
+            train, held = held_out.split_corpus(corpus.text, request.holdout, request.languages)
+            found = (make_text("", train), make_text("", held))
+        else:
+            found = (corpus, None)
+        trained.extras["compare.parts"] = found  # checked and cut once, not hashed on every rerun
+    label = sample_name(request.corpus) if request.corpus in SLUGS else (
+        t(PASTED) if request.corpus == PASTE else request.corpus_label)  # fmt: skip
+    return replace(found[0], label=label), None if found[1] is None else replace(found[1], label=label)
+
+
+def _corpus(s: Session, trained: Trained) -> Text | None:
+    """The whole corpus ``trained`` came from, if this session still has it (unlabelled)."""
     request = trained.request
     if request.corpus in SLUGS:
-        return as_role(sample_text(request.corpus), N_("training text"))
-    found = trained.extras.get("compare.training_text")
-    if found is None:
-        own = s.upload if request.corpus == UPLOAD else None
-        if own is not None and own.digest == request.text_digest:
-            found = make_text(own.name, own.text, own.digest)
-        elif request.corpus == PASTE and s.pasted is not None and s.pasted.digest == request.text_digest:
-            found = make_text(PASTED, s.pasted.text, request.text_digest)
-        if found is not None:
-            trained.extras["compare.training_text"] = found  # checked once, not hashed on every rerun
-    if found is None:
-        return None
-    return as_role(replace(found, label=t(found.label)) if found.label == PASTED else found, N_("training text"))
+        return _sample_text(request.corpus)
+    own = {UPLOAD: s.upload, PASTE: s.pasted}.get(request.corpus)
+    if own is not None and own.digest == request.text_digest:
+        return make_text("", own.text, own.digest)
+    return None
 
 
-def heldout(s: Session) -> Text | None:
-    """The held-out text ``s.heldout`` names; for pasted or uploaded text, the one given on this page."""
-    if s.heldout in (PASTE, UPLOAD):
+def default_choice(s: Session, trained: Trained | None) -> str:
+    """What the held-out choice :data:`ui.held_out.DEFAULT` stands for with this tokenizer."""
+    if trained is None:
+        return held_out.resolve(held_out.DEFAULT, None, 0)
+    return held_out.resolve(held_out.DEFAULT, trained.request.corpus, trained.request.holdout)
+
+
+def heldout(s: Session, trained: Trained | None = None) -> Text | None:
+    """The held-out text ``s.heldout`` names (for ``trained``'s corpus when it is the default); for pasted or
+    uploaded text, the one given on this page; None when that text is not here."""
+    choice = s.heldout if s.heldout != held_out.DEFAULT else default_choice(s, trained)
+    if choice == held_out.SPLIT:
+        return None if trained is None else heldout_part(s, trained)
+    if choice in (PASTE, UPLOAD):
         own = s.heldout_text
         if own is None:
             return None
         name = t(PASTED) if own.name == PASTED else own.name
         return as_role(make_text(name, own.text, own.digest), N_("held-out"))
-    return as_role(sample_text(s.heldout), N_("held-out"))
+    return as_role(sample_text(choice), N_("held-out"))
 
 
 def heldout_missing_message(s: Session) -> str:
     if s.heldout == PASTE:
         return t("The held-out text is pasted text, which never travels in links and is not here yet: paste it in the "
                  "box above to measure it. Nothing else was put in its place.")
-    return t("The held-out text is uploaded text, which never travels in links and is not here yet: upload the file "
-             "above to measure it. Nothing else was put in its place.")
+    if s.heldout == UPLOAD:
+        return t("The held-out text is uploaded text, which never travels in links and is not here yet: upload the "
+                 "file above to measure it. Nothing else was put in its place.")
+    return t("This tokenizer's corpus has no held-out part here (it held nothing out, or its text is not at hand): "
+             "hold out part of the corpus on the Train page, or choose another held-out text.")
+
+
+def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOverlap | None:
+    """Say so, in a plain warning, when ``measured`` shares lines with ``trained``'s training text (a share of its
+    lines found there: ``bpe_core.analysis.heldout.line_overlap``); computed once per pair of texts."""
+    training = training_text(s, trained) if trained is not None else None
+    if training is None:
+        return None
+    key = ("overlap", training.digest, measured.digest)
+    found = remembered(key, lambda: line_overlap(measured.text, training.text))
+    if found.shared:
+        st.warning(t("{name} is not held out: {shared:,} of its {lines:,} lines ({share:.1%}; lines of {n} bytes or "
+                     "more) are also in this tokenizer's training text, so what is measured on it flatters the "
+                     "tokenizer. Choose a text it was not trained on: the default held-out text of its corpus is one.",
+                     name=describe(measured), shared=found.shared, lines=found.lines, share=found.share,
+                     n=found.min_bytes), icon=":material/warning:")  # fmt: skip
+    return found
 
 
 def name(text: Text) -> str:

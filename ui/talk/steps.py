@@ -1,4 +1,4 @@
-"""The guided talk: ten steps, each a live view computed by ``bpe_core`` and drawn by the app's own
+"""The guided talk: twelve steps, each a live view computed by ``bpe_core`` and drawn by the app's own
 renderers (``ui.tokens``, the merge player, the Compare views), with a short speaker note.
 
 A step is a title, a note and a function drawing it; the page (``pages/5_Talk.py``) shows one at a
@@ -29,6 +29,7 @@ from ui.i18n import N_, t
 from ui.player import merge_player
 from ui.session import REFERENCES
 from ui.talk import data
+from ui.talk import languages_and_health as fairness
 from ui.text import plain
 
 PLAYER_KEY = "bpe.talk_player"
@@ -177,4 +178,11 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
          "</w>: a character never seen in training gets the id of <unk>. Byte-level BPE falls back to bytes."),
          classic_and_byte_level),
     Step(N_("Summary"), N_("Recap, then invite the audience to train their own tokenizer."), summary),
+    Step(N_("How languages pay differently"), N_("The same sentences cost English speakers the fewest tokens: a "
+         "tokenizer trained mostly on English charges other languages a premium, in money and in context. Newer, "
+         "bigger vocabularies shrink it. Compare → Languages has all 21 languages."),
+         fairness.languages_pay_differently),
+    Step(N_("Tokens that are never reached"), N_("These tokens hold pieces of characters, so encoding only produces "
+         "them inside longer text, and a model barely trains on them: the root of glitch tokens. Compare → Health "
+         "lists them for any tokenizer."), fairness.tokens_never_reached),
 )  # fmt: skip

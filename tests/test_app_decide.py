@@ -1,0 +1,209 @@
+"""Helping a practitioner decide (AppTest and the pieces behind it): held-out texts that are never training text,
+the vocab-size chooser exact at typed sizes, languages against tiktoken, parity-aware training through the app,
+and tokenizer health against ``health_report``."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_helpers import chart_rows, click_train, fresh, no_exception, sess, unescaped
+from streamlit.testing.v1 import AppTest
+from test_app_compare import COMPARE, compare, link
+from test_reference import tiktoken_encodings  # noqa: F401  (the session fixture)
+
+import bpe_core
+from bpe_core.analysis import health as hl
+from bpe_core.analysis.heldout import hold_out, line_overlap
+from bpe_core.analysis.reachability import INVALID_UTF8
+from ui import held_out
+from ui.compare import health as health_view
+from ui.compare.common import known
+from ui.compare.parity import pair_requests
+from ui.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
+from ui.session import FIELDS, Session
+from ui.workspace import decode, encode
+
+EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
+
+
+def column(at: AppTest, name: str, index: int = 0) -> list[str]:
+    return [str(value) for value in at.table[index].value[name]]
+
+
+def number(cell: str) -> int:
+    return int(cell.replace(",", "").replace("★", "").strip())
+
+
+# -- an honest held-out -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", list(SLUGS))
+def test_no_built_in_corpus_has_a_default_heldout_that_overlaps_it(slug):
+    choice = held_out.resolve(held_out.DEFAULT, slug, 0)
+    assert choice in held_out.BUILT_IN and choice != slug
+    heldout, corpus = held_out.built_in_text(choice), load_sample(slug)
+    overlap = line_overlap(heldout, corpus)
+    assert overlap.lines >= 40 and overlap.shared == 0, overlap  # a real text, none of its lines in the corpus
+    assert heldout not in corpus
+
+
+def test_a_chosen_overlapping_heldout_is_named_and_the_default_is_not():
+    at = compare({**EXCERPT, "view": "curve", "refs": "", "heldout": "python-reference-all"})
+    (warning,) = [unescaped(w.value) for w in at.warning if "is not held out" in w.value]
+    excerpt, full = load_sample("python-reference-excerpt"), load_sample("python-reference-all")
+    expected = line_overlap(full, excerpt)
+    assert warning.startswith("Python reference, all") and f"{expected.shared:,} of its {expected.lines:,}" in warning
+    for view in ("curve", "choose", "health"):
+        at = compare({**EXCERPT, "view": view, "refs": ""})
+        assert not [w for w in at.warning if "is not held out" in w.value], view
+
+
+def test_the_held_out_part_is_exactly_what_training_did_not_see():
+    text = "".join(f"line {i}: the quick brown fox number {i * 7} jumps over the lazy dog\n" for i in range(60))
+    at = fresh()
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.number_input(key=Session.vocab.key).set_value(300).run()
+    at.number_input(key=Session.holdout.key).set_value(10).run()
+    at.text_area(key=Session.paste_box.key).input(text).run()
+    click_train(at)
+    trained = sess(at).trained
+    train, held = hold_out(text, 0.1)
+    assert train + held == text and held.count("\n") == 6 and held.startswith("line 54:")
+    expected = bpe_core.train(train, 300, special_tokens=["<|endoftext|>"]).tokenizer
+    assert trained.tokenizer.merges == expected.merges and trained.corpus_chars == len(train)
+    (metric,) = [m.value for m in at.metric if m.label == "Bytes per token (held-out part)"]
+    assert metric == f"{len(held.encode()) / len(expected.encode(held)):.2f}"
+    at.switch_page(COMPARE)
+    at.run()
+    no_exception(at)
+    assert link(at)["holdout"] == "10" and link(at)["heldout"] == "default"
+    line = [row for row in chart_rows(at) if row["text"].startswith("held-out part") and row["vocab size"] <= 300]
+    curve = dict(bpe_core.bytes_per_token_curve(trained.tokenizer, held))
+    assert line and all(abs(row["bytes per token"] - curve[row["vocab size"]]) < 1e-3 for row in line)
+
+
+# -- choose a vocab size ---------------------------------------------------------------------------------
+
+
+def test_choose_rows_equal_encoding_with_the_tokenizer_cut_to_each_size():
+    at = compare({**EXCERPT, "view": "choose", "sizes": "300,450,9000", "d_model": "512", "tied": "0"})
+    tokenizer = sess(at).trained.tokenizer
+    heldout = held_out.built_in_text(held_out.resolve(held_out.DEFAULT, "python-reference-excerpt", 0))
+    sizes = [number(cell) for cell in column(at, "vocab size")]
+    suggestion = bpe_core.suggest_size(bpe_core.size_curve(tokenizer, heldout, min_uses=None), min_gain=0.005)
+    assert sizes == [300, 450, suggestion.vocab_size, 600]  # 9,000 measured at the tokenizer's end, and said so
+    assert any("9,000" in w.value and "nearest end" in w.value for w in at.warning)
+    assert "★" in column(at, "vocab size")[2]
+    for size, tokens, bpt, params in zip(sizes, column(at, "tokens"), column(at, "bytes per token"),
+                                         column(at, "embedding parameters")):  # fmt: skip
+        cut = tokenizer.truncated(bpe_core.merges_for_vocab_size(tokenizer, size))
+        count = len(cut.encode(heldout))
+        assert number(tokens) == count, size
+        assert bpt == f"{len(heldout.encode()) / count:.3f}"
+        assert number(params) == size * 512 * 2
+    assert any(f"**{suggestion.vocab_size:,}**" in s.value for s in at.success)
+
+
+def test_the_choose_link_round_trips():
+    at = compare({**EXCERPT, "view": "choose"})
+    at.text_input(key=Session.sizes_text.key).input("400, 500").run()
+    at.number_input(key=Session.d_model.key).set_value(1024).run()
+    at.toggle(key=Session.tied.key).set_value(False).run()
+    at.number_input(key=Session.min_gain.key).set_value(1.25).run()
+    at.number_input(key=Session.min_uses.key).set_value(3).run()
+    no_exception(at)
+    written = link(at)
+    assert (written["sizes"], written["d_model"], written["tied"], written["min_gain"], written["min_uses"]) == (
+        "400,500", "1024", "0", "1.25", "3")  # fmt: skip
+    again = compare(written)
+    for name in ("view", "sizes", "d_model", "tied", "min_gain", "min_uses", "heldout"):
+        assert again.session_state[FIELDS[name].key] == at.session_state[FIELDS[name].key], name
+    assert again.table[0].value.equals(at.table[0].value)
+    assert "d_model" not in link(compare({**EXCERPT, "view": "curve"}))  # only the chooser's link carries them
+
+
+# -- languages ------------------------------------------------------------------------------------------
+
+
+def test_language_counts_of_the_references_equal_tiktoken(tiktoken_encodings):  # noqa: F811
+    at = compare({"view": "languages", "compared": "gpt2", "refs": "gpt2,cl100k_base,o200k_base", "parallel": "all"})
+    frame = at.dataframe[0].value
+    sample = bpe_core.parallel_sample()
+    labels = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
+    for name, label in labels.items():
+        rows = frame[frame["tokenizer"] == label]
+        assert len(rows) == len(sample), name
+        english = sum(len(tiktoken_encodings[name].encode(sentence)) for sentence in sample["en"])
+        for code, tokens, premium in zip(rows["code"], rows["tokens"], rows["premium"]):
+            expected = sum(len(tiktoken_encodings[name].encode(sentence)) for sentence in sample[code])
+            assert tokens == expected and premium == round(expected / english, 3), (name, code)
+    assert link(at)["compared"] == "gpt2" and link(at)["parallel"] == "all"
+
+
+def test_parity_training_through_the_app_equals_train_parity():
+    at = fresh()
+    at.selectbox(key=Session.corpus.key).set_value("parallel-sample").run()
+    at.radio(key=Session.kind.key).set_value("parity").run()
+    at.number_input(key=Session.vocab.key).set_value(600).run()
+    click_train(at)
+    trained = sess(at).trained
+    texts = parallel_parts(bpe_core.parallel_sample())[0]
+    assert tuple(texts) == PARALLEL_LANGUAGES
+    direct = bpe_core.train_parity(texts, 600, measure="tokens", special_tokens=["<|endoftext|>"], pattern="gpt2")
+    assert trained.tokenizer.merges == direct.tokenizer.merges
+    assert trained.result.chosen_languages == direct.chosen_languages
+    assert trained.result.token_counts == direct.token_counts
+    document, blobs = encode({"trained": trained})  # what a reload brings back
+    kept = decode(document, {key: source() for key, source in blobs.items()}.get).values["trained"]
+    assert kept.request == trained.request and kept.tokenizer.merges == direct.tokenizer.merges
+    assert kept.result.chosen_languages == direct.chosen_languages and kept.result.languages == PARALLEL_LANGUAGES
+    # The languages view's pair at the same size is this very tokenizer, beside standard BPE on the same text.
+    at.switch_page(COMPARE)
+    at.session_state[Session.view.key] = "languages"
+    at.session_state[Session.pair_vocab.key] = 600
+    at.run()
+    at.button(key="parity_run").click().run()
+    no_exception(at)
+    _, wanted = pair_requests(bpe_core.parallel_sample(), True, 600)
+    standard, parity = (known(("variant", request.key)) for _, request in wanted)
+    assert parity.tokenizer.merges == direct.tokenizer.merges
+    assert standard.tokenizer.merges == bpe_core.train(load_sample("parallel-sample"), 600,
+                                                       special_tokens=["<|endoftext|>"]).tokenizer.merges
+    spread = at.table[-1].value
+    assert [unescaped(name) for name in spread["tokenizer"]] == ["standard BPE", "parity-aware BPE"]
+    held = {code: text.splitlines() for code, text in parallel_parts(bpe_core.parallel_sample())[1].items()}
+    for kind, tokenizer in (("standard BPE", standard.tokenizer), ("parity-aware BPE", parity.tokenizer)):
+        expected = bpe_core.language_costs(tokenizer, held)
+        (gini,) = spread[spread["tokenizer"].map(unescaped) == kind]["Gini"]
+        assert gini == f"{expected.gini:.3f}"
+
+
+# -- health -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("compared", ["trained", "gpt2"])
+def test_health_counts_equal_health_report(compared):
+    at = compare({**EXCERPT, "view": "health", "compared": compared, "class": "invalid"})
+    tokenizer = sess(at).trained.tokenizer if compared == "trained" else bpe_core.reference("gpt2")
+    heldout = held_out.built_in_text(held_out.resolve(held_out.DEFAULT, "python-reference-excerpt", 0))
+    expected = bpe_core.health_report(tokenizer, heldout).counts()
+    names = [unescaped(name) for name in column(at, "class")]
+    assert names == [health_view.NAMES[name] for name in expected]
+    assert [number(cell) for cell in column(at, "tokens")] == list(expected.values())
+    assert any(f"{expected[INVALID_UTF8]:,} tokens listed" in c.value for c in at.caption)
+    if compared == "gpt2":
+        unreachable = sum(expected[name] for name in health_view.UNREACHABLE)
+        assert unreachable == 344
+        assert any("**344 tokens of GPT-2" in unescaped(m.value) for m in at.markdown)
+    assert link(at)["class"] == "invalid"
+
+
+def test_the_views_explanations_are_the_librarys():
+    assert health_view.EXPLANATIONS == hl.EXPLANATIONS
+    assert set(health_view.NAMES) == set(hl.HEALTH_CLASSES) and all(k == v for k, v in health_view.NAMES.items())
+
+
+def test_the_language_names_are_the_samples():
+    from bpe_core.analysis.parallel import LANGUAGES
+    from ui.compare.premiums import LANGUAGE_NAMES
+
+    assert {language.code: language.english for language in LANGUAGES} == LANGUAGE_NAMES
