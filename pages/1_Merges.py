@@ -6,12 +6,14 @@ import pandas as pd
 import streamlit as st
 
 from ui import chart_style, frame, training
+from ui import encoding as enc
 from ui import merges as mg
 from ui.animation_html import animation_html
 from ui.i18n import N_, language, t
 from ui.player import merge_player
 from ui.session import Session
 from ui.text import plain
+from ui.tokens import display_str
 
 TABLE_PAGE_ROWS = 50
 
@@ -43,6 +45,10 @@ k = n if s.round is None else min(s.round, n)
 speed = s.speed
 st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
              k=k, n=n))
+if s.word:  # the word of the token clicked in the player (underlined there), merge by merge
+    st.subheader(t("The word you picked: “{word}”", word=plain(display_str(s.word))), anchor="picked-word")
+    st.html(enc.steps_html(enc.word_steps(trained.tokenizer, s.word)))
+    st.caption(t("Click another token in the player to pick another word."))
 
 lang = language()
 st.download_button(

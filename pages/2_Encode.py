@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import dropout, export, frame, training
 from ui import encoding as enc
-from ui import export, frame, training
 from ui.i18n import N_, t
 from ui.session import MAX_LINK_TEXT, TRAINED, Session
 from ui.text import plain
@@ -32,7 +32,7 @@ with top_right:
     if s.trained is None:
         st.caption(t("Train a tokenizer on the Train page to compare it here."))
     with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
-        export.import_box(s, "encode_import", on_loaded=lambda label: setattr(s, "tokenizer", enc.loaded_choice(label)))
+        export.import_box(s, "encode_import", on_loaded=lambda label: export.select_loaded(s, label))
 
 try:
     tokenizer = enc.tokenizer_for(s, s.tokenizer)
@@ -57,6 +57,7 @@ st.caption(t("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4
 if result.n_tokens > enc.MAX_RENDERED_TOKENS:
     st.caption(t("Showing the first {n:,} tokens.", n=enc.MAX_RENDERED_TOKENS))
 st.html(enc.encoded_html(result, s.show_ids))
+dropout.render(s, tokenizer, result.n_tokens)
 
 st.subheader(t("One word, merge by merge"))
 words = enc.pretokens(tokenizer, s.text)

@@ -34,7 +34,7 @@ from ui.session import FORMATS, VIEWS, Session
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
-MARKS = {"t", "N_", "later"}
+MARKS = {"t", "tn", "N_", "later"}
 CORPUS = "toy-aaabdaaabac"  # its name holds no English words (a toy corpus's name is its text)
 
 
@@ -46,9 +46,9 @@ def marked_texts() -> dict[str, str]:
             if not (isinstance(node, ast.Call) and node.args):
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            first = node.args[0]
-            if name in MARKS and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.setdefault(first.value, str(path.relative_to(ROOT)))
+            for text in node.args[: 2 if name == "tn" else 1]:  # tn(one, many, n): both forms are keys
+                if name in MARKS and isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    found.setdefault(text.value, str(path.relative_to(ROOT)))
     return found
 
 

@@ -110,6 +110,24 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def decimal(low: float, high: float, places: int) -> Callable[[str], float]:
+    """``"0.1"`` -> ``0.1``: a number from ``low`` to ``high`` with at most ``places`` decimals (ASCII digits, a dot).
+
+    >>> decimal(0, 0.95, 2)("0.25"), decimal(0, 0.95, 2)(".5")
+    (0.25, 0.5)
+    """
+    allowed = later("a number from {low:g} to {high:g} with at most {places} decimals", low=low, high=high,
+                    places=places)
+    pattern = re.compile(rf"[0-9]{{0,3}}(?:\.[0-9]{{1,{places}}})?", re.ASCII)
+
+    def parse(text: str) -> float:
+        if not text or not pattern.fullmatch(text) or text == "." or not low <= float(text) <= high:
+            raise LinkValueError(allowed)
+        return float(text)
+
+    return parse
+
+
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:
     allowed = later("one of {names}", names=", ".join(choices))
 

@@ -19,7 +19,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from runtime import jobs
 from runtime.store import Removed, default_store
-from ui import i18n, links, session, stage, workspace
+from ui import i18n, links, session, stage, training, workspace
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD
 from ui.i18n import N_, t
@@ -148,6 +148,8 @@ def page(page_id: str) -> Session:
     for level, text in s.notices:
         getattr(st, level)(text)
     s.notices.clear()
+    if page_id != "train":  # the Train page says it under its button, where the progress bar was
+        training.cancel_notice(s)
     return s
 
 

@@ -134,7 +134,7 @@ class Player {
     this.speeds = speeds;
     this.speed = speeds.includes(speed) ? speed : speeds[0];
     this.speedSel.replaceChildren(...speeds.map((s) => {
-      const o = el("option", "", fill(this.L.perSecond, { s }));
+      const o = el("option", "", s === 1 ? this.L.perSecondOne : fill(this.L.perSecond, { s }));
       o.value = String(s);
       o.selected = s === this.speed;
       return o;
@@ -256,6 +256,7 @@ class Player {
     if (!span || span._s === undefined || !this.model) return;
     this.word = this.model.wordAt(span._s);
     this.root.dataset.word = this.word;
+    this.window.pick(this.model.wordRange(span._s));
     if (!this.playing) this.report();
   }
 

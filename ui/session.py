@@ -18,7 +18,7 @@ from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.reference import reference_names
 from runtime.lru import LRU
 from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, HELDOUT_REST, PASTE, SLUGS, UPLOAD, Upload
-from ui.fields import Field, HasState, comma_joined, name_list, number_list, one_of, short_text, whole_number
+from ui.fields import Field, HasState, comma_joined, decimal, name_list, number_list, one_of, short_text, whole_number
 from ui.i18n import DEFAULT as DEFAULT_LANG
 from ui.i18n import LANGUAGES
 from ui.trained import Trained
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # Streamlit's own class, for the annotation only: this module
     from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
-KINDS = ("byte", "classic")
+KINDS = ("byte", "classic", "superword")
 REFERENCES = reference_names()
 VIEWS = ("curve", "side", "vocab", "algos")
 FORMATS = ("gpt2", "tiktoken", "hf", "bpe-playground")
@@ -36,6 +36,10 @@ TRAINED = "trained"
 """The Encode page's tokenizer choice for the one trained in this session."""
 MAX_VOCAB = 200_000
 MAX_SIZES = 4
+MAX_DROPOUT = 0.99
+MAX_SEED = 1_000_000
+MAX_WORDS = 16
+"""The largest cap on words per superword token a link may ask for (SuperBPE uses 4)."""
 MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
 TALK_STEPS = 10
@@ -63,6 +67,11 @@ class Session(HasState):
     regex: Field[str] = Field(r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", url="regex", parse=short_text(1_000),
                               carried=lambda _, s: s.pattern == "custom")  # fmt: skip
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
+    # Superword tokens (kind "superword"): merges within words up to `transition`, then across them.
+    transition: Field[int] = Field(300, url="transition", parse=whole_number(0, MAX_VOCAB),
+                                   carried=lambda _, s: s.kind == "superword")  # fmt: skip
+    maxwords: Field[int] = Field(4, url="maxwords", parse=whole_number(1, MAX_WORDS),
+                                 carried=lambda _, s: s.kind == "superword")  # fmt: skip
     # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)),
                                     carried=lambda lang, _: lang != DEFAULT_LANG)  # fmt: skip
@@ -83,6 +92,10 @@ class Session(HasState):
     text: Field[str] = Field(ENCODE_SAMPLE, url="text", parse=short_text(MAX_LINK_TEXT),
                              carried=lambda text, _: len(text) <= MAX_LINK_TEXT)  # fmt: skip
     show_ids: Field[bool] = Field(False)
+    # BPE-dropout: each merge skipped with this probability, samples drawn from the seed (links carry both when on).
+    dropout: Field[float] = Field(0.0, url="dropout", parse=decimal(0, MAX_DROPOUT, 2), dump=lambda p: f"{p:g}",
+                                  carried=lambda p, _: p > 0)  # fmt: skip
+    seed: Field[int] = Field(1, url="seed", parse=whole_number(0, MAX_SEED), carried=lambda _, s: s.dropout > 0)
     step_word: Field[str] = Field("")  # the word shown merge by merge
     # Compare
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
@@ -123,6 +136,7 @@ class Session(HasState):
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
     # This run and this page load only (ui.frame): never saved.
     notices: Field[list[Notice]] = Field(list, saved=False)
+    cancelled: Field[str] = Field("", saved=False)  # "Training cancelled…" (Markdown-safe), until shown once
     running_job: Field[str] = Field("", saved=False)  # the key of the job whose Cancel button is on screen
     link_signature: Field[str] = Field("", saved=False)  # the query string this session last wrote or read
     link_pending: Field[bool] = Field(False, saved=False)  # a just-opened link asks for its tokenizer
@@ -149,11 +163,11 @@ class Session(HasState):
 
 FIELDS: dict[str, Field[Any]] = {name: value for name, value in vars(Session).items() if isinstance(value, Field)}
 URL_FIELDS: dict[str, Field[Any]] = {field.url: field for field in FIELDS.values() if field.url}
-TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials")
+TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials", "transition", "maxwords")
 PAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "train": TOKENIZER_FIELDS,
     "merges": (*TOKENIZER_FIELDS, "round", "speed", "word"),
-    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text"),
+    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text", "dropout", "seed"),
     "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token"),
     "export": (*TOKENIZER_FIELDS, "format"),
     "talk": ("step",),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import struct
 import time
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import Any
 
 import bpe_core
 from bpe_core.encoding.classic import END
+from bpe_core.training.superword import MAX_WORDS, train_superword
 from ui.corpora import UPLOAD, sample_name
 from ui.i18n import t
 from ui.trace import PackedTrace
@@ -33,17 +35,21 @@ class Request:
     corpus: str  # a sample's slug, "paste" or "upload"
     corpus_label: str
     text_digest: str
-    kind: str  # "byte" or "classic"
+    kind: str  # "byte", "classic" or "superword"
     vocab_size: int
     pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
     pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
     special_tokens: tuple[str, ...]
+    transition: int | None = None  # superword: merges made within pre-tokens before merging across them
+    max_words: int | None = None  # superword: the most words a token may hold
 
     @property
     def key(self) -> str:
         """A digest of the request (the corpus by its digest), for caches."""
-        blob = json.dumps([self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens])
-        return hashlib.sha256(blob.encode()).hexdigest()[:24]
+        parts: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
+        if self.kind == "superword":  # only then: the keys of other kinds (and what the store holds) stay as they were
+            parts += [self.transition, self.max_words]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
         """The session field values (``ui.session``) that describe this request, for its link: the
@@ -60,6 +66,7 @@ class Request:
             "pattern": self.pattern_choice if byte_level else None,
             "regex": self.pattern if byte_level and self.pattern_choice == "custom" else None,
             "specials": " ".join(self.special_tokens),
+            **({"transition": self.transition, "maxwords": self.max_words} if self.kind == "superword" else {}),
         }
 
     @property
@@ -70,7 +77,12 @@ class Request:
     def label_for(self, vocab_size: int) -> str:
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
-        pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
+        if self.kind == "superword":
+            pattern = t("superword from merge {n:,}", n=self.transition or 0)
+        elif self.kind == "classic":
+            pattern = t("classic </w>")
+        else:
+            pattern = t("pattern {name}", name=self.pattern_choice)
         if vocab_size != self.vocab_size:
             return t("{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}", corpus=corpus, vocab=vocab_size,
                      asked=self.vocab_size, pattern=pattern)
@@ -111,6 +123,25 @@ class Trained:
         return self.request.kind == "classic"
 
 
+_NO_PAIR_LEFT = re.compile(r"no pair left to merge after ([0-9,]+) merges?")
+
+
+def stop_reason_text(reason: str | None) -> str:
+    """Why training stopped early, in the session's language: the library's reasons are English sentences, the
+    one training can give (no pair left) is translated here, anything else is shown as the library wrote it.
+
+    >>> stop_reason_text("no pair left to merge after 35,132 merges")
+    'no pair left to merge after 35,132 merges'
+    >>> stop_reason_text("no pair left to merge after 1 merges")
+    'no pair left to merge after 1 merge'
+    """
+    found = _NO_PAIR_LEFT.fullmatch(reason or "")
+    if found is None:
+        return reason or ""
+    n = int(found.group(1).replace(",", ""))
+    return t("no pair left to merge after 1 merge") if n == 1 else t("no pair left to merge after {n:,} merges", n=n)
+
+
 def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symbols: int) -> list[bytes]:
     """The bytes of symbols 0 .. n_symbols - 1 as the trainer named them (the trace's ids): a byte-level
     tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8."""
@@ -125,6 +156,10 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
             text, request.vocab_size, progress=progress
         )
+    elif request.kind == "superword":
+        result = train_superword(text, request.vocab_size, transition=request.transition or 0,
+                                 max_words=request.max_words or MAX_WORDS, special_tokens=request.special_tokens,
+                                 progress=progress)  # fmt: skip
     else:
         result = bpe_core.train(
             text,

@@ -35,6 +35,9 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
     request = replace(base, text_digest=digest)
     pattern, choice = (base.pattern, base.pattern_choice) if base.kind == "byte" else ("gpt2", "gpt2")
     out = []
+    if base.kind == "superword":  # itself first, on the same (cut) corpus: then plain BPE at its size
+        out.append((t("superword tokens, from merge {n:,}", n=base.transition or 0), request))
+        request = replace(request, transition=None, max_words=None)
     if pattern is not None:
         out.append((t("byte-level, pattern {name}", name=choice), replace(request, kind="byte", pattern=pattern,
                                                                          pattern_choice=choice)))
