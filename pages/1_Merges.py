@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import chart_style, frame, training
+from ui import chart_style, frame, stage, training
 from ui import encoding as enc
 from ui import merges as mg
 from ui.animation_html import animation_html
@@ -65,9 +65,8 @@ st.download_button(
 # --- chart and table ----------------------------------------------------------------------
 st.subheader(t("Winning pair's count per round"))
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
-chart = {
+chart = chart_style.style_spec({
     "height": 260,
-    "config": chart_style.config(),
     "layer": [
         {
             "mark": {"type": "line", "interpolate": "step-after"},
@@ -84,7 +83,7 @@ chart = {
             "encoding": {"x": {"field": "round", "type": "quantitative"}},
         },
     ],
-}  # fmt: skip
+}, lines=18)  # fmt: skip  (talk mode: the y title, at 28 px, is longer than a lower plot)
 st.vega_lite_chart(pd.DataFrame(mg.count_chart_points(trained)), chart, width="stretch")
 
 st.subheader(t("All merges"))
@@ -100,4 +99,4 @@ s.merge_table_page = min(s.merge_table_page, pages)
 page = right.number_input(t("Page"), 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
 shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
 st.caption(t("{found:,} of {n:,} merges · page {page:,} of {pages:,}", found=len(rounds), n=n, page=page, pages=pages))
-st.dataframe(pd.DataFrame(mg.merges_rows(trained, shown)), hide_index=True, width="stretch")
+stage.table(pd.DataFrame(mg.merges_rows(trained, shown)), s.talk, rows=TABLE_PAGE_ROWS)

@@ -92,7 +92,9 @@ def render(s: Session, subject: Subject) -> None:
     comparison(s.algo_text or "", results)
 
 
-def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> None:
+def comparison(sample: str, results: list[tuple[str, Trained | str | None]], table: bool = True) -> None:
+    """The variants on ``sample``: a table of their bytes per token (unless ``table`` is False) and the sample
+    as each cuts it."""
     rows, views = [], []
     for name, result in results:
         if not isinstance(result, Trained):
@@ -110,10 +112,12 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> 
                       result.is_classic))  # fmt: skip
     if not rows:
         return
-    st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic BPE "
-                 "drops whitespace (a word ends in `</w>`) and maps characters never seen in training to `<unk>`; "
-                 "byte-level BPE keeps every byte, so a Chinese character it has not merged shows as ⟨byte⟩ pieces."))
+    if table:
+        st.table(pd.DataFrame(rows), hide_index=True)
+        st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic "
+                     "BPE drops whitespace (a word ends in `</w>`) and maps characters never seen in training to "
+                     "`<unk>`; byte-level BPE keeps every byte, so a Chinese character it has not merged shows as "
+                     "⟨byte⟩ pieces."))
     byte_level = [view for view, classic in views if not classic]
     diffs = iter(neighbour_diffs(byte_level))
     # Classic symbols are not byte spans of the same text (whitespace is dropped): no outlines there.

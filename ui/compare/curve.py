@@ -33,6 +33,8 @@ FLUSH_SECONDS = 0.1
 thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
 LINE = N_("this tokenizer (every size)")  # shown with ui.i18n.t
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
+COMPACT_HEIGHT = 420
+"""A compact chart's height in pixels (a talk's slide: title, a line of text and the chart fit 720 pixels)."""
 
 
 @dataclass(frozen=True)
@@ -86,10 +88,11 @@ def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
     }
 
 
-def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> dict:
+def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = (), compact: bool = False) -> dict:
     """A Vega-Lite spec: lines for the tokenizer at every size, points for the reference tokenizers, dashed
-    rules at ``marks``. Written as a dict with each layer's rows inline: altair and pandas would cost a
-    fresh server ~1.4 s of imports before its first curve, and the rows need no Arrow on either side."""
+    rules at ``marks``; ``compact`` (a talk's slide): lower, its legends on the right. Written as a dict with each
+    layer's rows inline: altair and pandas would cost a fresh server ~1.4 s of imports before its first curve, and
+    the rows need no Arrow on either side."""
     line = t(LINE)
     curve = [row(item.tokenizer or line, item.text, size, round(item.text.n_bytes / bpt))
              for item in lines for size, bpt in item.points]  # fmt: skip
@@ -105,10 +108,11 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         "scale": {"domain": [low, top * 1.1 + 0.2], "nice": False},
     }  # fmt: skip
     labels = list(dict.fromkeys(item.text.label for item in lines))
+    legend = "right" if compact else "bottom"
     color = {
         "field": "text", "type": "nominal", "title": t("text"),
         "scale": {"domain": labels, "range": PALETTE[: len(labels)] or PALETTE},
-        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 600},
+        "legend": {"orient": legend, "direction": "vertical"},
     }  # fmt: skip
     tooltip = [
         {"field": "tokenizer", "type": "nominal", "title": t("tokenizer")},
@@ -128,12 +132,12 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
     tokenizers = list(dict.fromkeys(item.tokenizer or line for item in lines))
     dashes = {"strokeDash": {"field": "tokenizer", "type": "nominal", "title": t("tokenizer"),
                              "scale": {"domain": tokenizers, "range": [[1, 0], [7, 4]]},
-                             "legend": {"orient": "bottom", "direction": "vertical"}}} if len(tokenizers) > 1 else {}
+                             "legend": {"orient": legend, "direction": "vertical"}}} if len(tokenizers) > 1 else {}
     layers.append({"name": "lines", "data": {"values": curve}, "mark": {"type": "line", "strokeWidth": 2.5},
                    "encoding": {**encoding, **dashes}})  # fmt: skip
     if points:
         shape = {"field": "tokenizer", "type": "nominal", "title": t("reference tokenizer"),
-                 "legend": {"orient": "bottom", "direction": "vertical"}}  # fmt: skip
+                 "legend": {"orient": legend, "direction": "vertical"}}  # fmt: skip
         layers.append({
             "name": "points", "data": {"values": list(points)},
             "mark": {"type": "point", "size": 180, "filled": True, "opacity": 0.85, "stroke": "#212529",
@@ -142,7 +146,14 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         })  # fmt: skip
     zoom = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales",
             "views": [layers[0]["name"]]}  # fmt: skip
-    return chart_style.style_spec({"layer": layers, "height": 420, "params": [zoom]})
+    spec = {"layer": layers, "height": COMPACT_HEIGHT if compact else 420, "params": [zoom]}
+    if compact:
+        return chart_style.style_spec(spec, lines=COMPACT_HEIGHT // 30)
+    # The chart's height holds its legends: below the plot, a line for each title and entry (and one between).
+    legends = [labels, *([tokenizers] if len(tokenizers) > 1 else []), *([{p["tokenizer"] for p in points}] if points
+                                                                          else [])]  # fmt: skip
+    legend_lines = sum(len(entries) + 2 for entries in legends)
+    return chart_style.style_spec(spec, lines=chart_style.TALK_HEIGHT_IN_LINES + legend_lines)
 
 
 # -- the view ------------------------------------------------------------------------------------------
