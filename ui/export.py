@@ -108,7 +108,7 @@ def check_one_set(names: list[str]) -> None:
                            files=", ".join(names), n=len(names)))
 
 
-SUPERWORD_REFUSAL = ("a superword tokenizer cannot be saved in {fmt} format: {fmt} files do not store the "
+SUPERWORD_REFUSAL = N_("a superword tokenizer cannot be saved in {fmt} format: {fmt} files do not store the "
                      "pre-tokenization pattern, and its tokens span words only with its own pattern; save it as "
                      "bpe-playground or hf")
 """``bpe_core``'s refusal (``refuse_superword``), word for word: shown in the session's language (tests hold the
