@@ -129,8 +129,8 @@ def test_a_message_made_without_the_session_is_translated_where_it_is_shown():
 
 ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z']+(?:[ ,;:-]+[A-Za-z][a-z']+){2,}\b")
 """Three or more words in a row: an English sentence (code names like cl100k_base or GPT-2 break a run)."""
-DATA = (SENNRICH, "the cat in the hat", "low lower newest widest")
-"""Texts that are corpus data, not interface."""
+DATA = (SENNRICH, "the cat in the hat", "low lower newest widest", "“ by the way”")
+"""Texts that are corpus data, not interface (“ by the way”: a superword token, as an example)."""
 
 
 def visible_texts(at: AppTest) -> list[str]:
@@ -346,3 +346,35 @@ def test_a_pattern_that_fails_on_the_corpus_is_told_in_chinese_every_time(format
         assert any(error.startswith(expected) for error in errors), errors
         assert not any("cannot be used" in error for error in errors), errors
         assert sess(at).trained is None
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_variants_in_both_languages(lang, formats_in):
+    """Superword tokens (Train, Merges with a picked word, Compare with its plain twin, Export refusing gpt2 and
+    tiktoken) and BPE-dropout on Encode, in both languages."""
+    formats_in(lang)
+    i18n.MISSING.clear()
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"corpus": "python-reference-excerpt", "kind": "superword", "vocab": "600",
+                            "transition": "250", "lang": lang})  # fmt: skip
+    at.run()
+    check(at, lang, "train, superword")
+    at.session_state[Session.transition.key] = 5_000
+    at.run()
+    check(at, lang, "train, superword without stage 2")
+    at.session_state[Session.word.key] = " the"
+    check(open_page(at, "pages/1_Merges.py"), lang, "merges, a picked word")
+    open_page(at, "pages/3_Compare.py")
+    check(at, lang, "compare, the twin offered")
+    if any(button.key == "twin_run" for button in at.button):  # the other language's run may have trained it
+        at.button(key="twin_run").click().run()
+    check(at, lang, "compare, the twin drawn")
+    choose(at, Session.view, "algos")
+    check(at, lang, "compare algos, superword")
+    open_page(at, "pages/4_Export.py")
+    for fmt in ("gpt2", "tiktoken"):
+        choose(at, Session.format, fmt)
+        assert at.error
+        check(at, lang, f"export {fmt} refused")
+    at.session_state[Session.dropout.key] = 0.2
+    check(open_page(at, "pages/2_Encode.py"), lang, "encode, dropout")

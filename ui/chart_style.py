@@ -61,6 +61,8 @@ def style(chart: Any, talk: bool | None = None, lines: int = TALK_HEIGHT_IN_LINE
     """An Altair chart with :func:`config` applied (top level: works for layered charts too); in talk
     mode also at least ``lines`` lines of text tall, so big axis and legend text leave the plot its room."""
     settings = config(talk)
+    # Altair's schema has no legend layout (Vega-Lite passes it on to Vega): its charts keep Vega's.
+    settings["legend"] = {key: value for key, value in settings["legend"].items() if key != "layout"}
     height = chart.height if isinstance(chart.height, int) else 0
     if _taller(height, settings, lines) != height:
         chart = chart.properties(height=_taller(height, settings, lines))
