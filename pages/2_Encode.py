@@ -20,14 +20,14 @@ choices = enc.tokenizer_choices(s)
 if s.tokenizer not in choices:
     s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
+# The whole width: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
+st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key, persist_state="session")
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
     st.text_area(t("Text to encode"), key=Session.text.key, height=150, persist_state="session")
     if len(s.text) > MAX_LINK_TEXT:
         st.caption(t("Texts over {n:,} characters are not put in the page's link.", n=MAX_LINK_TEXT))
 with top_right:
-    st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key,
-                 persist_state="session")
     st.toggle(t("Show token ids instead of text"), key=Session.show_ids.key, persist_state="session")
     if s.trained is None:
         st.caption(t("Train a tokenizer on the Train page to compare it here."))

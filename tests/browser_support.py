@@ -209,6 +209,8 @@ LAYOUT = """() => {
           out.minSize = Math.min(out.minSize, size);
           if (size < 48) out.small.push([size, (n.value || n.placeholder || "").slice(0, 40), n.tagName]);
           if (r.right > W + 0.5) out.past.push([n.tagName, Math.round(r.left), Math.round(r.right)]);
+          // A one-line field (a select box's choice) too narrow for its text shows it cut.
+          if (n.tagName === "INPUT" && n.scrollWidth > n.clientWidth + 1) out.cut.push([n.value.slice(0, 40), "field"]);
         }
         if (s.textOverflow === "ellipsis" && n.scrollWidth > n.clientWidth + 1 && n.textContent.trim())
           out.ellipsis.push([n.textContent.trim().slice(0, 60), (n.getAttribute("class") || "").slice(0, 40)]);
