@@ -9,9 +9,8 @@ import random
 import re
 
 import pytest
-from apptest_helpers import APP, ENCODE, MERGES, TIMEOUT, fresh, htmls, no_exception, open_page, sess, token_spans
+from apptest_helpers import ENCODE, MERGES, fresh, htmls, no_exception, open_page, sess, token_spans
 from apptest_helpers import unescaped as plain_text
-from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from runtime.store import text_digest
@@ -31,18 +30,8 @@ COMPARE = "pages/3_Compare.py"
 CAT = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}
 
 
-def opened(page: str | None, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update(query)
-    if page:
-        at.switch_page(page)
-    at.run()
-    no_exception(at)
-    return at
-
-
 def test_a_word_picked_in_the_player_is_shown_merge_by_merge_below_it():
-    at = opened(MERGES, **CAT, word=" the")
+    at = fresh(MERGES, **CAT, word=" the")
     (header,) = [plain_text(h.value) for h in at.subheader if "picked" in h.value]
     assert "“·the”" in header
     (steps,) = [body for body in htmls(at) if body.startswith('<div class="bpe-steps">')]
@@ -55,7 +44,7 @@ def test_a_word_picked_in_the_player_is_shown_merge_by_merge_below_it():
 
 
 def test_cancel_says_so_under_the_train_button_and_puts_the_settings_back_to_the_tokenizer_shown():
-    at = opened(None, **CAT)
+    at = fresh(None, **CAT)
     s = sess(at)
     assert s.trained.request.vocab_size == 300
     s.vocab = 5_000  # what was asked, then cancelled
@@ -85,7 +74,7 @@ def test_units_and_the_stop_reason_speak_the_session_language(lang, monkeypatch)
     from apptest_helpers import options_in
 
     options_in(lang, monkeypatch)
-    at = opened(None, corpus="toy-aaabdaaabac", vocab="266", lang=lang)  # 11 bytes: stops after 7 merges
+    at = fresh(None, corpus="toy-aaabdaaabac", vocab="266", lang=lang)  # 11 bytes: stops after 7 merges
     trained = sess(at).trained
     assert trained.result.stopped_early and trained.result.stop_reason == "no pair left to merge after 7 merges"
     (corpus,) = [metric.value for metric in at.metric if metric.label == i18n.t("Corpus", lang=lang)]
@@ -108,7 +97,7 @@ def test_the_reference_vocabulary_spinner_speaks_the_session_language(monkeypatc
 
     monkeypatch.setattr(enc.st, "spinner", spinner)
     enc._references.clear()  # built again, so the spinner shows
-    opened(ENCODE, tokenizer="gpt2", lang="zh")
+    fresh(ENCODE, tokenizer="gpt2", lang="zh")
     assert said == [i18n.t("Loading the {name} vocabulary…", lang="zh", name="GPT-2 (r50k)")]
 
 
@@ -146,7 +135,7 @@ def test_a_token_holding_a_newline_ends_its_line_wherever_tokens_are_drawn():
     assert not token_span(b"  x", 7, 0).endswith("<br>")
     body = tokens_html([b"def", b":\n\n    ", b"return"])
     assert re.search(r"↵↵····</span><br><span", body)
-    at = opened(None, corpus="python-standard-library-code", vocab="700")
+    at = fresh(None, corpus="python-standard-library-code", vocab="700")
     (window,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')]
     holding = [m for m in re.finditer(r"<span class=\"tok[^>]*>([^<]*↵[^<]*)</span>(<br>)?", window)]
     assert any(not m.group(1).endswith("↵") for m in holding)  # the corpus has ↵···· tokens
@@ -173,7 +162,7 @@ def test_after_a_reload_the_paste_box_holds_the_pasted_text_again():
 
 
 def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
-    at = opened(EXPORT, **CAT)
+    at = fresh(EXPORT, **CAT)
     model = bpe_core.train("low lower newest widest " * 30, 270).tokenizer
     ((name, data),) = export_files(model, "bpe-playground").items()
     uploader = at.file_uploader(key=f"export_import_files_{sess(at).import_round}")

@@ -8,7 +8,7 @@ import re
 import tempfile
 
 import pytest
-from apptest_helpers import APP, ENCODE, MERGES, TIMEOUT, htmls, no_exception, open_page, sess, token_spans, unescaped
+from apptest_helpers import ENCODE, MERGES, fresh, htmls, no_exception, open_page, sess, token_spans, unescaped
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
@@ -30,16 +30,6 @@ CAT = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}
 PROSE = "python-reference-excerpt"
 SUPERWORD = {"corpus": PROSE, "vocab": "600", "kind": "superword", "transition": "250", "maxwords": "3"}
 TEXT = "The cat sat on the mat. The cat in the hat, again and again: the cat!"
-
-
-def opened(page: str | None, **query: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.update(query)
-    if page:
-        at.switch_page(page)
-    at.run()
-    no_exception(at)
-    return at
 
 
 def marked(text: str) -> str:
@@ -65,7 +55,7 @@ def test_dropout_and_seed_are_parsed_and_bounded():
 
 @pytest.mark.parametrize("tokenizer", ["trained", "gpt2"])
 def test_a_dropout_link_shows_several_segmentations_that_each_decode_to_the_text(tokenizer):
-    at = opened(ENCODE, **CAT, tokenizer=tokenizer, text=TEXT, dropout="0.3", seed="3")
+    at = fresh(ENCODE, **CAT, tokenizer=tokenizer, text=TEXT, dropout="0.3", seed="3")
     s = sess(at)
     assert (s.dropout, s.seed) == (0.3, 3)
     assert at.query_params["dropout"] == "0.3" and at.query_params["seed"] == "3"  # the link keeps both
@@ -87,7 +77,7 @@ def test_a_dropout_link_shows_several_segmentations_that_each_decode_to_the_text
 
 
 def test_at_probability_0_dropout_is_plain_encoding_for_the_trained_and_a_reference_tokenizer():
-    at = opened(ENCODE, **CAT, text=TEXT, dropout="0", seed="3")
+    at = fresh(ENCODE, **CAT, text=TEXT, dropout="0", seed="3")
     assert "dropout" not in at.query_params and "seed" not in at.query_params
     assert not sample_bodies(at)
     s = sess(at)
@@ -97,7 +87,7 @@ def test_at_probability_0_dropout_is_plain_encoding_for_the_trained_and_a_refere
 
 
 def test_dropout_on_a_classic_tokenizer_decodes_as_plain_encoding_does():
-    at = opened(ENCODE, corpus="toy-low-lower-newest-widest", kind="classic", vocab="30", text="lowest newer wider",
+    at = fresh(ENCODE, corpus="toy-low-lower-newest-widest", kind="classic", vocab="30", text="lowest newer wider",
                 dropout="0.5", seed="7")  # fmt: skip
     model = sess(at).trained.tokenizer
     assert enc.is_classic(model) and len(sample_bodies(at)) == dropout.SAMPLES
@@ -110,7 +100,7 @@ def test_dropout_on_a_classic_tokenizer_decodes_as_plain_encoding_does():
 
 @pytest.fixture(scope="module")
 def superword_session() -> AppTest:
-    return opened(None, **SUPERWORD)
+    return fresh(None, **SUPERWORD)
 
 
 def test_a_superword_link_trains_what_train_superword_gives(superword_session):
@@ -129,7 +119,7 @@ def test_a_superword_link_trains_what_train_superword_gives(superword_session):
 def test_superword_settings_ride_only_with_their_kind():
     assert parse_link({"transition": ["250"], "maxwords": ["3"]})[0] == {"transition": 250, "maxwords": 3}
     assert parse_link({"maxwords": ["17"]})[0] == {} and parse_link({"maxwords": ["0"]})[0] == {}
-    at = opened(None, **CAT)
+    at = fresh(None, **CAT)
     assert "transition" not in at.query_params and "maxwords" not in at.query_params
 
 
