@@ -174,7 +174,8 @@ def test_encode_and_export_treat_a_superword_tokenizer_like_any(superword_sessio
 def test_compare_draws_plain_and_superword_bpe_at_the_same_size(superword_session):
     at = superword_session
     open_page(at, COMPARE)
-    at.button(key="twin_run").click().run()
+    if any(button.key == "twin_run" for button in at.button):  # trained on a click (another test may have)
+        at.button(key="twin_run").click().run()
     no_exception(at)
     trained = sess(at).trained
     plain_bpe = bpe_core.train(load_sample(PROSE), 600, special_tokens=["<|endoftext|>"], pattern="gpt2")
