@@ -84,6 +84,8 @@ class Offline:
         wait_idle(self.page)
         # The keys listen once their component has drawn (it marks the document).
         expect(self.page.locator("html[data-bpe-talk]")).to_have_count(1, timeout=20_000)
+        # Fonts still loading would be cut off (as failed requests) by opening the next page at once.
+        self.page.evaluate("() => document.fonts.ready.then(() => true)")
         return self.page
 
     def assert_clean(self) -> None:
@@ -112,7 +114,8 @@ def text_sizes(page) -> list[list]:
     return sizes
 
 
-@pytest.mark.parametrize("viewport", [SMALL, LARGE], ids=["1280x720", "1920x1080"])
+# At 1280×720 the keyboard walk below measures every step whole, in both languages; here the larger screen.
+@pytest.mark.parametrize("viewport", [LARGE], ids=["1920x1080"])
 def test_every_text_of_every_step_is_28px_or_more_and_grows_with_the_screen(server, browser, viewport):
     offline = Offline(browser, server, viewport)
     page = offline.open("/Talk?step=1&talk=1")
