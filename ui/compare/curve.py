@@ -192,7 +192,7 @@ def render(s: Session, subject: Subject) -> None:
     lines = [found for text in measured if (found := line(subject, text)) is not None]
     if not lines:
         return
-    lines += twin_lines(s, subject, training, measured)
+    lines += twin_lines(s, subject, measured)
     slot = st.empty()  # drawn now with what is known, again after each reference tokenizer has counted
     marks = [size for size in s.sizes if 200 <= size <= 250_000]
     points = reference_rows(s.refs, measured, known_only=True)
@@ -218,10 +218,10 @@ def render(s: Session, subject: Subject) -> None:
             twin.gain_caption(own.tokens, other.tokens, own.text, own.points[-1][0])
 
 
-def twin_lines(s: Session, subject: Subject, training: Text | None, measured: list[Text]) -> list[Line]:
+def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]:
     """The plain BPE twin's lines on the same texts, when the subject is a superword tokenizer (``ui.compare.twin``)."""
     request = twin.wanted(subject)
-    trained = twin.twin(s, request, training) if request is not None else None
+    trained = twin.twin(s, request, texts.training_corpus(s, request)) if request is not None else None
     if trained is None:
         return []
     other = Subject("twin", trained.tokenizer, trained.label, request.key, trained)

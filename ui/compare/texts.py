@@ -17,7 +17,7 @@ from ui.corpora import HELDOUT_REST, PASTE, PASTED, SLUGS, UPLOAD, load_sample, 
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import human_bytes, plain
-from ui.trained import Trained
+from ui.trained import Request, Trained
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
@@ -85,16 +85,23 @@ def training_text(s: Session, trained: Trained) -> Text | None:
         return as_role(sample_text(request.corpus), N_("training text"))
     found = trained.extras.get("compare.training_text")
     if found is None:
-        own = s.upload if request.corpus == UPLOAD else None
-        if own is not None and own.digest == request.text_digest:
-            found = make_text(own.name, own.text, own.digest)
-        elif request.corpus == PASTE and s.pasted is not None and s.pasted.digest == request.text_digest:
-            found = make_text(PASTED, s.pasted.text, request.text_digest)
-        if found is not None:
+        text = training_corpus(s, request)
+        if text is not None:
+            name = s.upload.name if request.corpus == UPLOAD and s.upload is not None else PASTED
+            found = make_text(name, text, request.text_digest)
             trained.extras["compare.training_text"] = found  # checked once, not hashed on every rerun
     if found is None:
         return None
     return as_role(replace(found, label=t(found.label)) if found.label == PASTED else found, N_("training text"))
+
+
+def training_corpus(s: Session, request: Request) -> str | None:
+    """The whole text ``request`` was trained on (not cut to :data:`MEASURE_LIMIT`), while it is at hand: a sample,
+    or the session's own pasted or uploaded text if it still has the digest the training had."""
+    if request.corpus in SLUGS:
+        return load_sample(request.corpus)
+    own = {UPLOAD: s.upload, PASTE: s.pasted}.get(request.corpus)
+    return own.text if own is not None and own.digest == request.text_digest else None
 
 
 def heldout(s: Session) -> Text | None:

@@ -32,15 +32,15 @@ def wanted(subject: Subject) -> Request | None:
     return plain_twin(trained.request)
 
 
-def twin(s: Session, request: Request, corpus: Text | None) -> Trained | None:
-    """The twin if trained; else a button that trains it on ``corpus`` (the exact training text, uncut)."""
+def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
+    """The twin if trained; else a button that trains it on ``corpus`` (the whole training text)."""
     found = known(("variant", request.key))
     if isinstance(found, str):  # a failed run is kept as its message
         st.warning(t("Plain BPE could not be trained: {error}", error=plain(found, limit=400)))
         return None
     if found is not None:
         return found
-    if corpus is None or corpus.truncated:
+    if corpus is None:
         st.caption(t("Plain BPE at the same size needs the whole training text, which is not at hand here."))
         return None
     st.caption(t("Superword tokens against plain BPE: train plain byte-level BPE (pattern gpt2) on the same corpus "
@@ -49,7 +49,7 @@ def twin(s: Session, request: Request, corpus: Text | None) -> Trained | None:
         return None
     try:
         result: Trained | str = training.with_progress(
-            s, train_job, (corpus.text, request), t("Training plain BPE at vocab {n:,}", n=request.vocab_size),
+            s, train_job, (corpus, request), t("Training plain BPE at vocab {n:,}", n=request.vocab_size),
             key="twin", cancelled=t("Plain BPE was not trained (cancelled): click the button to train it."),
         )  # fmt: skip
     except training.STOPPED as failure:
