@@ -281,8 +281,9 @@ def test_after_a_talk_link_a_normal_page_shows_its_sidebar_again(server, browser
     offline.assert_clean()
 
 
-PAGES = "/?corpus=toy-the-cat-in-the-hat&vocab=300&talk=1&dropout=0.2&seed=3&word=%20the"
-"""Every page's content at once: a trained tokenizer, a picked word (Merges), BPE-dropout samples (Encode)."""
+PAGES = "/?corpus=toy-the-cat-in-the-hat&vocab=300&kind=superword&transition=20&talk=1&dropout=0.2&seed=3&word=%20the"
+"""Every page's content at once: a superword tokenizer (its settings on Train, its plain twin offered on Compare,
+its refusal by GPT-2 files on Export), a picked word (Merges), BPE-dropout samples (Encode)."""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -309,7 +310,7 @@ def test_every_page_in_talk_mode_is_legible_at_1280x720(server, browser, lang, s
     page.screenshot(path=str(shots / f"talk-pages-sidebar-{lang}.png"))
     page.keyboard.press("s")
     for path, ready in (("Merges", f"{PLAYER}[data-ready='1']"), ("Encode", ".bpe-sample"),
-                        ("Compare", "svg text"), ("Export", "[data-testid='stDownloadButton']")):  # fmt: skip
+                        ("Compare", "svg text"), ("Export", "[data-testid='stAlert']")):  # fmt: skip
         page.keyboard.press("n")
         expect(page).to_have_url(re.compile(rf"/{path}\?"), timeout=30_000)
         expect(page.locator(ready).first).to_be_visible(timeout=60_000)
