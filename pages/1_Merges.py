@@ -46,8 +46,9 @@ speed = s.speed
 st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
              k=k, n=n))
 if s.word:  # the word of the token clicked in the player (underlined there), merge by merge
-    st.subheader(t("The word you picked: “{word}”", word=plain(display_str(s.word))), anchor="picked-word")
-    st.html(enc.steps_html(enc.word_steps(trained.tokenizer, s.word)))
+    word = mg.picked_text(trained, s.word)
+    st.subheader(t("The word you picked: “{word}”", word=plain(display_str(word))), anchor="picked-word")
+    st.html(enc.steps_html(enc.word_steps(trained.tokenizer, word)))
     st.caption(t("Click another token in the player to pick another word."))
 
 lang = language()

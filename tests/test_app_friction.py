@@ -43,6 +43,13 @@ def test_a_word_picked_in_the_player_is_shown_merge_by_merge_below_it():
                                                              for i in model.encode(" the")]  # fmt: skip
 
 
+def test_a_classic_word_picked_in_the_player_is_its_text_without_the_end_of_word_mark():
+    at = fresh(MERGES, corpus="toy-low-lower-newest-widest", kind="classic", vocab="30", word="lowest</w>")
+    (steps,) = [body for body in htmls(at) if body.startswith('<div class="bpe-steps">')]
+    last_row = steps.split('<div class="bpe-step">')[-1]
+    assert [span.text for span in token_spans(last_row)] == sess(at).trained.tokenizer.encode_word("lowest")
+
+
 def test_cancel_says_so_under_the_train_button_and_puts_the_settings_back_to_the_tokenizer_shown():
     at = fresh(None, **CAT)
     s = sess(at)
