@@ -44,7 +44,8 @@ from room_support import own_text  # noqa: E402
 from runtime.store import text_digest  # noqa: E402
 from ui.merges import player_payload  # noqa: E402
 from ui.trace import PackedTrace  # noqa: E402
-from ui.trained import Request, Trained, from_bytes, to_bytes, train_job  # noqa: E402
+from ui.trained import Request, Trained, train_job  # noqa: E402
+from ui.workspace import from_bytes, to_bytes  # noqa: E402
 
 DOCS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 

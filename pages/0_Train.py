@@ -10,14 +10,17 @@ from ui.encoding import training_window_html
 from ui.i18n import N_, t
 from ui.own_text import store_corpus_paste, store_corpus_upload
 from ui.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
+from ui.superword import kind_changed, superword_inputs
 from ui.text import human_bytes, plain
+from ui.trained import stop_reason_text
 from ui.uploads import upload_status
 
 s = frame.page("train")
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
 KIND_LABELS = {"byte": N_("Byte-level (GPT-2 style)"), "classic": N_("Classic (Sennrich: characters + </w>)"),
-               "parity": N_("Parity-aware byte-level (fair across languages; parallel corpus)")}
+               "parity": N_("Parity-aware byte-level (fair across languages; parallel corpus)"),
+               "superword": N_("Superword tokens (SuperBPE: merges across words)")}
 PATTERN_LABELS = {
     "gpt2": N_("gpt2 (GPT-2 regex)"),
     "cl100k": N_("cl100k (GPT-4 regex)"),
@@ -63,15 +66,15 @@ with left:
 with right:
     st.subheader(t("2 · Settings"))
     st.radio(t("Algorithm"), KINDS, format_func=lambda k: t(KIND_LABELS[k]), key=Session.kind.key,
-             persist_state="session")
-    classic = s.kind == "classic"
+             persist_state="session", on_change=kind_changed, args=(s,))
+    classic, superword = s.kind == "classic", s.kind == "superword"
     # No min/max on the widget: out of range it would keep the last good value without a word; the
     # Train button says what is wrong instead (settings.request_for).
     st.number_input(t("Vocab size"), step=100, key=Session.vocab.key, persist_state="session",
                     help=t("Byte-level: 256 bytes + merges + special tokens. Classic: characters seen + </w> + merges, "
                            "and <unk> (for characters never seen) as one more id."))
     st.selectbox(t("Pre-tokenization"), PATTERN_CHOICES, format_func=lambda p: t(PATTERN_LABELS[p]),
-                 key=Session.pattern.key, disabled=classic, persist_state="session",
+                 key=Session.pattern.key, disabled=classic or superword, persist_state="session",
                  help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."))
     if s.pattern == "custom" and not classic:
         st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
@@ -79,6 +82,8 @@ with right:
                   persist_state="session")
     if classic:
         st.caption(t("Classic BPE splits on whitespace and marks word ends with </w>."))
+    if superword:
+        superword_inputs(s)
     if (vocab_range := settings.vocab_range(s)) is not None:  # else the Train button says what is wrong
         st.caption(vocab_range)
 
@@ -94,6 +99,7 @@ if st.button(t("Train ▶"), type="primary", key="train_button"):
         training.run(s, request, text)
 elif s.link_pending:
     training.ensure(s, N_("see it here"))
+training.cancel_notice(s)
 
 def _result(trained) -> None:
     st.subheader(t("3 · Result"), anchor="result")
@@ -113,7 +119,7 @@ def _result(trained) -> None:
     if stats.get("truncated"):
         notes.append(t("Bytes per token measured on the first {n:,} bytes.", n=stats["sample_bytes"]))
     if trained.result.stopped_early:
-        notes.append(t("Stopped early: {reason}.", reason=plain(trained.result.stop_reason or "")))
+        notes.append(t("Stopped early: {reason}.", reason=plain(stop_reason_text(trained.result.stop_reason))))
     st.caption(" ".join(notes))
     st.markdown(t("**The start of the training text, tokenized** (hover a token for its id):"))
     st.html(training_window_html(trained))

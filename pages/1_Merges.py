@@ -5,13 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import chart_style, frame, training
+from ui import chart_style, frame, stage, training
+from ui import encoding as enc
 from ui import merges as mg
 from ui.animation_html import animation_html
 from ui.i18n import N_, language, t
 from ui.player import merge_player
 from ui.session import Session
 from ui.text import plain
+from ui.tokens import display_str
 
 TABLE_PAGE_ROWS = 50
 
@@ -43,6 +45,11 @@ k = n if s.round is None else min(s.round, n)
 speed = s.speed
 st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
              k=k, n=n))
+if s.word:  # the word of the token clicked in the player (underlined there), merge by merge
+    word = mg.picked_text(trained, s.word)
+    st.subheader(t("The word you picked: “{word}”", word=plain(display_str(word))), anchor="picked-word")
+    st.html(enc.steps_html(enc.word_steps(trained.tokenizer, word)))
+    st.caption(t("Click another token in the player to pick another word."))
 
 lang = language()
 st.download_button(
@@ -59,9 +66,8 @@ st.download_button(
 # --- chart and table ----------------------------------------------------------------------
 st.subheader(t("Winning pair's count per round"))
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
-chart = {
+chart = chart_style.style_spec({
     "height": 260,
-    "config": chart_style.config(),
     "layer": [
         {
             "mark": {"type": "line", "interpolate": "step-after"},
@@ -78,7 +84,7 @@ chart = {
             "encoding": {"x": {"field": "round", "type": "quantitative"}},
         },
     ],
-}  # fmt: skip
+}, lines=18)  # fmt: skip  (talk mode: the y title, at 28 px, is longer than a lower plot)
 st.vega_lite_chart(pd.DataFrame(mg.count_chart_points(trained)), chart, width="stretch")
 
 st.subheader(t("All merges"))
@@ -94,4 +100,4 @@ s.merge_table_page = min(s.merge_table_page, pages)
 page = right.number_input(t("Page"), 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
 shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
 st.caption(t("{found:,} of {n:,} merges · page {page:,} of {pages:,}", found=len(rounds), n=n, page=page, pages=pages))
-st.dataframe(pd.DataFrame(mg.merges_rows(trained, shown)), hide_index=True, width="stretch")
+stage.table(pd.DataFrame(mg.merges_rows(trained, shown)), s.talk, rows=TABLE_PAGE_ROWS)

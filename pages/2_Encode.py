@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import dropout, export, frame, training
 from ui import encoding as enc
-from ui import export, frame, training
 from ui.i18n import N_, t
 from ui.session import MAX_LINK_TEXT, TRAINED, Session
 from ui.text import plain
@@ -20,19 +20,19 @@ choices = enc.tokenizer_choices(s)
 if s.tokenizer not in choices:
     s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
+# The whole width: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
+st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key, persist_state="session")
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
     st.text_area(t("Text to encode"), key=Session.text.key, height=150, persist_state="session")
     if len(s.text) > MAX_LINK_TEXT:
         st.caption(t("Texts over {n:,} characters are not put in the page's link.", n=MAX_LINK_TEXT))
 with top_right:
-    st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key,
-                 persist_state="session")
     st.toggle(t("Show token ids instead of text"), key=Session.show_ids.key, persist_state="session")
     if s.trained is None:
         st.caption(t("Train a tokenizer on the Train page to compare it here."))
     with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
-        export.import_box(s, "encode_import", on_loaded=lambda label: setattr(s, "tokenizer", enc.loaded_choice(label)))
+        export.import_box(s, "encode_import", on_loaded=lambda label: export.select_loaded(s, label))
 
 try:
     tokenizer = enc.tokenizer_for(s, s.tokenizer)
@@ -57,6 +57,7 @@ st.caption(t("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4
 if result.n_tokens > enc.MAX_RENDERED_TOKENS:
     st.caption(t("Showing the first {n:,} tokens.", n=enc.MAX_RENDERED_TOKENS))
 st.html(enc.encoded_html(result, s.show_ids))
+dropout.render(s, tokenizer, result.n_tokens)
 
 st.subheader(t("One word, merge by merge"))
 words = enc.pretokens(tokenizer, s.text)

@@ -43,11 +43,10 @@ if from_link and s.trained is not None and not on_reference:
 elif s.compared not in choices:
     s.compared = next(iter(choices))
 
-top_left, top_right = st.columns([2, 3], vertical_alignment="bottom")
-top_left.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.compared.key,
-                   persist_state="session")
-top_right.radio(t("View"), VIEWS, format_func=lambda v: t(common.VIEW_LABELS[v]), key=Session.view.key,
-                horizontal=True, persist_state="session")
+# Each on its own line: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
+st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.compared.key, persist_state="session")
+st.radio(t("View"), VIEWS, format_func=lambda v: t(common.VIEW_LABELS[v]), key=Session.view.key,
+         horizontal=True, persist_state="session")
 subject = common.subject(s)
 if subject is None:
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))

@@ -30,17 +30,12 @@ else:
                  n=len(tokenizer.vocab), merges=tokenizer.num_merges))
     st.radio(t("Format"), FORMATS, format_func=lambda f: t(export.LABELS[f]), key=Session.format.key, horizontal=True,
              persist_state="session", help=t(export.HELP[s.format]))
-    training_info = None
-    if s.exported == TRAINED:
-        request = s.trained.request
-        training_info = {"corpus": request.corpus_label, "vocab_size": request.vocab_size,
-                         "pattern": request.pattern, "special_tokens": list(request.special_tokens),
-                         "seconds": round(s.trained.result.seconds, 3)}
+    info = export.training_info(s.trained.request, s.trained.result.seconds) if s.exported == TRAINED else None
     try:
-        files = export.export_files(tokenizer, s.format, training_info)
+        files = export.export_files(tokenizer, s.format, info)
     except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why
         st.error(t("{format} cannot hold this tokenizer: {error}", format=t(export.LABELS[s.format]),
-                   error=plain(error, limit=600)))
+                   error=plain(export.export_error(error, s.format), limit=600)))
     else:
         ((file_name, data),) = files.items()
         st.download_button(t("Download {format}", format=t(export.LABELS[s.format])), data, file_name=file_name,
@@ -53,7 +48,7 @@ else:
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))
-export.import_box(s, "export_import", on_loaded=lambda label: setattr(s, "exported", enc.loaded_choice(label)))
+export.import_box(s, "export_import", on_loaded=lambda label: export.select_loaded(s, label))
 if s.loaded:
     st.caption(t("Loaded in this session: {files}", files=", ".join(
         t("{name} ({n:,} tokens)", name=plain(name), n=len(tok.vocab)) for name, tok in s.loaded.items())))

@@ -130,9 +130,10 @@ def marked(text: str) -> str:
     return text.replace(" ", "·").replace("\n", "↵").replace("\t", "→")
 
 
-def fresh(page: str | None = None) -> AppTest:
-    """A new session, run once on the Train page or on ``page`` opened directly."""
+def fresh(page: str | None = None, **query: str) -> AppTest:
+    """A new session, run once on the Train page or on ``page`` opened directly, by a link with ``query``."""
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(query)
     if page:
         at.switch_page(page)
     at.run()

@@ -160,3 +160,121 @@ def screenshot_dir(default: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     return target
 
+
+
+# -- what a person can read: text sizes, text past the window or cut, tables drawn on a canvas ---------------
+
+LAYOUT = """() => {
+  const W = innerWidth, H = innerHeight;
+  const out = {small: [], past: [], cut: [], ellipsis: [], canvases: 0, texts: 0, minSize: 1e9};
+  const PAGE = new Set(["stApp", "stAppViewContainer", "stMain", "stAppScrollToBottomContainer"]);
+  const up = (a) => a.parentElement || (a.getRootNode && a.getRootNode().host) || null;
+  // "hidden": not visible at all (scrolled away or a 1-px box); "cut": partly visible through a box that clips;
+  // null: whole.
+  const clipping = (el, r, size) => {
+    for (let a = el; a && a instanceof Element && a !== document.documentElement; a = up(a)) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      if (b.width <= 2 || b.height <= 2) return "hidden";
+      const outside = r.right <= b.left + 1 || r.left >= b.right - 1 || r.bottom <= b.top + 1 || r.top >= b.bottom - 1;
+      if (outside) return "hidden";
+      const tol = Math.max(2, 0.2 * size);  // a text box's line gap may stick out; a cut glyph sticks out more
+      const partX = s.overflowX !== "visible" && (r.right > b.right + tol || r.left < b.left - tol);
+      const partY = s.overflowY !== "visible" && (r.bottom > b.bottom + tol || r.top < b.top - tol);
+      if (!partX && !partY) continue;
+      const scroller = /auto|scroll/.test(partX ? s.overflowX : s.overflowY);
+      if (scroller || PAGE.has(a.dataset.testid)) continue;  // scrolled, not cut
+      return "cut:" + (a.dataset.testid || a.getAttribute("class") || a.tagName).toString().slice(0, 40);
+    }
+    return null;
+  };
+  const visibleStyle = (el) => {
+    const s = getComputedStyle(el);
+    return s.visibility !== "hidden" && Number(s.opacity) !== 0;
+  };
+  const walk = (root) => {
+    const it = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let n = it.currentNode; n; n = it.nextNode()) {
+      if (n.nodeType === 1) {
+        if (n.shadowRoot) walk(n.shadowRoot);
+        const r = n.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1 || r.right <= 0 || r.left >= W || !visibleStyle(n)) continue;
+        if (n.tagName === "CANVAS") out.canvases++;
+        const s = getComputedStyle(n);
+        const field = /^(INPUT|TEXTAREA|SELECT)$/.test(n.tagName) && !/^(range|checkbox|radio|file)$/.test(n.type);
+        if (field && clipping(n, r, 0) !== "hidden") {
+          out.texts++;
+          const size = parseFloat(s.fontSize);
+          out.minSize = Math.min(out.minSize, size);
+          if (size < 48) out.small.push([size, (n.value || n.placeholder || "").slice(0, 40), n.tagName]);
+          if (r.right > W + 0.5) out.past.push([n.tagName, Math.round(r.left), Math.round(r.right)]);
+          // A one-line field (a select box's choice) too narrow for its text shows it cut.
+          if (n.tagName === "INPUT" && n.scrollWidth > n.clientWidth + 1) out.cut.push([n.value.slice(0, 40), "field"]);
+        }
+        if (s.textOverflow === "ellipsis" && n.scrollWidth > n.clientWidth + 1 && n.textContent.trim())
+          out.ellipsis.push([n.textContent.trim().slice(0, 60), (n.getAttribute("class") || "").slice(0, 40)]);
+        continue;
+      }
+      const text = n.textContent.trim();
+      if (!text || !n.parentElement) continue;
+      const range = document.createRange(); range.selectNodeContents(n);
+      // SVG text (a rotated axis title): the element's box follows its transform, a range's does not.
+      const svg = n.parentElement instanceof SVGElement;
+      const r = svg ? n.parentElement.getBoundingClientRect() : range.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1 || r.right <= 0 || r.left >= W) continue;
+      const el = n.parentElement;
+      if (!visibleStyle(el)) continue;
+      if (/Material Symbols|Material Icons/.test(getComputedStyle(el).fontFamily)) continue;  // an icon's name
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      const clip = clipping(el, r, size);
+      if (clip === "hidden") continue;
+      out.texts++;
+      out.minSize = Math.min(out.minSize, size);
+      if (size < 48) out.small.push([size, text.slice(0, 40), el.tagName]);
+      if (r.right > W + 0.5) out.past.push([text.slice(0, 40), Math.round(r.left), Math.round(r.right)]);
+      if (text.endsWith("…") && el.closest("svg")) out.ellipsis.push([text.slice(0, 60), "svg"]);
+      if (clip) out.cut.push([text.slice(0, 40), clip]);
+    }
+  };
+  walk(document.body);
+  const main = document.querySelector('[data-testid="stMain"]');
+  out.scroll = main ? [main.scrollHeight, main.clientHeight] : null;
+  return out;
+}"""
+"""Every visible text node of the page (shadow roots and SVG included) and every visible text field: its font size,
+whether it runs past the window's right edge, whether a box that clips (overflow hidden, not a scroller, not the
+page) cuts it, whether an ellipsis cuts it; the visible canvases (a grid's cells); the main column's scroll size.
+Text scrolled out of sight, a 1-pixel box (a screen reader's text) and icon ligatures are left out."""
+
+
+def layout_report(page, *, scroll: bool = True) -> dict:
+    """:data:`LAYOUT` over the whole page: measured at the top, then every 600 pixels down the main column (text below
+    the window is measured once scrolled into it); back at the top afterwards."""
+    report = page.evaluate(LAYOUT)
+    main = "document.querySelector('[data-testid=stMain]')"
+    total = report["scroll"][0] if report["scroll"] and scroll else 0
+    for y in range(600, total, 600):
+        page.evaluate(f"() => {main}.scrollTo(0, {y})")
+        page.wait_for_timeout(100)
+        more = page.evaluate(LAYOUT)
+        for key in ("small", "past", "cut", "ellipsis"):
+            report[key] += [item for item in more[key] if item not in report[key]]
+        report["canvases"] = max(report["canvases"], more["canvases"])
+        report["texts"] += more["texts"]
+    if total:
+        page.evaluate(f"() => {main}.scrollTo(0, 0)")
+    return report
+
+
+def layout_problems(report: dict, floor: float | None = 28) -> dict:
+    """What is wrong in a :func:`layout_report`: text under ``floor`` pixels (None: not checked), past the window,
+    cut, cut with an ellipsis, tables on a canvas; empty when the page is legible."""
+    problems = {key: report[key] for key in ("past", "cut", "ellipsis") if report[key]}
+    if floor is not None:
+        small = [item for item in report["small"] if item[0] < floor]
+        if small:
+            problems["small"] = small
+        if report["canvases"]:
+            problems["canvases"] = report["canvases"]
+    return problems

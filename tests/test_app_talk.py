@@ -15,7 +15,7 @@ from ui.animation_html import animation_html, player_labels
 from ui.links import link_params, parse_link
 from ui.session import TALK_STEPS, Session
 from ui.stage.keys import keys_help
-from ui.talk.steps import STEPS
+from ui.talk.steps import PAIR_CHART_LINES, STEPS
 
 TALK = "pages/5_Talk.py"
 
@@ -84,7 +84,7 @@ def test_chart_text_follows_talk_mode(talk):
     sizes = [config["axis"]["labelFontSize"], config["axis"]["titleFontSize"], config["legend"]["labelFontSize"]]
     if talk == "1":
         assert min(sizes) >= stage.MIN_PX and config["axis"]["labelColor"] == "#111"
-        assert spec["height"] >= chart_style.TALK_HEIGHT_IN_LINES * stage.MIN_PX  # room for the plot
+        assert spec["height"] >= PAIR_CHART_LINES * stage.MIN_PX  # room for the plot (and the step fits 720 px)
     else:
         assert sizes == [12, 13, 12] and "labelColor" not in config["axis"]
 

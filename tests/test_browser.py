@@ -195,9 +195,15 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     expect(cancel).to_be_visible(timeout=30_000)
     expect(page.locator('[data-testid="stProgress"]')).to_contain_text("pasted text · vocab 30,000")
     cancel.click()
-    expect(page.get_by_text("Training cancelled").first).to_be_visible(timeout=30_000)
+    said = page.get_by_text("Training cancelled").first
+    expect(said).to_be_visible(timeout=30_000)
     wait_idle(page)
     assert sidebar.inner_text().split("Tokenizer: ")[1] == before  # the trained tokenizer is kept
+    # Said where the progress bar was, under the Train button, and the settings are the shown tokenizer's again.
+    button = page.get_by_role("button", name="Train ▶").bounding_box()
+    assert said.bounding_box()["y"] > button["y"]
+    assert page.get_by_role("spinbutton", name="Vocab size").input_value() == str(SAMPLES[DEFAULT_SAMPLE].vocab_size)
+    assert "The tokenizer shown is still the previous one" in said.inner_text()
     page.screenshot(path=str(shots / "cancelled.png"))
     assert not watch.problems, watch.problems
     page.context.close()

@@ -10,6 +10,7 @@ Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,11 @@ pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, open_page, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-import bpe_core  # noqa: E402
 from ui import merges as mg  # noqa: E402
 from ui import tokens as tok_ui  # noqa: E402
 from ui.animation_html import animation_html  # noqa: E402
 from ui.corpora import MIXED_EN_ZH  # noqa: E402
-from ui.trace import PackedTrace  # noqa: E402
-from ui.trained import Request, Trained, symbols_of  # noqa: E402
+from ui.trained import Request, Trained, train_job  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
@@ -39,9 +38,8 @@ CORPUS = f"{MIXED_EN_ZH}{HIDDEN} {XSS} {HIDDEN}\n{XSS}\n" + f"{LONG} " * 3 + "ðŸ
 @pytest.fixture(scope="module")
 def trained() -> Trained:
     request = Request("paste", "mixed", "digest", "byte", 420, "gpt2", "gpt2", ())
-    result = bpe_core.train(CORPUS, request.vocab_size, pattern=request.pattern)
-    trace = PackedTrace.from_records(result.trace, symbols_of(result.tokenizer, 256 + len(result.trace)))
-    return Trained(request, result, len(CORPUS), len(CORPUS.encode()), CORPUS, {}, trace)
+    trained = train_job(CORPUS, request)
+    return replace(trained, window_text=CORPUS)  # the whole corpus in the window: the long tokens and marks too
 
 
 def open_export(browser, tmp_path, trained: Trained, start_round: int, title: str = "Mixed English / Chinese"):

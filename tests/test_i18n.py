@@ -34,7 +34,7 @@ from ui.session import FORMATS, VIEWS, Session
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
-MARKS = {"t", "N_", "later"}
+MARKS = {"t", "tn", "N_", "later"}
 CORPUS = "toy-aaabdaaabac"  # its name holds no English words (a toy corpus's name is its text)
 
 
@@ -46,9 +46,9 @@ def marked_texts() -> dict[str, str]:
             if not (isinstance(node, ast.Call) and node.args):
                 continue
             name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-            first = node.args[0]
-            if name in MARKS and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                found.setdefault(first.value, str(path.relative_to(ROOT)))
+            for text in node.args[: 2 if name == "tn" else 1]:  # tn(one, many, n): both forms are keys
+                if name in MARKS and isinstance(text, ast.Constant) and isinstance(text.value, str):
+                    found.setdefault(text.value, str(path.relative_to(ROOT)))
     return found
 
 
@@ -129,8 +129,8 @@ def test_a_message_made_without_the_session_is_translated_where_it_is_shown():
 
 ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z']+(?:[ ,;:-]+[A-Za-z][a-z']+){2,}\b")
 """Three or more words in a row: an English sentence (code names like cl100k_base or GPT-2 break a run)."""
-DATA = (SENNRICH, "the cat in the hat", "low lower newest widest")
-"""Texts that are corpus data, not interface."""
+DATA = (SENNRICH, "the cat in the hat", "low lower newest widest", "“ by the way”")
+"""Texts that are corpus data, not interface (“ by the way”: a superword token, as an example)."""
 
 
 def visible_texts(at: AppTest) -> list[str]:
@@ -386,3 +386,35 @@ def test_the_decision_views_in_both_languages(lang, formats_in):
     open_page(at, "pages/3_Compare.py")
     choose(at, Session.heldout, "split")
     check(at, lang, "choose, no held-out part")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_variants_in_both_languages(lang, formats_in):
+    """Superword tokens (Train, Merges with a picked word, Compare with its plain twin, Export refusing gpt2 and
+    tiktoken) and BPE-dropout on Encode, in both languages."""
+    formats_in(lang)
+    i18n.MISSING.clear()
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"corpus": "python-reference-excerpt", "kind": "superword", "vocab": "600",
+                            "transition": "250", "lang": lang})  # fmt: skip
+    at.run()
+    check(at, lang, "train, superword")
+    at.session_state[Session.transition.key] = 5_000
+    at.run()
+    check(at, lang, "train, superword without stage 2")
+    at.session_state[Session.word.key] = " the"
+    check(open_page(at, "pages/1_Merges.py"), lang, "merges, a picked word")
+    open_page(at, "pages/3_Compare.py")
+    check(at, lang, "compare, the twin offered")
+    if any(button.key == "twin_run" for button in at.button):  # the other language's run may have trained it
+        at.button(key="twin_run").click().run()
+    check(at, lang, "compare, the twin drawn")
+    choose(at, Session.view, "algos")
+    check(at, lang, "compare algos, superword")
+    open_page(at, "pages/4_Export.py")
+    for fmt in ("gpt2", "tiktoken"):
+        choose(at, Session.format, fmt)
+        assert at.error
+        check(at, lang, f"export {fmt} refused")
+    at.session_state[Session.dropout.key] = 0.2
+    check(open_page(at, "pages/2_Encode.py"), lang, "encode, dropout")

@@ -116,7 +116,11 @@ def test_a_page_link_parses_back_to_the_same_values(page, data):
 def _examples(name: str) -> list[str]:
     return {
         "corpus": ["toy-aaabdaaabac", "paste", "python-reference-all"],
-        "kind": ["byte", "classic"],
+        "kind": ["byte", "classic", "superword"],
+        "transition": ["0", "6000", "200000"],
+        "maxwords": ["1", "4", "16"],
+        "dropout": ["0", "0.1", "0.05", "0.99"],
+        "seed": ["0", "3", "1000000"],
         "vocab": ["1", "600", "200000"],
         "pattern": ["gpt2", "none", "custom"],
         "regex": [r"\w+|\W", "a,b|[,]"],
@@ -179,6 +183,6 @@ def test_a_cancel_click_after_the_job_finished_does_not_claim_the_old_tokenizer_
     s = Session({})
     s.running_job = "train"  # the job is still polling: a real cancel
     _cancel_clicked(s, "train", "Training cancelled.")
-    assert s.notices == [("warning", "Training cancelled.")] and s.running_job == ""
+    assert s.cancelled == "Training cancelled." and s.running_job == "" and not s.notices
     _cancel_clicked(s, "train", "Training cancelled.")  # a second click, the job long gone
     assert s.notices[-1][0] == "info" and "after the job had finished" in s.notices[-1][1]

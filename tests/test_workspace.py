@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
+from bpe_core.pretokenize.superword import SUPERWORD_PATTERN, is_superword
 from runtime.store import text_digest
 from ui.corpora import Upload
-from ui.trained import Request, from_bytes, to_bytes, train_job
-from ui.workspace import INLINE_CHARS, decode, encode
+from ui.trained import Request, train_job
+from ui.workspace import INLINE_CHARS, decode, encode, from_bytes, to_bytes
 
 CORPUS = "low lower newest widest<|endoftext|> 日本語の文 🙂 naïve café\n\tdef f(x): return x ** 2\n" * 40
 
@@ -35,6 +36,8 @@ CASES = {
     "no pre-tokenization": trained(pattern=None, vocab=330),
     "custom regex": trained(pattern=r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", vocab=350, specials=()),
     "no merges": trained(vocab=257),
+    "superword": train_job(CORPUS, Request("paste", "pasted text", text_digest(CORPUS), "superword", 420, "superword",
+                                           SUPERWORD_PATTERN, ("<|endoftext|>",), transition=60, max_words=3)),
 }
 
 
@@ -60,10 +63,21 @@ def test_a_trained_tokenizer_comes_back_from_its_compact_form(case):
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet="low ernstid日本語🙂</>\n\t<|endoftext|>", max_size=80))
 def test_the_tokenizers_that_come_back_encode_exactly_as_before(text):
-    for case in ("byte", "classic", "no pre-tokenization"):
+    for case in ("byte", "classic", "no pre-tokenization", "superword"):
         original = CASES[case].tokenizer
         again = from_bytes(CASES[case].request, to_bytes(CASES[case])).tokenizer
         assert again.encode(text) == original.encode(text), case
+
+
+def test_a_superword_tokenizer_comes_back_superword_with_its_settings_and_merges_across_words():
+    original = CASES["superword"]
+    again = from_bytes(original.request, to_bytes(original))
+    assert is_superword(again.tokenizer) and again.request.transition == 60 and again.request.max_words == 3
+    assert again.result.settings == original.result.settings and again.result.settings["kind"] == "superword"
+    assert any(b" " in token.strip(b" ") for token in again.tokenizer.vocab.values())  # a token spans words
+    document, blobs = encode({"trained": original})
+    back = decode(document, {key: source() for key, source in blobs.items()}.get).values["trained"]
+    assert back.request == original.request and back.tokenizer.merges == original.tokenizer.merges
 
 
 def test_a_compact_tokenizer_is_a_fraction_of_its_objects():

@@ -50,6 +50,7 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "first": t("First round (Home)"), "prev": t("Step back (←)"), "playPause": t("Play / pause (space)"),
         "next": t("Step forward (→)"), "last": t("Last round (End)"), "play": t("▶ Play"), "pause": t("⏸ Pause"),
         "speed": t("Speed"), "speedTitle": t("Rounds per second (+ / −)"), "perSecond": t("{s} rounds/s"),
+        "perSecondOne": t("1 round/s"),
         "round": t("Round"), "roundOf": t("Round {k} / {n}"), "runnerUps": t("Runner-ups:"),
         "keys": t("Keys: space play / pause · ← → step · Home / End first / last round · + − speed · "
                   "click a token to pick its word"),

@@ -46,31 +46,35 @@ def config(talk: bool | None = None) -> dict[str, Any]:
             "labelLimit": limit,
             "titleLimit": limit,
             "symbolSize": label * 10,
+            # Legends at the bottom stack one under another: side by side, big type drew them past the window.
+            "layout": {"bottom": {"direction": "vertical", "anchor": "start"}},
             **ink,
         },
         "header": {"labelFontSize": label, "titleFontSize": title},
         "title": {"fontSize": title},
         "text": {"fontSize": label},
-        **({"padding": {"left": 12, "top": 6, "right": 6, "bottom": 6}} if talk else {}),  # room for big axis titles
+        **({"padding": {"left": 16, "top": 14, "right": 8, "bottom": 8}} if talk else {}),  # room for big axis titles
     }
 
 
-def style(chart: Any, talk: bool | None = None) -> Any:
+def style(chart: Any, talk: bool | None = None, lines: int = TALK_HEIGHT_IN_LINES) -> Any:
     """An Altair chart with :func:`config` applied (top level: works for layered charts too); in talk
-    mode also taller, so big axis and legend text leave the plot its room."""
+    mode also at least ``lines`` lines of text tall, so big axis and legend text leave the plot its room."""
     settings = config(talk)
+    # Altair's schema has no legend layout (Vega-Lite passes it on to Vega): its charts keep Vega's.
+    settings["legend"] = {key: value for key, value in settings["legend"].items() if key != "layout"}
     height = chart.height if isinstance(chart.height, int) else 0
-    if _taller(height, settings) != height:
-        chart = chart.properties(height=_taller(height, settings))
+    if _taller(height, settings, lines) != height:
+        chart = chart.properties(height=_taller(height, settings, lines))
     return chart.configure(**settings)
 
 
-def style_spec(spec: dict[str, Any], talk: bool | None = None) -> dict[str, Any]:
+def style_spec(spec: dict[str, Any], talk: bool | None = None, lines: int = TALK_HEIGHT_IN_LINES) -> dict[str, Any]:
     """The same for a Vega-Lite dict (charts drawn without altair, to spare a fresh server its import)."""
     settings = config(talk)
-    return {**spec, "height": _taller(spec.get("height", 0), settings), "config": settings}
+    return {**spec, "height": _taller(spec.get("height", 0), settings, lines), "config": settings}
 
 
-def _taller(height: int, settings: dict[str, Any]) -> int:
+def _taller(height: int, settings: dict[str, Any], lines: int) -> int:
     size = settings["axis"]["labelFontSize"]
-    return max(height, TALK_HEIGHT_IN_LINES * size) if size > NORMAL_PX[0] else height
+    return max(height, lines * size) if size > NORMAL_PX[0] else height

@@ -19,9 +19,11 @@ import streamlit as st
 
 from bpe_core import formats
 from bpe_core.formats.archive import read_zip
+from ui.encoding import LOADED
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import plain
+from ui.trained import Request
 
 LABELS = {"gpt2": N_("GPT-2 (zip)"), "tiktoken": N_("tiktoken ranks"), "hf": N_("Hugging Face"),
           "bpe-playground": N_("Project JSON")}  # fmt: skip
@@ -104,6 +106,37 @@ def check_one_set(names: list[str]) -> None:
         raise ValueError(t("Load one tokenizer at a time: {files} are {n} files; only vocab.json + merges.txt "
                            "(or encoder.json + vocab.bpe) go together. Remove the others from the box.",
                            files=", ".join(names), n=len(names)))
+
+
+SUPERWORD_REFUSAL = N_("a superword tokenizer cannot be saved in {fmt} format: {fmt} files do not store the "
+                     "pre-tokenization pattern, and its tokens span words only with its own pattern; save it as "
+                     "bpe-playground or hf")
+"""``bpe_core``'s refusal (``refuse_superword``), word for word: shown in the session's language (tests hold the
+English to the library's)."""
+
+
+def export_error(error: Exception, fmt: str) -> str:
+    """Why ``fmt`` cannot hold the tokenizer, as text (not yet escaped): the library's message, translated when it
+    is the refusal of a superword tokenizer."""
+    if str(error) == SUPERWORD_REFUSAL.format(fmt=fmt):
+        return t(SUPERWORD_REFUSAL, fmt=fmt)
+    return str(error)
+
+
+def training_info(request: Request, seconds: float) -> dict[str, Any]:
+    """What the project's JSON keeps of how the tokenizer was trained (the superword settings too)."""
+    info = {"corpus": request.corpus_label, "vocab_size": request.vocab_size, "pattern": request.pattern,
+            "special_tokens": list(request.special_tokens), "seconds": round(seconds, 3)}  # fmt: skip
+    if request.kind == "superword":
+        info.update(kind="superword", transition=request.transition, max_words=request.max_words)
+    return info
+
+
+def select_loaded(s: Session, label: str) -> None:
+    """A tokenizer just loaded from files becomes the one Encode, Compare and Export show (their "Encode →" and
+    "Compare →" links then open on it)."""
+    choice = LOADED + label
+    s.tokenizer = s.compared = s.exported = choice
 
 
 def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:

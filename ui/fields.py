@@ -99,7 +99,6 @@ class Field(Generic[T]):
 _DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)  # ASCII only: "²" and "٣" are digits to str.isdigit
 
 
-_DECIMAL = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?", re.ASCII)
 N = TypeVar("N", int, float)
 
 
@@ -118,14 +117,16 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return _number(_DIGITS, int, low, high, later("a whole number from {low:,} to {high:,}", low=low, high=high))
 
 
-def decimal_number(low: float, high: float) -> Callable[[str], float]:
-    """``"0.5"`` -> ``0.5``: digits with up to three decimals, from ``low`` to ``high``.
+def decimal_number(low: float, high: float, places: int = 3) -> Callable[[str], float]:
+    """``"0.5"`` -> ``0.5``: ASCII digits with up to ``places`` decimals, from ``low`` to ``high``.
 
     >>> decimal_number(0, 100)("0.25"), decimal_number(0, 100)("7")
     (0.25, 7.0)
     """
-    allowed = later("a number from {low:g} to {high:g} (digits, up to three decimals)", low=low, high=high)
-    return _number(_DECIMAL, float, low, high, allowed)
+    written = re.compile(rf"[0-9]{{1,6}}(?:\.[0-9]{{1,{places}}})?", re.ASCII)
+    allowed = later("a number from {low:g} to {high:g} (digits, up to {places} decimals)", low=low, high=high,
+                    places=places)  # fmt: skip
+    return _number(written, float, low, high, allowed)
 
 
 def one_of(choices: Sequence[str]) -> Callable[[str], str]:

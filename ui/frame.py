@@ -19,7 +19,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from runtime import jobs
 from runtime.store import Removed, default_store
-from ui import i18n, links, session, stage, workspace
+from ui import i18n, links, session, stage, training, workspace
 from ui import tokens as token_ui
 from ui.corpora import PASTE, UPLOAD
 from ui.i18n import N_, t
@@ -56,6 +56,7 @@ _page_tools = st.components.v2.component(
         "white-space:pre-wrap;word-break:break-all}"
         ".bpe-link button{border:0;background:none;cursor:pointer;font-size:1rem;line-height:1;padding:.1rem .2rem;"
         "color:#555;border-radius:.3rem}.bpe-link button:hover{background:#e0e3ea}"
+        f".bpe-link.talk code{{font-size:max({stage.MIN_PX}px,{stage.VW}vw)}}"  # talk mode: as big as the rest
     ),
 )
 
@@ -158,6 +159,8 @@ def page(page_id: str) -> Session:
     for level, text in s.notices:
         getattr(st, level)(text)
     s.notices.clear()
+    if page_id != "train":  # the Train page says it under its button, where the progress bar was
+        training.cancel_notice(s)
     return s
 
 
@@ -242,7 +245,7 @@ def _link_box(s: Session) -> None:
         key=PAGE_TOOLS_KEY,
         data={
             "known": s.browser, "cookie": COOKIE, "scroll": s.scroll_to, "nonce": secrets.token_hex(4),
-            "link": f"{base}?{urlencode(params, safe=',')}", "copy": t("Copy the link"),
+            "link": f"{base}?{urlencode(params, safe=',')}", "copy": t("Copy the link"), "talk": bool(s.talk),
         },
         default={},
         on_browser_change=lambda: None,

@@ -108,6 +108,16 @@ def t(text: str | Later, /, lang: str | None = None, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+def tn(one: str, many: str, n: int, /, **values: Any) -> str:
+    """``one`` when ``n`` is 1, else ``many`` (each an English catalog key), translated, with ``n`` and ``values``
+    filled in: English says "1 merge" and "2 merges"; Chinese has one form, so both keys get the same translation.
+
+    >>> tn("After 1 merge:", "After {n:,} merges:", 1), tn("After 1 merge:", "After {n:,} merges:", 1200)
+    ('After 1 merge:', 'After 1,200 merges:')
+    """
+    return t(one if n == 1 else many, n=n, **values)
+
+
 def browser_language(locale: str | None) -> str:
     """The language to start in for a browser's locale (``"zh-CN"`` -> ``"zh"``).
 

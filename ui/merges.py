@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bpe_core import pretokenize
+from bpe_core.encoding.classic import END_OF_WORD
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
 from ui import tokens as tok_ui
@@ -71,6 +72,17 @@ class PlayerView:
         if not isinstance(k, int) or not 0 <= k <= num_merges or speed not in SPEEDS:
             return None
         return cls(k, speed, word if isinstance(word, str) else None)
+
+
+def picked_text(trained: Trained, word: str) -> str:
+    """The text of a word the player reported: a classic word comes with its end-of-word mark (an atom of the
+    window), which encoding adds by itself.
+
+    >>> from types import SimpleNamespace
+    >>> picked_text(SimpleNamespace(is_classic=True), "lowest</w>")
+    'lowest'
+    """
+    return word.removesuffix(END_OF_WORD) if trained.is_classic else word
 
 
 def _uint(values) -> bytes:

@@ -52,7 +52,7 @@ function copy(text, button) {
   else byHand();
 }
 
-function showLink(parent, link, label) {
+function showLink(parent, link, label, talk) {
   let box = parent.querySelector(".bpe-link");
   if (!box) {
     box = document.createElement("div");
@@ -65,6 +65,7 @@ function showLink(parent, link, label) {
     parent.appendChild(box);
   }
   box.firstChild.textContent = link; // text, never HTML
+  box.classList.toggle("talk", Boolean(talk));
   box.lastChild.title = label;
   box.lastChild.setAttribute("aria-label", label);
 }
@@ -72,7 +73,7 @@ function showLink(parent, link, label) {
 export default function (component) {
   const { data, setStateValue, parentElement } = component;
   if (!data || !data.known) return;
-  if (data.link && parentElement) showLink(parentElement, data.link, data.copy || "Copy");
+  if (data.link && parentElement) showLink(parentElement, data.link, data.copy || "Copy", data.talk);
   const existing = readCookie(data.cookie);
   if (!existing) {
     document.cookie = `${data.cookie}=${encodeURIComponent(data.known)}; path=/; max-age=2592000; SameSite=Strict`;

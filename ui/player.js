@@ -113,6 +113,7 @@ class Player {
     this.setStateValue = setStateValue;
     if (!this.root.isConnected) this.parent.appendChild(this.root);
     this.root.classList.toggle("talk", Boolean(data.talk));
+    this.root.classList.toggle("compact", Boolean(data.compact));
     if (this.data && this.data.sig === data.sig) return;
     this.data = data;
     this.pause(false);
@@ -134,7 +135,7 @@ class Player {
     this.speeds = speeds;
     this.speed = speeds.includes(speed) ? speed : speeds[0];
     this.speedSel.replaceChildren(...speeds.map((s) => {
-      const o = el("option", "", fill(this.L.perSecond, { s }));
+      const o = el("option", "", s === 1 ? this.L.perSecondOne : fill(this.L.perSecond, { s }));
       o.value = String(s);
       o.selected = s === this.speed;
       return o;
@@ -249,6 +250,20 @@ class Player {
     const tied = stop > first && m.candCount[first] === count;
     this.note.hidden = !tied;
     if (tied) this.note.textContent = fill(this.L.tieAt, { count: count.toLocaleString(), rule: this.L.tieRule });
+    if (this.root.classList.contains("talk")) this.fitChips();
+  }
+
+  // Talk mode keeps the runner-ups to one line of big type: a chip that would wrap (or cut) is left out whole.
+  fitChips() {
+    const top = this.chips[0].offsetTop;
+    let full = false;
+    for (const chip of this.chips) {
+      if (chip.hidden) continue;
+      if (full || chip.offsetTop > top + 2 || chip.offsetLeft + chip.offsetWidth > this.candLine.clientWidth + 1) {
+        chip.hidden = true;
+        full = true;
+      }
+    }
   }
 
   inspect(e) {
@@ -256,6 +271,7 @@ class Player {
     if (!span || span._s === undefined || !this.model) return;
     this.word = this.model.wordAt(span._s);
     this.root.dataset.word = this.word;
+    this.window.pick(this.model.wordRange(span._s));
     if (!this.playing) this.report();
   }
 

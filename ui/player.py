@@ -20,13 +20,13 @@ _player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_C
 
 
 def merge_player(
-    payload: dict, *, key: str = "merge_player", on_change: Callable[[], None] | None = None
+    payload: dict, *, key: str = "merge_player", on_change: Callable[[], None] | None = None, compact: bool = False
 ) -> PlayerView | None:
-    """Mount the player (in the session's language, big in talk mode); return what it last reported
-    (None before its first pause or step)."""
+    """Mount the player (in the session's language, big in talk mode; ``compact``: a lower window, for a talk's
+    slide with a line of text above it); return what it last reported (None before its first pause or step)."""
     result = _player(
         key=key,
-        data=with_labels(payload, talk=bool(session.current().talk)),
+        data={**with_labels(payload, talk=bool(session.current().talk)), "compact": compact},
         default={"view": None},
         on_view_change=on_change or (lambda: None),
     )

@@ -241,15 +241,27 @@ class Model {
     return tok;
   }
 
-  endsLine(e) { return this.bytesMode ? this.atoms[e - 1] === 10 : this.atoms[e - 1] === "</w>"; }
+  // Whether the window's token from atom s to e ends a line: it holds a newline (``↵↵··`` too, as ui/tokens.py
+  // draws it); classic: a word's </w>.
+  endsLine(s, e) {
+    if (!this.bytesMode) return this.atoms[e - 1] === "</w>";
+    for (let j = s; j < e; j++) if (this.atoms[j] === 10) return true;
+    return false;
+  }
 
   // The word (pre-token) holding atom j: between the payload's word boundaries (PERMANENT;
   // a boundary inside a word that no merge removes is PERMANENT - 1).
   wordAt(j) {
+    const [s, e] = this.wordRange(j);
+    return this.bytesMode ? decoder.decode(this.atoms.subarray(s, e)) : this.atoms.slice(s, e).join("");
+  }
+
+  // [first atom, end atom) of the word holding atom j.
+  wordRange(j) {
     let s = j, e = j + 1;
     while (s > 0 && this.life[s - 1] !== PERMANENT) s--;
     while (e < this.atoms.length && this.life[e - 1] !== PERMANENT) e++;
-    return this.bytesMode ? decoder.decode(this.atoms.subarray(s, e)) : this.atoms.slice(s, e).join("");
+    return [s, e];
   }
 }
 

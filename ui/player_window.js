@@ -9,12 +9,28 @@ class TokenWindow {
     this.model = null;
     this.drawn = -1; // the round shown
     this.just = []; // spans outlined as merged at the round shown
+    this.picked = null; // [s, e) of the word picked by a click
   }
 
   show(model) {
     this.model = model;
     this.drawn = -1;
+    this.picked = null;
   }
+
+  // Outline the tokens of the word [s, e) the person clicked (kept through every frame, see setToken).
+  pick(range) {
+    const old = this.picked;
+    this.picked = range;
+    for (const [s, e] of [old, range].filter(Boolean)) {
+      for (let j = s; j < e; j++) {
+        const span = this.spanOf[j];
+        if (span !== undefined) span.classList.toggle("picked", this.isPicked(j));
+      }
+    }
+  }
+
+  isPicked(s) { return this.picked !== null && s >= this.picked[0] && s < this.picked[1]; }
 
   tokenNode(s, e) {
     const span = el("span");
@@ -26,22 +42,22 @@ class TokenWindow {
   setToken(span, s, e) {
     const m = this.model;
     const tok = m.windowToken(s, e);
-    span.className = `tok c${m.colours.get(m.key(s, e)) ?? 0}`;
+    span.className = `tok c${m.colours.get(m.key(s, e)) ?? 0}${this.isPicked(s) ? " picked" : ""}`;
     fillToken(span, tok.pieces);
     span.title = tok.title;
     this.endOf[s] = e;
     this.spanOf[s] = span;
   }
 
-  // A line break after a token ending in a newline (classic: a space after a word's </w>).
-  afterNode(e) {
-    if (!this.model.endsLine(e)) return null;
+  // A line break after a token holding a newline (classic: a space after a word's </w>).
+  afterNode(s, e) {
+    if (!this.model.endsLine(s, e)) return null;
     return this.model.bytesMode ? document.createElement("br") : document.createTextNode(" ");
   }
 
   setAfter(span, e) {
     if (span._after) span._after.remove();
-    span._after = this.afterNode(e);
+    span._after = this.afterNode(span._s, e);
     if (span._after) span.after(span._after);
   }
 
@@ -60,7 +76,7 @@ class TokenWindow {
     for (let j = 0; j < count; j++) {
       if (j === count - 1 || m.life[j] >= k) {
         const span = frag.appendChild(this.tokenNode(start, j + 1));
-        span._after = this.afterNode(j + 1);
+        span._after = this.afterNode(start, j + 1);
         if (span._after) frag.appendChild(span._after);
         start = j + 1;
       }
@@ -104,7 +120,7 @@ class TokenWindow {
         const span = start === s ? cursor : this.tokenNode(start, x);
         if (start === s) this.setToken(span, s, x);
         else cursor.after(span);
-        span._after = this.afterNode(x);
+        span._after = this.afterNode(start, x);
         if (span._after) span.after(span._after);
         cursor = span._after || span;
         start = x;

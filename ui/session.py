@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # Streamlit's own class, for the annotation only: this module
     from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
-KINDS = ("byte", "classic", "parity")
+KINDS = ("byte", "classic", "parity", "superword")
 REFERENCES = reference_names()
 VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health")
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
@@ -55,6 +55,10 @@ TRAINED = "trained"
 """The Encode page's tokenizer choice for the one trained in this session."""
 MAX_VOCAB = 200_000
 MAX_SIZES = 4
+MAX_DROPOUT = 0.99
+MAX_SEED = 1_000_000
+MAX_WORDS = 16
+"""The largest cap on words per superword token a link may ask for (SuperBPE uses 4)."""
 MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
 TALK_STEPS = 12
@@ -91,6 +95,11 @@ class Session(HasState):
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
     # Percent of the corpus's lines held out from training (its last lines; of each language in a parallel corpus).
     holdout: Field[int] = Field(0, url="holdout", parse=whole_number(0, HOLDOUT_MAX), carried=lambda n, _: n > 0)
+    # Superword tokens (kind "superword"): merges within words up to `transition`, then across them.
+    transition: Field[int] = Field(300, url="transition", parse=whole_number(0, MAX_VOCAB),
+                                   carried=lambda _, s: s.kind == "superword")  # fmt: skip
+    maxwords: Field[int] = Field(4, url="maxwords", parse=whole_number(1, MAX_WORDS),
+                                 carried=lambda _, s: s.kind == "superword")  # fmt: skip
     # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)),
                                     carried=lambda lang, _: lang != DEFAULT_LANG)  # fmt: skip
@@ -111,6 +120,10 @@ class Session(HasState):
     text: Field[str] = Field(ENCODE_SAMPLE, url="text", parse=short_text(MAX_LINK_TEXT),
                              carried=lambda text, _: len(text) <= MAX_LINK_TEXT)  # fmt: skip
     show_ids: Field[bool] = Field(False)
+    # BPE-dropout: each merge skipped with this probability, samples drawn from the seed (links carry both when on).
+    dropout: Field[float] = Field(0.0, url="dropout", parse=decimal_number(0, MAX_DROPOUT, places=2),
+                                  dump=lambda p: f"{p:g}", carried=lambda p, _: p > 0)  # fmt: skip
+    seed: Field[int] = Field(1, url="seed", parse=whole_number(0, MAX_SEED), carried=lambda _, s: s.dropout > 0)
     step_word: Field[str] = Field("")  # the word shown merge by merge
     # Compare
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
@@ -174,6 +187,7 @@ class Session(HasState):
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
     # This run and this page load only (ui.frame): never saved.
     notices: Field[list[Notice]] = Field(list, saved=False)
+    cancelled: Field[str] = Field("", saved=False)  # "Training cancelled…" (Markdown-safe), until shown once
     running_job: Field[str] = Field("", saved=False)  # the key of the job whose Cancel button is on screen
     link_signature: Field[str] = Field("", saved=False)  # the query string this session last wrote or read
     link_pending: Field[bool] = Field(False, saved=False)  # a just-opened link asks for its tokenizer
@@ -200,11 +214,11 @@ class Session(HasState):
 
 FIELDS: dict[str, Field[Any]] = {name: value for name, value in vars(Session).items() if isinstance(value, Field)}
 URL_FIELDS: dict[str, Field[Any]] = {field.url: field for field in FIELDS.values() if field.url}
-TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials", "holdout")
+TOKENIZER_FIELDS = ("corpus", "kind", "vocab", "pattern", "regex", "specials", "holdout", "transition", "maxwords")
 PAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "train": TOKENIZER_FIELDS,
     "merges": (*TOKENIZER_FIELDS, "round", "speed", "word"),
-    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text"),
+    "encode": (*TOKENIZER_FIELDS, "tokenizer", "text", "dropout", "seed"),
     "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token", "compared", "d_model", "tied",
                 "min_gain", "min_uses", "parallel", "cut_vocab", "pair_vocab", "health_class"),
     "export": (*TOKENIZER_FIELDS, "format"),

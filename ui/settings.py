@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
+from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
 from runtime import jobs
 from runtime.lru import LRU
 from runtime.store import text_digest
@@ -102,7 +103,19 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
 
     >>> limits("aaabdaaabac", "byte", "gpt2", ())
     Limits(minimum=256, maximum=266, exact=True, fewest=1)
+
+    Superword tokens: stage 1 merges within GPT-2 pre-tokens (bounded as above), and each merge of stage 2
+    removes a symbol from some distinct chunk (:data:`SUPERWORD_PATTERN`), so the two bounds add up.
+
+    >>> limits("by the way by the way", "superword", SUPERWORD_PATTERN, ())
+    Limits(minimum=256, maximum=285, exact=True, fewest=4)
     """
+    if kind == "superword":
+        within = limits(text, "byte", "gpt2", specials)
+        across = limits(text, "byte", SUPERWORD_PATTERN, specials)
+        maximum = min(MAX_VOCAB, within.maximum + across.maximum - across.minimum)
+        # Every distinct chunk ends as one token: at least as many merges as chunks of two symbols or more.
+        return Limits(within.minimum, maximum, within.exact and across.exact, max(within.fewest, across.fewest))
     if kind == "classic":
         words = set(text.split())
         base = len({character for word in words for character in word}) + 1
@@ -123,7 +136,7 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
     A pattern that fails on this corpus is remembered too (finding out may take seconds), as its
     message, so each session reads it in its own language."""
     classic = s.kind == "classic"
-    pattern = None if classic else pattern_for(s)
+    pattern = None if classic else SUPERWORD_PATTERN if s.kind == "superword" else pattern_for(s)
     specials = () if classic else special_tokens(s)
 
     def compute() -> Limits | SettingsError:
@@ -191,17 +204,20 @@ def request_for(s: Session) -> tuple[Request, str]:
             reason = later("this corpus allows at most {n:,} merges", n=bounds.maximum - bounds.minimum)
         raise SettingsError(later("Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
                                   vocab=s.vocab, reason=reason, allowed=bounds.allowed))
+    superword = s.kind == "superword"
     request = Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
         text_digest=digest,
         kind=s.kind,
         vocab_size=s.vocab,
-        pattern_choice="classic" if classic else s.pattern,
-        pattern=None if classic else pattern_for(s),
+        pattern_choice="classic" if classic else "superword" if superword else s.pattern,
+        pattern=None if classic else SUPERWORD_PATTERN if superword else pattern_for(s),
         special_tokens=() if classic else special_tokens(s),
         holdout=s.holdout,
         languages=languages,
+        transition=s.transition if superword else None,
+        max_words=s.maxwords if superword else None,
     )
     return request, text
 
@@ -257,9 +273,11 @@ def vocab_range(s: Session) -> str | None:
 
 
 def estimate_seconds(request: Request, n_bytes: int) -> float:
-    """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge; 4x without pre-tokens."""
+    """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge; 4x without pre-tokens; superword
+    tokens count twice and encode the chunks once more before stage 2 (docs10m, 5 MB: ~3x plain BPE)."""
     merges = max(0, request.vocab_size - 256 - len(request.special_tokens))
     seconds = n_bytes / 5e6 + merges * 3e-4
-    if request.kind == "parity":  # one engine a language, each merged every round (~5x on the parallel sample)
-        seconds *= 5
-    return seconds * (4 if request.pattern is None and request.kind == "byte" else 1)
+    # parity: one engine a language, each merged every round (~5x on the parallel sample); superword: two stages
+    plain = 4 if request.pattern is None and request.kind == "byte" else 1
+    factor = {"parity": 5, "superword": 3}.get(request.kind, plain)
+    return seconds * factor

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import string
 
+from ui.i18n import t
+
 _PUNCTUATION = frozenset(string.punctuation)
 _AUTOLINK = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
 
@@ -55,12 +57,13 @@ def plain(text: object, limit: int = 300) -> str:
 
 
 def human_bytes(n: int) -> str:
-    """``1536`` -> ``'1.5 KB'``.
+    """``1500`` -> ``'1.5 KB'``: decimal units (1 MB = 1,000,000 bytes), as Streamlit's file uploader counts them
+    (except on Windows), so a file's size reads the same in the uploader and on the page; in the session's language.
 
-    >>> human_bytes(512), human_bytes(3 << 20)
-    ('512 bytes', '3.0 MB')
+    >>> human_bytes(512), human_bytes(1), human_bytes(3_000_000), human_bytes(5 << 20)
+    ('512 bytes', '1 byte', '3.0 MB', '5.2 MB')
     """
-    for unit, size in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+    for unit, size in (("GB", 10**9), ("MB", 10**6), ("KB", 10**3)):
         if n >= size:
             return f"{n / size:.1f} {unit}"
-    return f"{n} bytes"
+    return t("1 byte") if n == 1 else t("{n:,} bytes", n=n)

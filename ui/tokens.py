@@ -215,7 +215,7 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
     tid = "" if token_id is None else str(int(token_id))
     span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
     newline = b"\n" if isinstance(token, bytes) else "\n"
-    if token.endswith(newline) and not show_ids:
+    if newline in token and not show_ids:  # a token holding a newline ends its line (``↵↵··`` too, not only ``↵``)
         span += "<br>"
     return span
 

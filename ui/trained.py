@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import bpe_core
-from bpe_core.encoding.classic import END
+from bpe_core.training.superword import MAX_WORDS, train_superword
 from ui.corpora import UPLOAD, sample_name
 from ui.held_out import parallel_texts, split_corpus
 from ui.i18n import t
@@ -37,21 +37,25 @@ class Request:
     corpus: str  # a sample's slug, "paste" or "upload"
     corpus_label: str
     text_digest: str
-    kind: str  # "byte" or "classic"
+    kind: str  # "byte", "classic" or "superword"
     vocab_size: int
     pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
     pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
     special_tokens: tuple[str, ...]
     holdout: int = 0  # percent of the corpus's lines held out from training (ui.held_out.split_corpus)
     languages: tuple[str, ...] = ()  # a parallel corpus's languages (kind "parity" trains them fairly)
+    transition: int | None = None  # superword: merges made within pre-tokens before merging across them
+    max_words: int | None = None  # superword: the most words a token may hold
 
     @property
     def key(self) -> str:
         """A digest of the request (the corpus by its digest), for caches."""
-        fields: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
+        parts: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
         if self.holdout or self.languages:  # only then: the keys of earlier requests (saved work) stay as they were
-            fields += [self.holdout, self.languages]
-        return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:24]
+            parts += [self.holdout, self.languages]
+        if self.kind == "superword":
+            parts += [self.transition, self.max_words]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
         """The session field values (``ui.session``) that describe this request, for its link: the
@@ -69,6 +73,7 @@ class Request:
             "regex": self.pattern if byte_level and self.pattern_choice == "custom" else None,
             "specials": " ".join(self.special_tokens),
             "holdout": self.holdout,
+            **({"transition": self.transition, "maxwords": self.max_words} if self.kind == "superword" else {}),
         }
 
     @property
@@ -79,7 +84,12 @@ class Request:
     def label_for(self, vocab_size: int) -> str:
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
-        pattern = t("classic </w>") if self.kind == "classic" else t("pattern {name}", name=self.pattern_choice)
+        if self.kind == "superword":
+            pattern = t("superword from merge {n:,}", n=self.transition or 0)
+        elif self.kind == "classic":
+            pattern = t("classic </w>")
+        else:
+            pattern = t("pattern {name}", name=self.pattern_choice)
         if self.kind == "parity":
             pattern = t("parity-aware · {pattern}", pattern=pattern)
         if self.holdout:
@@ -124,6 +134,25 @@ class Trained:
         return self.request.kind == "classic"
 
 
+_NO_PAIR_LEFT = re.compile(r"no pair left to merge after ([0-9,]+) merges?")
+
+
+def stop_reason_text(reason: str | None) -> str:
+    """Why training stopped early, in the session's language: the library's reasons are English sentences, the
+    one training can give (no pair left) is translated here, anything else is shown as the library wrote it.
+
+    >>> stop_reason_text("no pair left to merge after 35,132 merges")
+    'no pair left to merge after 35,132 merges'
+    >>> stop_reason_text("no pair left to merge after 1 merges")
+    'no pair left to merge after 1 merge'
+    """
+    found = _NO_PAIR_LEFT.fullmatch(reason or "")
+    if found is None:
+        return reason or ""
+    n = int(found.group(1).replace(",", ""))
+    return t("no pair left to merge after 1 merge") if n == 1 else t("no pair left to merge after {n:,} merges", n=n)
+
+
 def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symbols: int) -> list[bytes]:
     """The bytes of symbols 0 .. n_symbols - 1 as the trainer named them (the trace's ids): a byte-level
     tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8."""
@@ -144,6 +173,10 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         result = bpe_core.train_parity(parallel_texts(text, request.languages), request.vocab_size,
                                        measure=PARITY_MEASURE, special_tokens=list(request.special_tokens),
                                        pattern=request.pattern, progress=progress)  # fmt: skip
+    elif request.kind == "superword":
+        result = train_superword(text, request.vocab_size, transition=request.transition or 0,
+                                 max_words=request.max_words or MAX_WORDS, special_tokens=request.special_tokens,
+                                 progress=progress)  # fmt: skip
     else:
         result = bpe_core.train(
             text,
@@ -170,73 +203,6 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
         stats=_stats(result.tokenizer, heldout or text, request.kind == "classic") | {"heldout": bool(heldout)},
         trace=trace,
     )
-
-
-# -- on disk: what the workspace store keeps of a trained tokenizer -------------------------------------------
-
-_LENGTH = struct.Struct("<I")
-
-
-def to_bytes(trained: Trained) -> bytes:
-    """A trained tokenizer in compact form: a JSON header (what it was trained with, its measurements) and its
-    packed trace, from which :func:`from_bytes` rebuilds the tokenizer itself (every token is the merge of two
-    earlier ones). About 90 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
-    The request is not in it: the workspace keeps that, with the names a user gave."""
-    result, tokenizer = trained.result, trained.tokenizer
-    header: dict[str, Any] = {
-        "kind": trained.request.kind,
-        "corpus_chars": trained.corpus_chars, "corpus_bytes": trained.corpus_bytes,
-        "window_text": trained.window_text, "stats": trained.stats,
-        "seconds": result.seconds, "stopped_early": result.stopped_early, "stop_reason": result.stop_reason,
-    }  # fmt: skip
-    if isinstance(result, bpe_core.TrainResult):
-        header.update(settings=result.settings, pretoken_count=result.pretoken_count,
-                      unique_pretokens=result.unique_pretokens, timings=result.timings,
-                      special_token_count=result.special_token_count, special_tokens=result.tokenizer.special_tokens,
-                      pattern=result.tokenizer.pattern)  # fmt: skip
-    if isinstance(result, bpe_core.ParityResult):  # which language each merge served (not each count after it)
-        languages = list(result.languages)
-        header["parity"] = {"languages": languages, "byte_counts": result.byte_counts, "measure": result.measure,
-                            "chosen": [languages.index(language) for language in result.chosen_languages]}
-    elif isinstance(result, bpe_core.ClassicResult):
-        header["characters"] = tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
-    encoded = json.dumps(header, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
-    return _LENGTH.pack(len(encoded)) + encoded + trained.trace.to_bytes()
-
-
-def from_bytes(request: Request, data: bytes) -> Trained:
-    """The :class:`Trained` that :func:`to_bytes` wrote, for ``request``."""
-    (size,) = _LENGTH.unpack_from(data)
-    header = json.loads(data[_LENGTH.size : _LENGTH.size + size].decode("utf-8", errors="surrogatepass"))
-    trace = PackedTrace.from_bytes(data[_LENGTH.size + size :])
-    merges = trace.merges()
-    result: bpe_core.TrainResult | bpe_core.ClassicResult
-    if header["kind"] == "classic":
-        atoms: list[tuple[str, ...]] = [(character,) for character in header["characters"]] + [(END,)]
-        for left, right in merges:
-            atoms.append(atoms[left] + atoms[right])
-        classic = bpe_core.ClassicTokenizer.from_atoms(atoms, [(atoms[left], atoms[right]) for left, right in merges])
-        result = bpe_core.ClassicResult(classic, [], header["seconds"], header["stopped_early"], header["stop_reason"])
-    else:
-        symbols = [bytes([byte]) for byte in range(256)]
-        for left, right in merges:
-            symbols.append(symbols[left] + symbols[right])
-        tokenizer = bpe_core.Tokenizer(dict(enumerate(symbols)), [(symbols[a], symbols[b]) for a, b in merges],
-                                       header["special_tokens"], header["pattern"])  # fmt: skip
-        result = bpe_core.TrainResult(
-            tokenizer, [], header["settings"], header["seconds"], header["pretoken_count"], header["unique_pretokens"],
-            header["stopped_early"], header["stop_reason"], header["timings"],
-            special_token_count=header["special_token_count"],
-        )  # fmt: skip
-        if "parity" in header:
-            parity = header["parity"]
-            result = bpe_core.ParityResult(
-                **vars(result), languages=tuple(parity["languages"]), byte_counts=parity["byte_counts"],
-                chosen_languages=[parity["languages"][index] for index in parity["chosen"]], measure=parity["measure"],
-            )  # fmt: skip
-    symbols_made = symbols_of(result.tokenizer, trace.base + len(trace))
-    return Trained(request, result, header["corpus_chars"], header["corpus_bytes"], header["window_text"],
-                   header["stats"], trace.with_symbols(symbols_made))  # fmt: skip
 
 
 def _window(text: str) -> str:

@@ -61,6 +61,8 @@ def store(s: Session, trained: Trained) -> None:
 # -- running ----------------------------------------------------------------------------------------
 
 
+SESSION_JOBS = ("train", "quick", "link")
+"""Keys of the jobs that train the session's own tokenizer (``run``'s)."""
 STOPPED = (jobs.JobStopped, ValueError, TypeError)
 """What a job can end in besides its result: a limit, Cancel, a crash; bad settings from the library."""
 
@@ -102,12 +104,28 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
     """Cancel's callback, run before the rerun the click starts (the job is killed as that rerun begins).
 
-    A click that lands after the job finished must not claim the old result was kept."""
-    if s.running_job == key:
-        s.notice("warning", cancelled)
-    else:
+    A click that lands after the job finished must not claim the old result was kept. A cancelled training of
+    the session's tokenizer puts the settings back to the tokenizer still shown (before any widget is drawn),
+    so the vocab size on screen is the shown tokenizer's, not the cancelled one's."""
+    if s.running_job != key:
         s.notice("info", t("Cancel arrived after the job had finished: its result is shown."))
+    else:
+        if key in SESSION_JOBS and s.trained is not None:
+            for name, value in s.trained.request.settings().items():
+                if value is not None:
+                    setattr(s, name, value)
+        s.cancelled = cancelled
+        if key == "link":
+            s.link_pending = False  # a cancelled link is not trained again by itself on the next run
     s.running_job = ""
+
+
+def cancel_notice(s: Session) -> None:
+    """Say here, once, that the last job was cancelled (the Train page: under its button, where the bar was;
+    other pages: at the top, from ``ui.frame.page``)."""
+    if s.cancelled:
+        st.warning(s.cancelled, icon=":material/cancel:")
+        s.cancelled = ""
 
 
 _in_flight: dict[str, threading.Event] = {}
@@ -139,8 +157,8 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
         if s.trained is None:
             cancelled = t("Training cancelled. No tokenizer was trained.")
         else:
-            cancelled = t("Training cancelled. The tokenizer is still the previous one: {label}.",
-                          label=plain(s.trained.label))
+            cancelled = t("Training cancelled. The tokenizer shown is still the previous one, and the settings are "
+                          "back to it: {label}.", label=plain(s.trained.label))
         trained = with_progress(s, train_job, (text, request), t("Training {label}", label=request.label), key=key,
                                 cancelled=cancelled)
     except STOPPED as failure:
@@ -156,10 +174,11 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
 def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Trained | None:
     """Train by itself when cheap; above the budget, show the estimate and train only on a click."""
     if cached(s, request) is None:
-        seconds = estimate_seconds(request, len(text.encode("utf-8", errors="surrogatepass")))
+        n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+        seconds = estimate_seconds(request, n_bytes)
         if seconds > AUTO_TRAIN_SECONDS:
             st.info(t("{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
-                      why=t(why), label=plain(request.label), size=human_bytes(len(text)), n=seconds))
+                      why=t(why), label=plain(request.label), size=human_bytes(n_bytes), n=seconds))
             if not st.button(t("Train it ▶"), type="primary", key=f"{key}_confirm"):
                 return None
     return run(s, request, text, key=key)

@@ -144,7 +144,7 @@ def run_merges(
     for rank in range(n_merges):
         best = engine.best(RUNNERS_UP)
         if best is None:
-            return trace, f"no pair left to merge after {rank} merges"
+            return trace, f"no pair left to merge after {rank:,} merges"
         (count, left_id, right_id), runners_up = best
         candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
         new_id, replaced = engine.merge(left_id, right_id)

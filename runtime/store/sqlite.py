@@ -81,7 +81,8 @@ class SQLiteStore:
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     db.execute(statement)
-        self._saved: dict[str, tuple[str, frozenset[str], float]] = {}  # workspace -> (document, keys, when)
+        # workspace -> (owner, document, keys, when) of this process's last save: an unchanged save is skipped
+        self._saved: dict[str, tuple[str, str, frozenset[str], float]] = {}
 
     # -- the interface ------------------------------------------------------------------------------------
 
@@ -93,7 +94,7 @@ class SQLiteStore:
         keys = frozenset(blobs)
         now = time.time()
         last = self._saved.get(workspace)
-        if last is not None and last[0] == document and last[1] == keys and now - last[2] < TOUCH_SECONDS:
+        if last is not None and last[:3] == (owner, document, keys) and now - last[3] < TOUCH_SECONDS:
             return  # nothing new, touched a moment ago
         packed: dict[str, bytes] = {}
         while True:
@@ -107,7 +108,7 @@ class SQLiteStore:
                 if len(self._stored_in(db, keys)) == len(keys):
                     self._refer(db, owner, workspace, document, keys, now)
                     break
-        self._saved[workspace] = (document, keys, now)
+        self._saved[workspace] = (owner, document, keys, now)
 
     def load(self, owner: str, workspace: str) -> Found | Removed | None:
         """The workspace if ``owner`` has it; a :class:`Removed` note if it was removed; else None."""

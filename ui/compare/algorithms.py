@@ -35,6 +35,9 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
     request = replace(base, text_digest=digest)
     pattern, choice = (base.pattern, base.pattern_choice) if base.kind == "byte" else ("gpt2", "gpt2")
     out = []
+    if base.kind == "superword":  # itself first, on the same (cut) corpus: then plain BPE at its size
+        out.append((t("superword tokens, from merge {n:,}", n=base.transition or 0), request))
+        request = replace(request, transition=None, max_words=None)
     if pattern is not None:
         out.append((t("byte-level, pattern {name}", name=choice), replace(request, kind="byte", pattern=pattern,
                                                                          pattern_choice=choice)))
@@ -89,7 +92,9 @@ def render(s: Session, subject: Subject) -> None:
     comparison(s.algo_text or "", results)
 
 
-def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> None:
+def comparison(sample: str, results: list[tuple[str, Trained | str | None]], table: bool = True) -> None:
+    """The variants on ``sample``: a table of their bytes per token (unless ``table`` is False) and the sample
+    as each cuts it."""
     rows, views = [], []
     for name, result in results:
         if not isinstance(result, Trained):
@@ -107,10 +112,12 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]]) -> 
                       result.is_classic))  # fmt: skip
     if not rows:
         return
-    st.table(pd.DataFrame(rows), hide_index=True)
-    st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic BPE "
-                 "drops whitespace (a word ends in `</w>`) and maps characters never seen in training to `<unk>`; "
-                 "byte-level BPE keeps every byte, so a Chinese character it has not merged shows as ⟨byte⟩ pieces."))
+    if table:
+        st.table(pd.DataFrame(rows), hide_index=True)
+        st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic "
+                     "BPE drops whitespace (a word ends in `</w>`) and maps characters never seen in training to "
+                     "`<unk>`; byte-level BPE keeps every byte, so a Chinese character it has not merged shows as "
+                     "⟨byte⟩ pieces."))
     byte_level = [view for view, classic in views if not classic]
     diffs = iter(neighbour_diffs(byte_level))
     # Classic symbols are not byte spans of the same text (whitespace is dropped): no outlines there.

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
 from bpe_core import analysis as voc
 from ui import chart_style, own_text
 from ui import encoding as enc
-from ui.compare import texts
+from ui.compare import texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.texts import Text
 from ui.corpora import PASTE, UPLOAD
@@ -33,6 +33,8 @@ FLUSH_SECONDS = 0.1
 thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
 LINE = N_("this tokenizer (every size)")  # shown with ui.i18n.t
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
+COMPACT_HEIGHT = 420
+"""A compact chart's height in pixels (a talk's slide: title, a line of text and the chart fit 720 pixels)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,7 @@ class Line:
     points: list[tuple[int, float]]
     tokens: int  # with the full vocabulary
     seconds: float
+    tokenizer: str = ""  # its legend label, translated (empty: this tokenizer, LINE)
 
 
 def line(subject: Subject, text: Text) -> Line | None:
@@ -85,12 +88,14 @@ def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
     }
 
 
-def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = ()) -> dict:
+def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = (), compact: bool = False) -> dict:
     """A Vega-Lite spec: lines for the tokenizer at every size, points for the reference tokenizers, dashed
-    rules at ``marks``. Written as a dict with each layer's rows inline: altair and pandas would cost a
-    fresh server ~1.4 s of imports before its first curve, and the rows need no Arrow on either side."""
+    rules at ``marks``; ``compact`` (a talk's slide): lower, its legends on the right. Written as a dict with each
+    layer's rows inline: altair and pandas would cost a fresh server ~1.4 s of imports before its first curve, and
+    the rows need no Arrow on either side."""
     line = t(LINE)
-    curve = [row(line, item.text, size, round(item.text.n_bytes / bpt)) for item in lines for size, bpt in item.points]
+    curve = [row(item.tokenizer or line, item.text, size, round(item.text.n_bytes / bpt))
+             for item in lines for size, bpt in item.points]  # fmt: skip
     values = [item["bytes per token"] for item in (*curve, *points)]
     top, low = max(values, default=2.0), max(0.0, min(values, default=1.0) - 0.2)
     x = {
@@ -103,10 +108,11 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         "scale": {"domain": [low, top * 1.1 + 0.2], "nice": False},
     }  # fmt: skip
     labels = list(dict.fromkeys(item.text.label for item in lines))
+    legend = "right" if compact else "bottom"
     color = {
         "field": "text", "type": "nominal", "title": t("text"),
         "scale": {"domain": labels, "range": PALETTE[: len(labels)] or PALETTE},
-        "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 600},
+        "legend": {"orient": legend, "direction": "vertical"},
     }  # fmt: skip
     tooltip = [
         {"field": "tokenizer", "type": "nominal", "title": t("tokenizer")},
@@ -123,11 +129,15 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
             "mark": {"type": "rule", "color": "#868e96", "strokeDash": [4, 3]},
             "encoding": {"x": {"field": "vocab size", "type": "quantitative"}},
         })  # fmt: skip
+    tokenizers = list(dict.fromkeys(item.tokenizer or line for item in lines))
+    dashes = {"strokeDash": {"field": "tokenizer", "type": "nominal", "title": t("tokenizer"),
+                             "scale": {"domain": tokenizers, "range": [[1, 0], [7, 4]]},
+                             "legend": {"orient": legend, "direction": "vertical"}}} if len(tokenizers) > 1 else {}
     layers.append({"name": "lines", "data": {"values": curve}, "mark": {"type": "line", "strokeWidth": 2.5},
-                   "encoding": encoding})  # fmt: skip
+                   "encoding": {**encoding, **dashes}})  # fmt: skip
     if points:
         shape = {"field": "tokenizer", "type": "nominal", "title": t("reference tokenizer"),
-                 "legend": {"orient": "bottom"}}  # fmt: skip
+                 "legend": {"orient": legend, "direction": "vertical"}}  # fmt: skip
         layers.append({
             "name": "points", "data": {"values": list(points)},
             "mark": {"type": "point", "size": 180, "filled": True, "opacity": 0.85, "stroke": "#212529",
@@ -136,7 +146,14 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         })  # fmt: skip
     zoom = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales",
             "views": [layers[0]["name"]]}  # fmt: skip
-    return chart_style.style_spec({"layer": layers, "height": 420, "params": [zoom]})
+    spec = {"layer": layers, "height": COMPACT_HEIGHT if compact else 420, "params": [zoom]}
+    if compact:
+        return chart_style.style_spec(spec, lines=COMPACT_HEIGHT // 30)
+    # The chart's height holds its legends: below the plot, a line for each title and entry (and one between).
+    legends = [labels, *([tokenizers] if len(tokenizers) > 1 else []), *([{p["tokenizer"] for p in points}] if points
+                                                                          else [])]  # fmt: skip
+    legend_lines = sum(len(entries) + 2 for entries in legends)
+    return chart_style.style_spec(spec, lines=chart_style.TALK_HEIGHT_IN_LINES + legend_lines)
 
 
 # -- the view ------------------------------------------------------------------------------------------
@@ -178,6 +195,7 @@ def render(s: Session, subject: Subject) -> None:
     lines = [found for text in measured if (found := line(subject, text)) is not None]
     if not lines:
         return
+    lines += twin_lines(s, subject, measured)
     slot = st.empty()  # drawn now with what is known, again after each reference tokenizer has counted
     marks = [size for size in s.sizes if 200 <= size <= 250_000]
     points = reference_rows(s.refs, measured, known_only=True)
@@ -196,6 +214,22 @@ def render(s: Session, subject: Subject) -> None:
         slot.vega_lite_chart(chart(lines, points, marks), width="stretch")
     status.empty()
     summary_table(subject, lines, points)
+    twins = {item.text.digest: item for item in lines if item.tokenizer}
+    for own in lines:
+        other = twins.get(own.text.digest) if not own.tokenizer else None
+        if other is not None:
+            twin.gain_caption(own.tokens, other.tokens, own.text, own.points[-1][0])
+
+
+def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]:
+    """The plain BPE twin's lines on the same texts, when the subject is a superword tokenizer (``ui.compare.twin``)."""
+    request = twin.wanted(subject)
+    trained = twin.twin(s, request, texts.training_corpus(s, subject.trained)) if request and subject.trained else None
+    if trained is None:
+        return []
+    other = Subject("twin", trained.tokenizer, trained.label, request.key, trained)
+    found = [line(other, text) for text in measured]
+    return [replace(item, tokenizer=t(twin.TWIN_LINE)) for item in found if item is not None]
 
 
 def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, dashed: bool) -> None:
@@ -216,8 +250,7 @@ def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, das
 
 def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict]) -> None:
     """The full-vocabulary numbers (a static table: cell text is Markdown, so labels are escaped)."""
-    size = voc.vocab_size_of(subject.tokenizer)
-    rows = [row(t(LINE), item.text, size, item.tokens) for item in lines] + list(points)
+    rows = [row(item.tokenizer or t(LINE), item.text, item.points[-1][0], item.tokens) for item in lines] + list(points)
     import pandas as pd  # here, after the curve is on screen: pandas costs a fresh server ~1 s to import
 
     st.table(pd.DataFrame({

@@ -22,7 +22,7 @@ from ui.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
 from ui.i18n import N_, t
 from ui.session import Session
 from ui.text import human_bytes, plain
-from ui.trained import Trained
+from ui.trained import Request, Trained
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
@@ -125,10 +125,27 @@ def _corpus(s: Session, trained: Trained) -> Text | None:
     request = trained.request
     if request.corpus in SLUGS:
         return _sample_text(request.corpus)
+    text = _whole_corpus(s, request)
+    return None if text is None else make_text("", text, request.text_digest)
+
+
+def _whole_corpus(s: Session, request: Request) -> str | None:
+    """The whole text of ``request``'s corpus while it is at hand: a sample, or the session's own pasted or
+    uploaded text if it still has the digest the training had."""
+    if request.corpus in SLUGS:
+        return load_sample(request.corpus)
     own = {UPLOAD: s.upload, PASTE: s.pasted}.get(request.corpus)
-    if own is not None and own.digest == request.text_digest:
-        return make_text("", own.text, own.digest)
-    return None
+    return own.text if own is not None and own.digest == request.text_digest else None
+
+
+def training_corpus(s: Session, trained: Trained) -> str | None:
+    """The whole text ``trained`` was trained on (its corpus less the part held out; not cut to
+    :data:`MEASURE_LIMIT`, as a measured Text is), while it is at hand."""
+    request = trained.request
+    text = _whole_corpus(s, request)
+    if text is None or not request.holdout:
+        return text
+    return held_out.split_corpus(text, request.holdout, request.languages)[0]
 
 
 def default_choice(s: Session, trained: Trained | None) -> str:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from bpe_core import analysis as voc
 from bpe_core.analysis import merge_tree
-from ui import chart_style
+from ui import chart_style, stage
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
@@ -137,7 +137,7 @@ def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> N
     if corpus is not None:
         st.caption(t("“{column}”: how often encoding {text} emits the token. Whitespace shows as · ↵ →; ⟨E4 BD⟩ are "
                      "bytes of a partial character.", column=t("used in corpus"), text=texts.describe(corpus)))
-    search, sort, descending = st.columns([3, 2, 1], vertical_alignment="bottom")
+    search, sort, descending = st.columns([3, 2, 2], vertical_alignment="bottom")
     search.text_input(t("Search (token text, hex bytes or id)"), key=Session.vocab_search.key,
                       persist_state="session")
     sort.selectbox(t("Sort by"), SORTS, format_func=t, key=Session.vocab_sort.key, persist_state="session")
@@ -145,7 +145,9 @@ def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> N
     shown = filter_frame(frame, s.vocab_search or "")
     shown = shown.sort_values(s.vocab_sort, ascending=not s.vocab_descending, kind="stable", na_position="last")
     st.caption(t("{shown:,} of {n:,} tokens", shown=len(shown), n=len(frame)))
-    st.dataframe(shown.rename(columns=lambda column: t(column)), hide_index=True, width="stretch", height=320)
+    stage.table(shown.rename(columns=lambda column: t(column)), bool(s.talk), height=320)
+    if s.talk and len(shown) > stage.TALK_TABLE_ROWS:
+        st.caption(t("Talk mode shows the first {n} rows: search or sort to bring others up.", n=stage.TALK_TABLE_ROWS))
 
 
 def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:

@@ -10,23 +10,30 @@ length computed from the width the browser reported (:func:`text_px`, used by ``
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import streamlit as st
 
 from ui import tokens as token_ui
+from ui.text import plain
 
 MIN_PX = 28
 VW = 2.25
 """Text size in talk mode: ``max(MIN_PX px, VW vw)``."""
+TALK_TABLE_ROWS = 20
+"""Rows a table shows in talk mode (a page of the app's own paging where it has one)."""
 DEFAULT_WIDTH = 1280
 """The width assumed until the browser has reported its own (a projector's usual)."""
 
 _TEXT = "[data-testid='stMain']"
+_SIDE = "[data-testid='stSidebar']"
+ROW = "[class*='st-key-bpe-row']"
+"""Containers keyed ``bpe-row…`` keep their columns side by side in talk mode."""
 STAGE_CSS = (
     f":root{{--talk-text:max({MIN_PX}px,{VW}vw)}}"
     # The chrome: Streamlit's header, toolbar and the coloured line above them; the page's paddings.
     "[data-testid='stHeader'],[data-testid='stToolbar'],[data-testid='stDecoration']{display:none!important}"
-    "[data-testid='stMainBlockContainer']{padding:1.2vh 2.5vw 4vh!important;max-width:none!important}"
+    "[data-testid='stMainBlockContainer']{padding:1.2vh 2.5vw!important;max-width:none!important}"
     # Every text of the main column: one size (headings above it), whatever Streamlit gave it; captions
     # dark (grey fades on a projector).
     f"{_TEXT} :is(p,li,span,label,div,code,pre,button,input,textarea,select,td,th,a,summary,small,h4,h5,h6)"
@@ -36,6 +43,18 @@ STAGE_CSS = (
     f"{_TEXT} h2{{font-size:calc(var(--talk-text)*1.25)!important}}"
     f"{_TEXT} h3{{font-size:calc(var(--talk-text)*1.1)!important}}"
     f"{_TEXT} :is([data-testid='stCaptionContainer'],[data-testid='stCaptionContainer'] *){{color:#333!important}}"
+    # The sidebar, when shown (s), as big as the rest (its link box is a component: ui/frame.py sizes it).
+    f"{_SIDE} :is(p,li,span,label,div,code,pre,button,input,a,small,summary)"
+    "{font-size:var(--talk-text)!important;line-height:1.3!important}"
+    # Columns narrower than 18 em go under each other (a label or a value in big type would be cut), except in a
+    # container keyed bpe-row (the talk's Previous / Next, views meant side by side).
+    f"{_TEXT} [data-testid='stHorizontalBlock']:not(:is({ROW} *)){{flex-wrap:wrap!important;row-gap:.6rem}}"
+    f"{_TEXT} [data-testid='stHorizontalBlock']:not(:is({ROW} *))>[data-testid='stColumn']"
+    "{min-width:min(100%,18em)!important}"
+    # Chips of a multiselect grow with their text (a fixed height cut the line's bottom).
+    f"{_TEXT} [data-testid='stMultiSelectTagsContainer'] span{{height:auto!important;line-height:1.1!important}}"
+    # Code (a pattern) wraps instead of running past the window.
+    f"{_TEXT} :is(pre,code){{white-space:pre-wrap!important;overflow-wrap:anywhere!important}}"
     f"{_TEXT} .tokens{{line-height:1.9!important}}"
     f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}" + token_ui.talk_token_css(_TEXT)
 )
@@ -48,6 +67,17 @@ def text_px(width: int | None) -> int:
     (29, 44, 29)
     """
     return max(MIN_PX, math.ceil((width or DEFAULT_WIDTH) * VW / 100))
+
+
+def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK_TABLE_ROWS) -> None:
+    """A table of data (a pandas DataFrame): Streamlit's interactive grid, or in talk mode a static table of its first
+    ``rows`` rows, which the stage's type sizes reach (the grid draws its cells on a canvas at ~14 px whatever the
+    page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``ui.text.plain``)."""
+    if not talk:
+        st.dataframe(frame, hide_index=True, width="stretch", **({"height": height} if height else {}))
+        return
+    shown = frame.head(rows).map(lambda value: plain(value) if isinstance(value, str) else value)
+    st.table(shown, hide_index=True)
 
 
 def apply(on: bool) -> None:

@@ -7,6 +7,7 @@ time. Strings go through ``t`` when drawn, so they follow the session's language
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -25,7 +26,7 @@ from ui.compare.common import draw_views, neighbour_diffs
 from ui.compare.side import reference_view
 from ui.compare.texts import make_text
 from ui.corpora import load_sample
-from ui.i18n import N_, t
+from ui.i18n import N_, t, tn
 from ui.player import merge_player
 from ui.session import REFERENCES
 from ui.talk import data
@@ -33,6 +34,8 @@ from ui.talk import languages_and_health as fairness
 from ui.text import plain
 
 PLAYER_KEY = "bpe.talk_player"
+PAIR_CHART_LINES = 9
+"""Step 2's bar chart in talk mode: this many lines of text tall, so the step fits a 720-pixel screen."""
 
 
 @dataclass(frozen=True)
@@ -75,9 +78,9 @@ def counting_pairs() -> None:
         .mark_bar(color="#0072b2", stroke="#111", strokeWidth=1.5)
         .encode(x=alt.X("count:Q", title=t("times seen"), axis=alt.Axis(tickMinStep=1)),
                 y=alt.Y("pair:N", sort="-x", title=t("pair")))
-        .properties(height=320)
+        .properties(height=250)
     )  # fmt: skip
-    st.altair_chart(chart_style.style(bars), width="stretch")
+    st.altair_chart(chart_style.style(bars, lines=PAIR_CHART_LINES), width="stretch")
 
 
 def first_merge() -> None:
@@ -87,16 +90,20 @@ def first_merge() -> None:
                   left=plain(tok_ui.display_bytes(record.left)), right=plain(tok_ui.display_bytes(record.right)),
                   count=record.count, id=record.new_id))  # fmt: skip
     segmentation = tokenizer.tokenizer.segment(data.PAIRS_TEXT)
-    for k in range(tokenizer.num_merges + 1):
-        st.markdown(t("After {k} merges:", k=k))
-        _tokens(segmentation.tokens_at(k))
+    rows = "".join(
+        f'<tr><td style="padding:0 1em .25em 0;white-space:nowrap">'
+        f'{html.escape(tn("After 1 merge:", "After {n:,} merges:", k))}</td>'
+        f'<td style="padding-bottom:.25em">{tok_ui.tokens_html(segmentation.tokens_at(k))}</td></tr>'
+        for k in range(tokenizer.num_merges + 1)
+    )  # one table: a line per round, the rounds' tokens aligned
+    st.html(f'<table style="border-collapse:collapse">{rows}</table>')
 
 
 def animation() -> None:
     trained = data.real()
     st.markdown(t("{n:,} merges learned from {corpus}. Press space to play, → to step.",
                   n=trained.num_merges, corpus=t("the Python language reference")))  # fmt: skip
-    merge_player(mg.player_payload(trained, 0, 30), key=PLAYER_KEY)
+    merge_player(mg.player_payload(trained, 0, 30), key=PLAYER_KEY, compact=True)
 
 
 def token_boundaries() -> None:
@@ -127,7 +134,7 @@ def vocab_against_compression() -> None:
         )
     )
     references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
-    st.vega_lite_chart(curve_view.chart([line], references, marks=[points[-1][0]]), width="stretch")
+    st.vega_lite_chart(curve_view.chart([line], references, marks=[points[-1][0]], compact=True), width="stretch")
 
 
 def three_tokenizers() -> None:
@@ -136,13 +143,15 @@ def three_tokenizers() -> None:
     views = [reference_view(name, text, n_bytes) for name in REFERENCES]
     st.markdown(t("The same text, three tokenizers. Outlined: tokens the neighbour does not have."))
     st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
-    draw_views(views, neighbour_diffs(views))
+    with st.container(key="bpe-row-three-tokenizers"):  # three columns, side by side in talk mode too (ui.stage)
+        draw_views(views, neighbour_diffs(views))
 
 
 def classic_and_byte_level() -> None:
     st.markdown(t("Both trained on the English / Chinese sample, vocab {n}: classic BPE (characters + </w>) and "
                   "byte-level BPE.", n=data.MIXED_VOCAB))  # fmt: skip
-    comparison(data.CLASSIC_TEXT, [(t("byte-level"), data.mixed("byte")), (t("classic </w>"), data.mixed("classic"))])
+    comparison(data.CLASSIC_TEXT, [(t("byte-level"), data.mixed("byte")), (t("classic </w>"), data.mixed("classic"))],
+               table=False)  # the two views say tokens and bytes per token; the table would not fit the screen
 
 
 def summary() -> None:

@@ -1,0 +1,66 @@
+"""The plain BPE twin of a superword tokenizer: byte-level BPE with GPT-2's pattern, on the same corpus, at the
+same vocab size (``ui.superword.plain_twin``). The curve view draws both, so what superword tokens buy is read
+off one chart at every size, and at the full size on the held-out text.
+
+The twin trains only on a click, as a killable job with a progress bar and Cancel (the Train page's), and is
+kept with the Algorithms view's variants (one cache, keyed by the request), so either view trains it once.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core.pretokenize.superword import is_superword
+from ui import training
+from ui.compare.common import Subject, known, remembered
+from ui.compare.texts import Text
+from ui.i18n import N_, t
+from ui.session import Session
+from ui.superword import plain_twin
+from ui.text import plain
+from ui.trained import Request, Trained, train_job
+
+TWIN_LINE = N_("plain BPE, same vocab (every size)")
+"""The twin's lines in the chart's legend (shown with ui.i18n.t)."""
+
+
+def wanted(subject: Subject) -> Request | None:
+    """The twin's request when the subject is a superword tokenizer trained in this session, else None."""
+    trained = subject.trained
+    if trained is None or trained.request.kind != "superword" or not is_superword(trained.tokenizer):
+        return None
+    return plain_twin(trained.request)
+
+
+def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
+    """The twin if trained; else a button that trains it on ``corpus`` (the whole training text)."""
+    found = known(("variant", request.key))
+    if isinstance(found, str):  # a failed run is kept as its message
+        st.warning(t("Plain BPE could not be trained: {error}", error=plain(found, limit=400)))
+        return None
+    if found is not None:
+        return found
+    if corpus is None:
+        st.caption(t("Plain BPE at the same size needs the whole training text, which is not at hand here."))
+        return None
+    st.caption(t("Superword tokens against plain BPE: train plain byte-level BPE (pattern gpt2) on the same corpus "
+                 "at the same vocab size, and its curve is drawn beside this one."))  # fmt: skip
+    if not st.button(t("Train plain BPE at vocab {n:,} ▶", n=request.vocab_size), key="twin_run"):
+        return None
+    try:
+        result: Trained | str = training.with_progress(
+            s, train_job, (corpus, request), t("Training plain BPE at vocab {n:,}", n=request.vocab_size),
+            key="twin", cancelled=t("Plain BPE was not trained (cancelled): click the button to train it."),
+        )  # fmt: skip
+    except training.STOPPED as failure:
+        result = str(failure)
+    remembered(("variant", request.key), lambda: result)
+    return result if isinstance(result, Trained) else None
+
+
+def gain_caption(superword_tokens: int, plain_tokens: int, text: Text, vocab: int) -> None:
+    """Bytes per token of both at the full size on one text, and how much more a superword token holds."""
+    superword, plain_bpt = text.n_bytes / superword_tokens, text.n_bytes / plain_tokens
+    st.caption(t("At vocab {vocab:,} on {text}: superword tokens {a:.3f} bytes per token, plain BPE {b:.3f} "
+                 "({gain:+.1%} bytes per token, {fewer:,} fewer tokens).", vocab=vocab, text=plain(text.label),
+                 a=superword, b=plain_bpt, gain=superword / plain_bpt - 1, fewer=plain_tokens - superword_tokens))
