@@ -8,7 +8,7 @@ from ui import frame, settings, training
 from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from ui.encoding import training_window_html
 from ui.i18n import N_, t
-from ui.own_text import store_corpus_paste, store_corpus_upload
+from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_upload
 from ui.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
 from ui.superword import kind_changed, superword_inputs
 from ui.text import human_bytes, plain
@@ -48,6 +48,7 @@ with left:
     if s.corpus in SLUGS:
         st.caption(plain(t(SLUGS[s.corpus].description)))
     elif s.corpus == PASTE:
+        refill_paste_box(s)
         st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_corpus_paste,
                      args=(s,),
                      placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))

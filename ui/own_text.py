@@ -32,6 +32,14 @@ def store_corpus_paste(s: Session) -> None:
     s.pasted = Upload(PASTED, text, 0, text_digest(text)) if text else None
 
 
+def refill_paste_box(s: Session) -> None:
+    """The stored pasted text back in its box before the box is drawn, to edit it (after a reload, say); a big
+    paste stays out of it, as when it came. An empty box with text stored happens only then: emptying the box
+    by hand stores no text."""
+    if s.pasted is not None and not s.paste_box and len(s.pasted.text) <= BIG_PASTE:
+        s.paste_box = s.pasted.text
+
+
 def store_corpus_upload(s: Session) -> None:
     """A corpus file was uploaded: keep its text, or say at the uploader why not."""
     upload = _take_upload(s, Session.upload_box, Session.upload_problem)

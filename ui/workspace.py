@@ -40,7 +40,6 @@ from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
 from runtime.store import BlobSource, Removed, default_store, text_digest
 from ui.corpora import Upload
 from ui.i18n import t
-from ui.own_text import BIG_PASTE
 from ui.session import FIELDS, Session
 from ui.text import human_bytes, plain
 from ui.trace import PackedTrace
@@ -244,8 +243,6 @@ def restore(s: Session, workspace: str) -> Removed | bool:
     for name, value in decoded.values.items():
         if name in FIELDS and FIELDS[name].saved:
             setattr(s, name, value)
-    if s.pasted is not None and len(s.pasted.text) <= BIG_PASTE:
-        s.paste_box = s.pasted.text  # back in its box, to edit (a big paste stays out of it, as when it came)
     if decoded.lost:
         s.notice("warning", t("Your work in this tab was restored after the reload, except what could not be read "
                               "back: {fields}.", fields=plain(", ".join(decoded.lost))))
