@@ -1,6 +1,6 @@
 """A room of N people on one server, measured: CPU per visit, rerun and training, memory per session, restores.
 
-    python bench/room.py [--people 30] [--chars 40000] [--vocab 2000] [--big-mb 5 --big-vocab 32000]
+    python bench/room.py [--people 30] [--chars 40000] [--vocab 2000] [--big-mb 5 --big-vocab 32000 --big-people 1]
                          [--ttl 5] [--settle 20] [--app DIR] [--json out.json]
 
 Starts the real app (``streamlit run app.py`` of ``--app``, default this checkout, through that checkout's
@@ -28,8 +28,9 @@ as separate people have). Phases, in order:
    person opens their same address on the new port (cookies are per host, so they carry over); timed and
    checked as in 6; memory per restored session as in 5.
 9. leave: all contexts closed; after ``--ttl`` + ``--settle`` s one more visit; RSS − that server's baseline.
-10. big session (if ``../shared/corpora/docs10m.txt`` exists): one person uploads its first ``--big-mb`` MB
-    (10^6 bytes) and trains at ``--big-vocab``; server RSS after − before; reload; restart (a third server).
+10. big sessions (if ``../shared/corpora/docs10m.txt`` exists): ``--big-people`` people each upload ``--big-mb`` MB
+    (10^6 bytes) of it, slices a quarter MB apart, and train at ``--big-vocab``; server RSS after − before; reload;
+    restart (a third server). ``--people 0 --big-people 30 --big-mb 3`` is a room of 30 at vocab 32,000.
 
 CPU-seconds come from /proc/<pid>/stat: "server" is the server process's own utime + stime (all its threads:
 Tornado serving the page and its scripts, the websocket, every script run, saving and restoring workspaces);
@@ -58,6 +59,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+import room_big
 import room_support as rs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -239,44 +241,6 @@ class Room:
         self.report["browser problems"] = problems[:20]
         self.row("console errors and failed requests", str(len(problems)))
 
-    # -- one big session ---------------------------------------------------------------------------------------
-
-    def big(self, folder: Path) -> None:
-        args = self.args
-        upload = folder / f"docs-{args.big_mb:g}mb.txt"
-        upload.write_text(DOCS.read_bytes()[: int(args.big_mb * 10**6)].decode("utf-8", "ignore"), encoding="utf-8")
-        before = rs.usage(self.pid)
-        context = self.browser.new_context(viewport=rs.ROOM_VIEWPORT)
-        page = context.new_page()
-        using = rs.open_upload(page, self.url, upload, LONG)
-        rs.set_vocab(page, args.big_vocab)
-        rs.idle_all([page])
-        started = time.monotonic()
-        page.get_by_role("button", name="Train ▶").click()
-        page.get_by_role("heading", name=rs.RESULT).wait_for(timeout=LONG)
-        rs.idle_all([page])
-        seconds, made = time.monotonic() - started, rs.merges_made(page)
-        time.sleep(2)
-        now = rs.usage(self.pid)
-        self.report["big"] = {"MB": args.big_mb, "vocab": args.big_vocab, "merges made": made, "train wall s": seconds,
-                              "server MiB delta": now.server_mb - before.server_mb,
-                              "jobs MiB": now.jobs_mb}  # fmt: skip
-        self.row(f"big ({args.big_mb:g} MB, vocab {args.big_vocab:,}): merges made", made)
-        self.row("big: training, click to result", seconds, "s", 1)
-        self.row("big: server RSS after − before", now.server_mb - before.server_mb, "MiB", 0)
-
-        def check(page) -> dict[str, bool]:
-            return rs.work_back(page, args.big_vocab, made, using=using)
-
-        self.navigate("big reload", [page], lambda _, page: page.reload(wait_until="commit"), [check])
-        address = page.url
-        page.close()
-        self.start()
-        go = lambda _, page: page.goto(rs.on_server(address, self.url), wait_until="commit")  # noqa: E731
-        self.navigate("big restart", [context.new_page()], go, [check])
-        context.close()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--people", type=int, default=30)
@@ -284,6 +248,7 @@ def main() -> None:
     parser.add_argument("--vocab", type=int, default=2_000, help="person i trains at vocab + i")
     parser.add_argument("--big-mb", type=float, default=5, help="MB of docs10m the big session uploads (0: none)")
     parser.add_argument("--big-vocab", type=int, default=32_000)
+    parser.add_argument("--big-people", type=int, default=1, help="people uploading --big-mb MB each")
     parser.add_argument("--ttl", type=int, default=5, help="server.disconnectedSessionTTL, seconds")
     parser.add_argument("--settle", type=float, default=20, help="seconds to wait after the TTL")
     parser.add_argument("--app", type=Path, default=ROOT, help="checkout whose app.py to serve")
@@ -306,9 +271,10 @@ def main() -> None:
         try:
             room.start()
             room.baseline("baseline")
-            room.room()
+            if args.people > 0:
+                room.room()
             if args.big_mb > 0 and DOCS.exists():
-                room.big(Path(folder))
+                room_big.big(room, Path(folder), DOCS)
             elif args.big_mb > 0:
                 print(f"  (no {DOCS}: the big session is skipped)")
         finally:  # what was measured is kept even when a later phase fails
