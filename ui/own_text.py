@@ -26,10 +26,9 @@ BIG_PASTE = 50_000
 
 def store_corpus_paste(s: Session) -> None:
     """The Train page's paste box was edited: its text is the pasted corpus."""
-    text = _take_paste(s, Session.paste_box, N_(
+    s.pasted = _pasted(s, Session.paste_box, N_(
         "Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
         "paste again to replace it."))  # fmt: skip
-    s.pasted = Upload(PASTED, text, 0, text_digest(text)) if text else None
 
 
 def refill_paste_box(s: Session) -> None:
@@ -49,10 +48,9 @@ def store_corpus_upload(s: Session) -> None:
 
 def store_heldout_paste(s: Session) -> None:
     """Compare's held-out paste box was edited."""
-    text = _take_paste(s, Session.heldout_box, N_(
+    s.heldout_text = _pasted(s, Session.heldout_box, N_(
         "Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
         "paste again to replace it."))  # fmt: skip
-    s.heldout_text = Upload(PASTED, text, 0, text_digest(text)) if text else None
 
 
 def store_heldout_upload(s: Session) -> None:
@@ -90,13 +88,14 @@ def forget_heldout_text(s: Session) -> None:
     s.heldout_problem = ""
 
 
-def _take_paste(s: Session, box: Field[str], stored: str) -> str:
-    """The box's text; a big one is cleared from the box with a notice (``stored``, counting ``n``)."""
+def _pasted(s: Session, box: Field[str], stored: str) -> Upload | None:
+    """The box's text as a pasted text (None when empty); a big one is cleared from the box with a notice
+    (``stored``, counting ``n``)."""
     text = getattr(s, box.name) or ""
     if len(text) > BIG_PASTE:
         setattr(s, box.name, "")
         s.notice("info", t(stored, n=len(text)))
-    return text
+    return Upload(PASTED, text, 0, text_digest(text)) if text else None
 
 
 def _take_upload(s: Session, uploader: Field[UploadedFile | None], problem: Field[str]) -> Upload | None:

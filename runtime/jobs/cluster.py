@@ -36,12 +36,22 @@ import pickle
 import threading
 import time
 import uuid
-import weakref
 from collections.abc import Callable
 from typing import Any
 
 from runtime.jobs.on_worker import cancel_flag, connect, run_on_worker, takes_progress
-from runtime.jobs.status import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobCancelled, JobStatus, JobStopped, Limits
+from runtime.jobs.status import (
+    CANCELLED,
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    JobCancelled,
+    JobHandle,
+    JobStatus,
+    JobStopped,
+    Limits,
+)  # fmt: skip
 
 SCATTER_BYTES = 1 << 20  # payloads above this go to the cluster before the task (Dask warns of big graphs)
 FORGET_FLAG_AFTER = 60.0  # seconds a stopped job's flag stays set (its worker reads it within ~0.25 s)
@@ -66,55 +76,27 @@ class _Task:
         self.fetched, self.value = False, None
 
 
-class ClusterJob:
-    """The handle of a job on Dask (as ``runtime.jobs.Job``). Leaving its ``with`` block cancels it."""
+class ClusterJob(JobHandle):
+    """The handle of a job on Dask (:class:`JobHandle`). Leaving its ``with`` block cancels it: its worker stops
+    within ~0.25 s (see the module docstring)."""
 
     pid = None  # the job runs in a thread of a worker process elsewhere: there is no process of its own
-
-    def __init__(self, runner: ClusterRunner, task: _Task) -> None:
-        self._runner, self._task = runner, task
-        # The session that held this handle is gone (or forgot it): stop the work it asked for.
-        weakref.finalize(self, runner._abandon, task)
 
     @property
     def worker(self) -> str | None:
         """The address of the worker running the job, once it has started."""
         return self._task.worker
 
-    def poll(self) -> JobStatus:
-        return self._runner._status(self._task)
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait until the job has finished (True) or timeout seconds have passed (False)."""
-        return self._task.finished.wait(timeout)
-
-    def result(self, timeout: float | None = None) -> Any:
-        """The job's return value; or its exception, JobStopped, JobCancelled, or TimeoutError."""
-        task = self._task
-        if not task.finished.wait(timeout):
-            raise TimeoutError(f"the job has not finished after {timeout} s")
-        if task.error is not None:
-            raise task.error
-        with task.value_lock:  # fetched from the worker in the caller's thread, and only once
-            if not task.fetched:
-                try:
-                    task.value = task.future.result(timeout=timeout)
-                except TimeoutError:
-                    raise
-                except Exception as error:  # lost with its worker, say, or a class this server lacks
-                    raise JobStopped(f"stopped: the result could not be fetched from the cluster ({error!r})") from None
-                task.fetched, task.future = True, None
+    def _value(self, task: _Task, timeout: float | None) -> Any:
+        if not task.fetched:  # fetched from the worker once
+            try:
+                task.value = task.future.result(timeout=timeout)
+            except TimeoutError:
+                raise
+            except Exception as error:  # lost with its worker, say, or a class this server lacks
+                raise JobStopped(f"stopped: the result could not be fetched from the cluster ({error!r})") from None
+            task.fetched, task.future = True, None
         return task.value
-
-    def cancel(self) -> None:
-        """Stop the job (its worker stops within ~0.25 s, see the module docstring); no-op once finished."""
-        self._runner._stop(self._task, "cancelled")
-
-    def __enter__(self) -> ClusterJob:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.cancel()
 
 
 class ClusterRunner:

@@ -16,13 +16,23 @@ import subprocess
 import sys
 import threading
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from runtime.jobs import process as job_process
-from runtime.jobs.status import CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobCancelled, JobStatus, JobStopped, Limits
+from runtime.jobs.status import (
+    CANCELLED,
+    DONE,
+    FAILED,
+    QUEUED,
+    RUNNING,
+    JobCancelled,
+    JobHandle,
+    JobStatus,
+    JobStopped,
+    Limits,
+)  # fmt: skip
 
 
 class _Task:
@@ -45,47 +55,18 @@ class _Task:
         self.value: Any = None
 
 
-class Job:
-    """The handle of a submitted job. Use it as a context manager: leaving the block kills it."""
-
-    def __init__(self, runner: JobRunner, task: _Task) -> None:
-        self._runner, self._task = runner, task
-        # The session that held this handle is gone (or forgot it): stop the work it asked for.
-        weakref.finalize(self, runner._abandon, task)
+class Job(JobHandle):
+    """The handle of a job in a local process (:class:`JobHandle`)."""
 
     @property
     def pid(self) -> int | None:
         """The job's process id once it has started (it leads its own process group)."""
         return self._task.process.pid if self._task.process else None
 
-    def poll(self) -> JobStatus:
-        return self._runner._status(self._task)
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Wait until the job has finished (True) or timeout seconds have passed (False)."""
-        return self._task.finished.wait(timeout)
-
-    def result(self, timeout: float | None = None) -> Any:
-        """The job's return value; or its exception, JobStopped, JobCancelled, or TimeoutError."""
-        task = self._task
-        if not task.finished.wait(timeout):
-            raise TimeoutError(f"the job has not finished after {timeout} s")
-        if task.error is not None:
-            raise task.error
-        with task.value_lock:  # unpickled here, in the caller's thread, and only once
-            if task.answer is not None:
-                task.value, task.answer = pickle.loads(task.answer[1]), None
+    def _value(self, task: _Task, timeout: float | None) -> Any:
+        if task.answer is not None:  # unpickled once
+            task.value, task.answer = pickle.loads(task.answer[1]), None
         return task.value
-
-    def cancel(self) -> None:
-        """Stop the job (kill its processes, or take it out of the queue); no-op once finished."""
-        self._runner._stop(self._task, "cancelled")
-
-    def __enter__(self) -> Job:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.cancel()
 
 
 class JobRunner:
