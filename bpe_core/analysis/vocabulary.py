@@ -72,10 +72,13 @@ def vocabulary_rows(
     tokenizer: Tokenizer,
     usage: Counter[int] | None = None,
     trace: Sequence | None = None,
+    *,
+    counts: Sequence[int] | None = None,
 ) -> list[TokenInfo]:
     """Every token, in id order, with its merge round, count when merged and use count.
 
-    ``trace`` is a training trace (``TrainResult.trace``): record r gives the count of merge r.
+    ``trace`` is a training trace (``TrainResult.trace``): record r gives the count of merge r; or give those
+    counts alone (``counts[r]``), as an app that keeps its trace packed does.
 
     >>> import bpe_core
     >>> result = bpe_core.train("aaabdaaabac", 259)
@@ -84,7 +87,7 @@ def vocabulary_rows(
     (b'aaab', 2, 2, 2)
     """
     usage = usage or Counter()
-    counts = {record.rank: record.count for record in trace} if trace else {}
+    by_rank = dict(enumerate(counts)) if counts is not None else {record.rank: record.count for record in trace or ()}
     special_ids = set(tokenizer.special_tokens.values())
     rows = []
     for identifier, token in sorted(tokenizer.vocab.items()):
@@ -96,7 +99,7 @@ def vocabulary_rows(
                 token=token,
                 length=len(token),
                 merge_rank=rank,
-                count_when_merged=counts.get(rank) if rank is not None else None,
+                count_when_merged=by_rank.get(rank) if rank is not None else None,
                 used=usage.get(identifier, 0),
                 special=special,
             )

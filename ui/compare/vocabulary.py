@@ -111,9 +111,9 @@ def render(s: Session, subject: Subject) -> None:
         counted = attempt(t("count token use"), lambda: remembered(
             ("usage", subject.key, corpus.digest), lambda: voc.token_usage(tokenizer, corpus.text)))
         usage = counted if counted is not None else usage
-    trace = subject.trained.trace if subject.trained is not None else None
+    counts = subject.trained.trace.counts if subject.trained is not None else None  # no records made
     frame = remembered(("vocab-frame", subject.key, corpus.digest if corpus else ""),
-                       lambda: vocabulary_frame(voc.vocabulary_rows(tokenizer, usage, trace)))
+                       lambda: vocabulary_frame(voc.vocabulary_rows(tokenizer, usage, counts=counts)))
     token_table(s, frame, corpus)
     tree_section(s, subject, frame)
     lengths, never = st.columns([2, 3], gap="large")
