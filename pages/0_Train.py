@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import frame, settings, training
+from ui.callbacks import guarded
 from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from ui.encoding import training_window_html
 from ui.i18n import N_, t
@@ -31,6 +32,7 @@ PATTERN_LABELS = {
 }
 
 
+@guarded
 def _on_corpus_change() -> None:
     if s.corpus in SLUGS:
         s.vocab = SLUGS[s.corpus].vocab_size

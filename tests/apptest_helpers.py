@@ -10,7 +10,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui.frame import FAILED
+from ui.callbacks import FAILED
 from ui.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,6 +21,7 @@ from runtime import jobs
 from runtime.store import Removed, default_store
 from ui import i18n, links, session, stage, training, workspace
 from ui import tokens as token_ui
+from ui.callbacks import failure_message, guarded
 from ui.corpora import PASTE, UPLOAD
 from ui.i18n import N_, t
 from ui.session import Session
@@ -37,7 +38,6 @@ PAGES = (
     ("export", "pages/4_Export.py", N_("Export"), "Export", ":material/download:"),
     ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
 )
-FAILED = N_("Something went wrong on this page:")
 STYLE = (
     "<style>"
     + token_ui.TOKEN_CSS
@@ -85,8 +85,7 @@ def run_app() -> None:
         pass
     except Exception as error:  # the last safety net: a bug shows as a message, never a traceback
         logging.getLogger("bpe_playground").exception("page failed")
-        st.error(t("{failed} {error}: {message}. Your tokenizer and settings are kept.", failed=t(FAILED),
-                   error=plain(type(error).__name__), message=plain(error)))
+        st.error(failure_message(error))
     finally:  # also when the page stops or reruns early: the work is saved, the link box filled
         _save(s)
         with link_slot:
@@ -124,6 +123,7 @@ def language_switch() -> None:
                                  on_change=_keep_choices)
 
 
+@guarded
 def _keep_choices() -> None:
     """A selectbox sends back the text of its option, which the new language no longer has (its value would
     become that text): every field is set again here, where the old texts still map to their options."""

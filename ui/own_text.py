@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from runtime.store import text_digest
+from ui.callbacks import guarded
 from ui.corpora import PASTED, CorpusError, Upload, decode_upload
 from ui.fields import Field
 from ui.i18n import N_, t
@@ -24,6 +25,7 @@ BIG_PASTE = 50_000
 """Characters; a bigger paste is moved out of its box."""
 
 
+@guarded
 def store_corpus_paste(s: Session) -> None:
     """The Train page's paste box was edited: its text is the pasted corpus."""
     s.pasted = _pasted(s, Session.paste_box, N_(
@@ -39,6 +41,7 @@ def refill_paste_box(s: Session) -> None:
         s.paste_box = s.pasted.text
 
 
+@guarded
 def store_corpus_upload(s: Session) -> None:
     """A corpus file was uploaded: keep its text, or say at the uploader why not."""
     upload = _take_upload(s, Session.upload_box, Session.upload_problem)
@@ -46,6 +49,7 @@ def store_corpus_upload(s: Session) -> None:
         s.upload = upload
 
 
+@guarded
 def store_heldout_paste(s: Session) -> None:
     """Compare's held-out paste box was edited."""
     s.heldout_text = _pasted(s, Session.heldout_box, N_(
@@ -53,6 +57,7 @@ def store_heldout_paste(s: Session) -> None:
         "paste again to replace it."))  # fmt: skip
 
 
+@guarded
 def store_heldout_upload(s: Session) -> None:
     """A held-out file was uploaded: keep its text, or say at the uploader why not."""
     upload = _take_upload(s, Session.heldout_file, Session.heldout_problem)
@@ -64,6 +69,7 @@ PARALLEL_MAX_BYTES = 2_000_000
 """Parallel files in all: they are kept in the session's saved document, and measured on every tokenizer."""
 
 
+@guarded
 def store_parallel_files(s: Session) -> None:
     """Parallel files were uploaded (one per language): keep their sentences, or say at the uploader why not."""
     from bpe_core.analysis.parallel import read_parallel
@@ -82,6 +88,7 @@ def store_parallel_files(s: Session) -> None:
         s.parallel_problem = t("These files cannot be read as a parallel text: {error}", error=str(error))
 
 
+@guarded
 def forget_heldout_text(s: Session) -> None:
     """A new held-out choice: pasted and uploaded text are separate choices, so neither stands in for the other."""
     s.heldout_text = None
@@ -102,7 +109,9 @@ def _take_upload(s: Session, uploader: Field[UploadedFile | None], problem: Fiel
     """The uploaded file decoded, or None: nothing uploaded, or refused (the reason kept in ``problem``)."""
     setattr(s, problem.name, "")
     file = getattr(s, uploader.name)
-    if file is None:
+    if file is None or not hasattr(file, "getvalue"):
+        # None: nothing uploaded; no bytes: a file this session already took (its bytes were let go of, so
+        # Streamlit now holds a DeletedFile in its place), whose text is kept.
         return None
     try:
         return decode_upload(file.getvalue(), file.name)

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from ui.callbacks import guarded
 from ui.i18n import t
 from ui.session import MAX_VOCAB, MAX_WORDS, Session
 from ui.trained import Request
@@ -31,6 +32,7 @@ def suggested_transition(vocab: int, n_specials: int) -> int:
     return int(merges * STAGE1_SHARE) // 10 * 10
 
 
+@guarded
 def kind_changed(s: Session) -> None:
     """The Train page's algorithm changed: choosing superword tokens puts the transition inside this vocab's
     merges (at the field's default stage 2 may never start), so one click shows both stages."""

@@ -11,6 +11,7 @@ import streamlit as st
 from bpe_core import analysis as voc
 from runtime.store import text_digest
 from ui import encoding as enc
+from ui.callbacks import guarded
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
 from ui.fields import LinkValueError
 from ui.i18n import t
@@ -33,6 +34,7 @@ def sizes_text(sizes: list[int]) -> str:
     return ", ".join(map(str, sizes))
 
 
+@guarded
 def store_sizes(s: Session) -> None:
     """The sizes box was edited: keep the sizes if they parse, else say what is allowed."""
     try:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.callbacks import guarded
 from ui.i18n import t
 from ui.session import TALK_STEPS, Session
 
@@ -63,6 +64,7 @@ def mount(s: Session, pages: Sequence[tuple[str, str]]) -> None:
     )
 
 
+@guarded
 def _act(s: Session) -> None:
     """A key was pressed: runs as a callback, before the script, so the talk switch may still be set."""
     action = st.session_state.get(KEY, {}).get("action")
