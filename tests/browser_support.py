@@ -155,6 +155,17 @@ def wait_idle(page, timeout: float = 90_000) -> None:
     expect(page.locator(IDLE)).to_be_visible(timeout=timeout)
 
 
+def reload_when_kept(page) -> None:
+    """Reload once this tab's work can be found again: its id is in the address and the browser's cookie is set.
+
+    The page's own component sets the cookie when its frame has loaded; on a busy machine that can come after
+    the run ends, and a reload before it is, rightly, a stranger's visit (the work is not handed out).
+    """
+    page.wait_for_function(
+        "() => location.search.includes('ws=') && document.cookie.includes('bpe_browser=')", timeout=60_000)
+    page.reload()
+
+
 def screenshot_dir(default: Path) -> Path:
     target = Path(os.environ.get("BPE_SCREENSHOTS") or default)
     target.mkdir(parents=True, exist_ok=True)

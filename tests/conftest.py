@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "corpora"
 
@@ -90,4 +91,21 @@ def pytest_configure(config):
     import os
     import tempfile
 
-    os.environ.setdefault("BPE_DATA_DIR", tempfile.mkdtemp(prefix="bpe-test-store-"))
+    # Each test process (an xdist worker too) gets its own store, never the user's: a test may fill or empty it.
+    os.environ["BPE_DATA_DIR"] = tempfile.mkdtemp(prefix="bpe-test-store-")
+
+
+# -- running in parallel (tests/run.sh: pytest-xdist, --dist loadgroup) ------------------------------------------
+# The browser tests run one after another in one worker: each starts its own server and Chromium, and they wait
+# far more than they compute, so the other worker runs the rest of the suite meanwhile. Hypothesis's per-example
+# deadline is a speed guard that a shared, busy machine trips without any bug: the properties stay, the clock goes.
+
+settings.register_profile("shared-machine", deadline=None)
+settings.load_profile("shared-machine")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name.startswith("test_browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))

@@ -24,4 +24,5 @@ if [ "${#PACKAGES[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
 
-exec .venv/bin/python -m pytest -q "$@"
+# Two workers (pytest-xdist): the browser tests in one, one after another, the rest beside them (tests/conftest.py).
+exec .venv/bin/python -m pytest -q -n 2 --dist loadgroup "$@"

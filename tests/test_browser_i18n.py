@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, open_page, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, open_page, reload_when_kept, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from ui.callbacks import FAILED  # noqa: E402
@@ -63,7 +63,7 @@ def test_a_chinese_link_draws_the_app_in_chinese(server, browser, shots):
     sidebar.get_by_text("简体中文", exact=True).click()
     expect(page.get_by_role("heading", name=zh("BPE Playground"))).to_be_visible(timeout=30_000)
     wait_idle(page)
-    page.reload()
+    reload_when_kept(page)
     expect(page.get_by_role("heading", name=zh("3 · Result"))).to_be_visible(timeout=60_000)
     page.get_by_role("link", name=zh("Compare")).first.click()
     expect(page.get_by_role("heading", name=zh("Compare vocab sizes"))).to_be_visible(timeout=60_000)

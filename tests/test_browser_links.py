@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, open_page, paste, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, open_page, paste, reload_when_kept, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 if not Path(CHROMIUM).exists():
@@ -44,7 +44,7 @@ def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, 
     wait_idle(page)
     assert "ws=" in page.url and "mine" not in page.url  # the tab's id travels, the text never does
 
-    page.reload()
+    reload_when_kept(page)
     expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
     wait_idle(page)
     expect(page.get_by_role("heading", name="3 · Result")).to_be_visible()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, layout_problems, layout_report, open_page, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, layout_problems, layout_report, open_page, reload_when_kept, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from ui import dropout  # noqa: E402
@@ -49,7 +49,7 @@ def test_a_dropout_link_opens_with_its_samples_and_survives_a_reload(server, bro
     expect(page.get_by_text("Each sample decodes back to the same text")).to_be_visible()
     assert "dropout=0.1" in page.url and "seed=3" in page.url
     page.screenshot(path=str(shots / "dropout.png"))
-    page.reload()
+    reload_when_kept(page)
     expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
     assert samples(page) == drawn and "dropout=0.1" in page.url and "seed=3" in page.url
     assert not watch.problems, watch.problems
@@ -68,7 +68,7 @@ def test_a_superword_link_trains_keeps_its_settings_and_survives_a_reload(server
     # Tokens across words: a token with a space inside it, not only in front.
     tokens = page.locator("#result ~ * .tokens .tok, .tokens .tok").all_inner_texts()
     assert any(re.search(r"\w·\w", token) for token in tokens), tokens[:40]
-    page.reload()
+    reload_when_kept(page)
     expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
     wait_idle(page)
     expect(page.get_by_text(label).first).to_be_visible()

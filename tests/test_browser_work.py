@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, paste, streamlit_server, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, paste, reload_when_kept, streamlit_server, wait_idle  # noqa: E402
 from conftest import corpus  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
@@ -69,7 +69,7 @@ def test_a_5mb_upload_at_vocab_32000_survives_a_reload_and_a_restart(browser, tm
         made = merges_made(page)
         assert int(made.replace(",", "")) > 30_000
         started = time.monotonic()
-        page.reload()
+        reload_when_kept(page)
         expect(page.get_by_text(RESTORED).first).to_be_visible(timeout=60_000)
         expect(page.get_by_role("heading", name=RESULT)).to_be_visible()
         reload_seconds = time.monotonic() - started
@@ -134,7 +134,7 @@ def test_work_the_store_removed_is_named_and_one_click_trains_it_again(browser, 
         expect(page.locator('[data-testid="bpe-player"]')).to_be_visible(timeout=60_000)
         wait_idle(page)
         page.wait_for_timeout(5_500)
-        page.reload()
+        reload_when_kept(page)
         expect(page.get_by_text("Your work from before the reload was removed").first).to_be_visible(timeout=60_000)
         expect(page.get_by_text("days after its last use").first).to_be_visible()
         assert page.get_by_text("This link shows").count() == 0 and page.get_by_text(RESTORED).count() == 0
@@ -219,7 +219,7 @@ def test_a_tokenizer_loaded_from_a_file_comes_back_after_a_reload(browser, tmp_p
         wait_idle(page)
         page.goto(page.url.replace("/Export?", "/Encode?", 1))
         wait_idle(page)
-        page.reload()
+        reload_when_kept(page)
         expect(page.get_by_text(RESTORED).first).to_be_visible(timeout=60_000)
         wait_idle(page)
         page.get_by_role("combobox", name="Tokenizer").click()
