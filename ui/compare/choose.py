@@ -76,7 +76,8 @@ def inputs(s: Session, subject: Subject) -> None:
                              key=Session.d_model.key, persist_state="session")  # fmt: skip
         rare.number_input(t("Rare: used fewer than k times, k ="), min_value=1, max_value=1_000_000, step=1,
                           key=Session.min_uses.key, persist_state="session")  # fmt: skip
-        st.toggle(t("Output layer tied to the input embeddings"), key=Session.tied.key, persist_state="session")
+        st.toggle(t("Tied embeddings"), key=Session.tied.key, persist_state="session",
+                  help=t("The output layer reuses the input embeddings: the vocabulary's parameters count once."))
 
 
 def render(s: Session, subject: Subject) -> None:
