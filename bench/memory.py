@@ -36,38 +36,13 @@ import threading
 import time
 from pathlib import Path
 
+from room_support import descendants, rss_mb  # the same /proc readers as bench/room.py
+
 ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 VIEWPORT = {"width": 1400, "height": 1000}
 MB = 2**20
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except (FileNotFoundError, ProcessLookupError):
-        pass
-    return 0.0
-
-
-def descendants(pid: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (FileNotFoundError, ProcessLookupError, IndexError):
-                continue
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        children = [child for child, of in parents.items() if of == parent]
-        found += children
-        frontier += children
-    return found
 
 
 def server_pid(url: str) -> int:
