@@ -115,7 +115,7 @@ def test_two_server_processes_share_one_store(browser, tmp_path):
         page.goto(on_server(page.url, second))
         expect(page.get_by_text(RESTORED).first).to_be_visible(timeout=60_000)
         assert merges_made(page) == made
-        assert page.get_by_label("Paste your text").input_value() == "only on the first server " * 50
+        expect(page.get_by_label("Paste your text")).to_have_value("only on the first server " * 50, timeout=10_000)
     context.close()
 
 
@@ -187,7 +187,7 @@ def test_a_room_each_gets_their_own_work_back_after_a_reload(browser, tmp_path):
         for index, (page, text, vocab) in enumerate(zip(pages, texts, vocabs)):
             expect(page.get_by_text(RESTORED).first).to_be_visible(timeout=180_000)
             wait_idle(page)
-            assert page.get_by_label("Paste your text").input_value() == text, index
+            expect(page.get_by_label("Paste your text")).to_have_value(text, timeout=10_000)
             assert page.get_by_role("spinbutton", name="Vocab size").input_value() == str(vocab), index
             assert merges_made(page) == f"{vocab - 257:,}", index  # 256 bytes + <|endoftext|> + merges
             others = [f"signature-{other:02d}" for other in range(ROOM) if other != index]
