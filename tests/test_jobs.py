@@ -236,10 +236,3 @@ def test_trim_heap_soon_runs_one_trim_for_many_asks():
     jobs.trim_heap_soon(0.3)  # once it has run, the next ask starts a new one
     assert jobs._trim_timer is not timer
     jobs._trim_timer.join(5)
-
-
-def test_heap_arenas_are_limited_unless_the_environment_says(monkeypatch):
-    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
-    assert jobs.limit_heap_arenas() is False  # the operator's choice wins
-    monkeypatch.delenv("MALLOC_ARENA_MAX")
-    assert jobs.limit_heap_arenas(8 * os.cpu_count()) is True  # glibc took it (its own default: nothing changes)

@@ -106,9 +106,8 @@ def _let_go(s: Session) -> None:
 
 @st.cache_resource(show_spinner=False)
 def _start_services() -> bool:
-    """Once per server: few malloc heaps for the session threads, the job runner's spare process, and the timer
-    that hands ended sessions' memory back to the system (Streamlit has no session-end hook)."""
-    jobs.limit_heap_arenas()
+    """Once per server: the job runner's spare process, and the timer that hands ended sessions'
+    memory back to the system (Streamlit has no session-end hook)."""
     jobs.default_runner()
     jobs.release_memory_every(30)
     return True

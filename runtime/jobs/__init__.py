@@ -89,7 +89,7 @@ __all__ = [
     "CANCELLED", "DONE", "FAILED", "FINISHED", "QUEUED", "RUNNING",
     "ClusterJob", "ClusterRunner", "Job", "JobCancelled", "JobRunner", "JobStatus", "JobStopped", "Limits",
     "default_runner", "limits_from_env", "local_runner", "release_memory", "release_memory_every",
-    "run_with_progress", "submit", "trim_heap", "trim_heap_soon", "limit_heap_arenas",
+    "run_with_progress", "submit", "trim_heap", "trim_heap_soon",
 ]  # fmt: skip
 
 
@@ -194,23 +194,6 @@ def trim_heap() -> bool:
     keep its pages until the next :func:`release_memory` (a room of 30 at vocab 32,000: ~5 MB a person)."""
     libc = _libc()
     return bool(libc is not None and hasattr(libc, "malloc_trim") and libc.malloc_trim(0))
-
-
-M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
-
-
-def limit_heap_arenas(arenas: int = 2) -> bool:
-    """Let glibc's malloc keep at most ``arenas`` heaps for the process's threads (``MALLOC_ARENA_MAX``).
-
-    Streamlit runs each session's script in a thread, and glibc gives busy threads heaps of their own (up to 8 a
-    core): a page's short-lived objects then leave many half-empty heaps that no trim returns. 30 threads each
-    building a 32k tokenizer's player payload kept 5.9 MiB a person with the default, 2.0 with two arenas
-    (the GIL lets one thread run at a time, so malloc's lock costs nothing). An explicit ``MALLOC_ARENA_MAX``
-    in the environment wins. True when the limit was set."""
-    libc = _libc()
-    if "MALLOC_ARENA_MAX" in os.environ or libc is None or not hasattr(libc, "mallopt"):
-        return False
-    return bool(libc.mallopt(M_ARENA_MAX, arenas))
 
 
 _trim_timer: threading.Timer | None = None
