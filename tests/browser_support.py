@@ -155,6 +155,14 @@ def wait_idle(page, timeout: float = 90_000) -> None:
     expect(page.locator(IDLE)).to_be_visible(timeout=timeout)
 
 
+def set_vocab(page, size: int) -> None:
+    """Type a vocab size on the Train page and commit it."""
+    box = page.get_by_role("spinbutton", name="Vocab size")
+    box.fill(str(size))
+    box.press("Enter")
+    wait_idle(page)
+
+
 def reload_when_kept(page) -> None:
     """Reload once this tab's work can be found again: its id is in the address and the browser's cookie is set.
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, open_page, paste, streamlit_server, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, open_page, paste, set_vocab, streamlit_server, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import bpe_core  # noqa: E402
@@ -65,13 +65,6 @@ def choose_corpus(page, label: str) -> None:
     if not option.is_visible():
         box.click()
     option.click()
-    wait_idle(page)
-
-
-def set_vocab(page, size: int) -> None:
-    vocab = page.get_by_role("spinbutton", name="Vocab size")
-    vocab.fill(str(size))
-    vocab.press("Enter")
     wait_idle(page)
 
 

@@ -14,7 +14,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, paste, reload_when_kept, streamlit_server, wait_idle  # noqa: E402
+from browser_support import (  # noqa: E402
+    CHROMIUM,
+    VIEWPORT,
+    ConsoleWatch,
+    paste,
+    reload_when_kept,
+    set_vocab,
+    streamlit_server,
+    wait_idle,
+)
 from conftest import corpus  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
@@ -38,13 +47,6 @@ def merges_made(page) -> str:
 def choose_corpus(page, option: str) -> None:
     page.get_by_role("combobox", name="Corpus").click()
     page.get_by_role("option", name=option).click()
-    wait_idle(page)
-
-
-def set_vocab(page, vocab: int) -> None:
-    box = page.get_by_role("spinbutton", name="Vocab size")
-    box.fill(str(vocab))
-    box.press("Enter")
     wait_idle(page)
 
 

@@ -15,6 +15,7 @@ import dask_job_functions
 import job_functions
 import pytest
 from conftest import corpus
+from test_jobs import wait_until  # the same polling as the local runner's tests
 
 pytest.importorskip("distributed")
 
@@ -54,15 +55,6 @@ def local():
 def busy_threads(runner: ClusterRunner) -> int:
     """Task threads running on all workers, cancelled tasks whose thread still runs included."""
     return sum(runner.client.run(lambda dask_worker: len(dask_worker.active_threads)).values())
-
-
-def wait_until(predicate, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def test_dask_trains_the_same_merges_as_a_local_job_and_a_direct_call(runner, local, shakespeare):
