@@ -223,16 +223,3 @@ def test_memory_is_released_by_one_thread_per_process():
     first = jobs.release_memory_every(3600)
     assert first.is_alive() and first.daemon
     assert jobs.release_memory_every(3600) is first
-
-
-def test_trim_heap_soon_runs_one_trim_for_many_asks():
-    jobs.trim_heap_soon(0.3)
-    timer = jobs._trim_timer
-    for _ in range(20):  # a room opening Merges at once: one trim, not twenty
-        jobs.trim_heap_soon(0.3)
-    assert jobs._trim_timer is timer and timer.is_alive() and timer.daemon
-    timer.join(5)
-    assert not timer.is_alive()
-    jobs.trim_heap_soon(0.3)  # once it has run, the next ask starts a new one
-    assert jobs._trim_timer is not timer
-    jobs._trim_timer.join(5)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from runtime.jobs import trim_heap_soon
 from ui import session
 from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
 from ui.merges import PlayerView
@@ -31,5 +30,4 @@ def merge_player(
         default={"view": None},
         on_view_change=on_change or (lambda: None),
     )
-    trim_heap_soon()  # the payload's JSON (megabytes for a big tokenizer) is freed once it is sent
     return PlayerView.from_state(getattr(result, "view", None), payload["n"])

@@ -89,7 +89,7 @@ __all__ = [
     "CANCELLED", "DONE", "FAILED", "FINISHED", "QUEUED", "RUNNING",
     "ClusterJob", "ClusterRunner", "Job", "JobCancelled", "JobRunner", "JobStatus", "JobStopped", "Limits",
     "default_runner", "limits_from_env", "local_runner", "release_memory", "release_memory_every",
-    "run_with_progress", "submit", "trim_heap", "trim_heap_soon",
+    "run_with_progress", "submit", "trim_heap",
 ]  # fmt: skip
 
 
@@ -194,26 +194,6 @@ def trim_heap() -> bool:
     keep its pages until the next :func:`release_memory` (a room of 30 at vocab 32,000: ~5 MB a person)."""
     libc = _libc()
     return bool(libc is not None and hasattr(libc, "malloc_trim") and libc.malloc_trim(0))
-
-
-_trim_timer: threading.Timer | None = None
-
-
-def trim_heap_soon(delay: float = 1.0) -> None:
-    """:func:`trim_heap` ``delay`` seconds from now, once however many ask meanwhile.
-
-    For a page that sends megabytes to the browser (the merge player at vocab 32,000: ~2 MB of JSON): the
-    message is serialized and sent after the script returns, so its pages are free only then. Without this
-    they stay until the next :func:`release_memory` (30 s): a room of 30 opening Merges at once held ~4 MB a
-    person more (bench/room.py --big-people 30). One trim of a 1 GB heap takes ~50 ms, outside the GIL.
-    """
-    global _trim_timer
-    with _singletons_lock:
-        if _trim_timer is not None and _trim_timer.is_alive():
-            return
-        _trim_timer = threading.Timer(delay, trim_heap)
-        _trim_timer.daemon = True
-        _trim_timer.start()
 
 
 def release_memory() -> bool:
