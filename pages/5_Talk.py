@@ -31,8 +31,7 @@ with st.container(key="bpe-row-talk-controls"):  # kept side by side in talk mod
     on.button(t("Next ▶"), key="talk_next", on_click=_move, args=(s, 1), disabled=s.step == TALK_STEPS,
               type="primary", width="stretch")  # fmt: skip
     with notes:
-        following = STEPS[s.step] if s.step < TALK_STEPS else None
-        speaker_notes(s.step, TALK_STEPS, t(step.title), t(step.note), following and t(following.title), s.talk)
+        speaker_notes(s.step, [(t(each.title), t(each.note)) for each in STEPS], s.talk)
     keys.caption(t("n / p · ? keys"))
 st.title(t("{title} (step {step} of {total})", title=t(step.title), step=s.step, total=TALK_STEPS))
 step.draw()

@@ -97,7 +97,8 @@ def test_progress_goes_queued_running_done_and_counts_up(runner):
         seen.append(job.poll())
     seen.append(job.poll())
     running = [status for status in seen if status.state == jobs.RUNNING]
-    assert len(running) >= 5 and running[-1].done > running[0].done > 0
+    # The first running status may come before the worker's first progress event (a busy machine): 0 so far.
+    assert len(running) >= 5 and running[-1].done > running[0].done >= 0
     assert [status.done for status in running] == sorted(status.done for status in running)
     assert running[-1].seconds > running[0].seconds and running[0].position is None
     assert seen[-1].state == jobs.DONE and job.result() > 0

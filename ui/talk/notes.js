@@ -1,13 +1,21 @@
 // The speaker's notes in a second window (ui/talk/notes.py mounts this on the Talk page): a button, or the v key,
 // opens a small window the speaker keeps on their own screen; it shows the current step's note and the next step's
-// title, and follows the talk because every run of the page sends the session's step here. n / p (and PageDown /
-// PageUp) typed in that window move the talk too. Nothing of the note is drawn on the projected page.
+// title. Every step's note comes at once, and the window shows the step in the page's address (the session writes
+// it after every run), checked on each render and every 300 ms: however the runs' renders interleave, it never
+// stays a step behind. n / p (and PageDown / PageUp) typed in that window move the talk too. Nothing of the note is
+// drawn on the projected page.
 // Text is drawn with textContent only.
 const NAME = "bpe-speaker-notes";
 const TYPING = /^(slider|textbox|combobox|listbox|spinbutton|option|menuitem|tab|switch|checkbox|radio)$/;
 const MOVES = ["n", "p", "PageDown", "PageUp"];
 let current = null; // { data, button } of the latest render
 let notes = null; // the second window
+let following = 0; // the timer that keeps the window on the address's step
+
+function stepShown(data) {
+  const step = Number(new URLSearchParams(window.location.search).get("step"));
+  return Number.isInteger(step) && step >= 1 && step <= data.steps.length ? step : data.step;
+}
 
 function typingInto(target) {
   if (!(target instanceof HTMLElement)) return false;
@@ -45,10 +53,12 @@ function draw(win, data) {
       document.dispatchEvent(new KeyboardEvent("keydown", { key: e.key }));
     });
   }
+  const step = stepShown(data);
+  const page = data.steps[step - 1];
   doc.title = data.labels.window;
   doc.documentElement.lang = data.lang;
-  root.dataset.step = String(data.step);
-  const text = { step: data.where, title: data.title, note: data.note, next: data.next, keys: data.labels.keys };
+  root.dataset.step = String(step);
+  const text = { step: page.where, title: page.title, note: page.note, next: page.next, keys: data.labels.keys };
   for (const [role, value] of Object.entries(text)) root.querySelector(`[data-role=${role}]`).textContent = value;
 }
 
@@ -85,5 +95,12 @@ export default function (component) {
   button.textContent = data.labels.button;
   button.classList.toggle("talk", Boolean(data.talk));
   current = { data, button };
-  if (notes && !notes.closed) draw(notes, data); // kept in step with the session
+  if (notes && !notes.closed) draw(notes, data);
+  if (!following) following = setInterval(follow, 300);
+}
+
+function follow() {
+  if (!current || !notes || notes.closed) return;
+  const root = notes.document.getElementById("bpe-notes");
+  if (!root || root.dataset.step !== String(stepShown(current.data))) draw(notes, current.data);
 }

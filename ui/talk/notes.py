@@ -1,6 +1,7 @@
 """The speaker's notes, off the projected screen: a button (or the ``v`` key) on the Talk page opens a second
-window that shows the current step's note and the next step's title, kept in step by the session (each run of the
-page sends it the step; notes.js draws it with textContent). The note is never drawn on the page itself.
+window that shows the current step's note and the next step's title. It follows the step in the page's address
+(which the session writes after every run), from every step's note sent at once: no run's timing can leave it a step
+behind. notes.js draws with textContent; the note is never drawn on the page itself.
 """
 
 from __future__ import annotations
@@ -24,14 +25,19 @@ _notes = st.components.v2.component(
 )
 
 
-def speaker_notes(step: int, total: int, title: str, note: str, next_title: str | None, talk: bool) -> None:
-    """Mount the button and keep the notes window (if open) on ``step`` (its title and note already translated)."""
+def speaker_notes(step: int, steps: list[tuple[str, str]], talk: bool) -> None:
+    """Mount the button and keep the notes window (if open) on the talk's step; ``steps``: every step's (title,
+    note), already translated."""
+    total = len(steps)
+    pages = [
+        {"title": title, "note": note, "where": t("Step {step} of {total}", step=number, total=total),
+         "next": t("Next: {title}", title=steps[number][0]) if number < total else t("This is the last step.")}
+        for number, (title, note) in enumerate(steps, start=1)
+    ]  # fmt: skip
     _notes(
         key=KEY,
         data={
-            "step": step, "lang": language(), "talk": talk, "title": title, "note": note,
-            "where": t("Step {step} of {total}", step=step, total=total),
-            "next": t("Next: {title}", title=next_title) if next_title else t("This is the last step."),
+            "step": step, "steps": pages, "lang": language(), "talk": talk,
             "labels": {
                 "button": t("Speaker notes (v)"), "window": t("Speaker notes"),
                 "keys": t("n / p in this window move the talk too."),
