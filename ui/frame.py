@@ -189,13 +189,18 @@ def _open(s: Session) -> None:
             restored = workspace.restore(s, wanted)
         s.workspace = wanted or secrets.token_hex(8)
     signature = links.signature({key: ",".join(values) for key, values in params.items()})
-    if signature != s.link_signature:
-        s.link_signature = signature
+    if signature not in s.link_signatures:
+        _note_signature(s, signature)
         _apply_link(s, params, own=restored is not False)
     if s.lang not in i18n.LANGUAGES:
         s.lang = i18n.browser_language(st.context.locale)
     if isinstance(restored, Removed):  # said once the link's settings (its corpus) are read
         s.notice("warning", workspace.removal_message(restored, own_text=s.corpus in (PASTE, UPLOAD)))
+
+
+def _note_signature(s: Session, signature: str, keep: int = 3) -> None:
+    if not s.link_signatures or s.link_signatures[-1] != signature:
+        s.link_signatures = (*s.link_signatures[-(keep - 1) :], signature)
 
 
 def _apply_link(s: Session, params: dict[str, list[str]], *, own: bool) -> None:
@@ -236,7 +241,7 @@ def _link_box(s: Session) -> None:
     address = {**params, links.WORKSPACE_PARAM: s.workspace} if s.workspace else params
     if {key: ",".join(values) for key, values in _params().items()} != address:
         st.query_params.from_dict(address)
-    s.link_signature = links.signature(address)
+    _note_signature(s, links.signature(address))
     base = (st.context.url or "").split("?")[0]
     st.caption(":material/link: " + t("Link to this view (copy with the icon)"))
     # The link is drawn by the page's own small component, not st.code: st.code loads a 1.5 MB syntax

@@ -189,7 +189,9 @@ class Session(HasState):
     notices: Field[list[Notice]] = Field(list, saved=False)
     cancelled: Field[str] = Field("", saved=False)  # "Training cancelled…" (Markdown-safe), until shown once
     running_job: Field[str] = Field("", saved=False)  # the key of the job whose Cancel button is on screen
-    link_signature: Field[str] = Field("", saved=False)  # the query string this session last wrote or read
+    # The query strings this session last wrote or read (the newest last). A rerun can carry an address its browser
+    # had not yet replaced (a click while the run before it was ending): that one is this session's own, not a link.
+    link_signatures: Field[tuple[str, ...]] = Field((), saved=False)
     link_pending: Field[bool] = Field(False, saved=False)  # a just-opened link asks for its tokenizer
     workspace: Field[str] = Field("", saved=False)  # this tab's id in the reload store (the ?ws= parameter)
     browser: Field[str] = Field("", saved=False)  # this browser's id (a cookie), which owns its workspaces
