@@ -308,6 +308,7 @@ def test_every_page_in_talk_mode_is_legible_at_1280x720(server, browser, lang, s
 
     def legible(where: str) -> None:
         page.wait_for_timeout(400)  # st.html blocks and charts paint a moment after the run
+        page.evaluate("() => document.fonts.ready.then(() => true)")  # a fallback font's wider text is not the page's
         problems = layout_problems(layout_report(page))
         assert not problems, (lang, where, problems)
 
