@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import frame, settings, training
+from playground import train_form as settings
+from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
+from playground.i18n import N_, t
+from playground.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
+from playground.text import human_bytes, plain
+from playground.trained import stop_reason_text
+from ui import frame, training
 from ui.callbacks import guarded
-from ui.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from ui.encoding import training_window_html
-from ui.i18n import N_, t
 from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_upload
-from ui.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
 from ui.superword import kind_changed, superword_inputs
-from ui.text import human_bytes, plain
-from ui.trained import stop_reason_text
 from ui.uploads import upload_status
 
 s = frame.page("train")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from playground.i18n import N_, language, t
+from playground.session import Session
+from playground.text import plain
 from ui import chart_style, frame, stage, training
 from ui import encoding as enc
 from ui import merges as mg
 from ui.animation_html import animation_html
-from ui.i18n import N_, language, t
 from ui.player import merge_player
-from ui.session import Session
-from ui.text import plain
 from ui.tokens import display_str
 
 TABLE_PAGE_ROWS = 50

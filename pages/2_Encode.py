@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.i18n import N_, t
+from playground.session import MAX_LINK_TEXT, TRAINED, Session
+from playground.text import plain
 from ui import dropout, export, frame, training
 from ui import encoding as enc
-from ui.i18n import N_, t
-from ui.session import MAX_LINK_TEXT, TRAINED, Session
-from ui.text import plain
 from ui.tokens import display_str
 
 s = frame.page("encode")

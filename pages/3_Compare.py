@@ -7,10 +7,10 @@ from importlib import import_module
 
 import streamlit as st
 
+from playground.i18n import N_, t
+from playground.session import ANY_TOKENIZER_VIEWS, REFERENCES, TRAINED, VIEWS, Session
 from ui import frame, training
 from ui.compare import common
-from ui.i18n import N_, t
-from ui.session import ANY_TOKENIZER_VIEWS, REFERENCES, TRAINED, VIEWS, Session
 
 # Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server).
 # (A comment, not a docstring: Streamlit's magic would draw a bare string in a page.)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.i18n import N_, t
+from playground.session import FORMATS, REFERENCES, TRAINED, Session
+from playground.text import human_bytes, plain
 from ui import encoding as enc
 from ui import export, frame
-from ui.i18n import N_, t
-from ui.session import FORMATS, REFERENCES, TRAINED, Session
-from ui.text import human_bytes, plain
 
 s = frame.page("export")
 st.title(t("Export and import"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.i18n import t
+from playground.session import TALK_STEPS, Session
 from ui import frame
-from ui.i18n import t
-from ui.session import TALK_STEPS, Session
 from ui.talk.notes import speaker_notes
 from ui.talk.steps import STEPS
 

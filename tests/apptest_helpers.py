@@ -10,8 +10,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from playground.session import Session
 from ui.callbacks import FAILED
-from ui.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")
@@ -142,7 +142,7 @@ def fresh(page: str | None = None, **query: str) -> AppTest:
 
 
 def unescaped(markdown: str) -> str:
-    """What a person reads of Markdown escaped by ui.text.plain (backslash escapes removed)."""
+    """What a person reads of Markdown escaped by playground.text.plain (backslash escapes removed)."""
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
@@ -178,10 +178,10 @@ def open_page(at: AppTest, page: str) -> AppTest:
 
 def options_in(lang: str, monkeypatch) -> None:
     """Let AppTest read translated widgets in ``lang``: it formats their options again in the test's own
-    thread, outside any script run, where ``ui.i18n.t`` would speak English and no option would match."""
+    thread, outside any script run, where ``playground.i18n.t`` would speak English and no option would match."""
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    from ui import i18n
+    from playground import i18n
 
     inside = i18n.language
     monkeypatch.setattr(i18n, "language", lambda: inside() if get_script_run_ctx(suppress_warning=True) else lang)

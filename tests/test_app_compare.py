@@ -23,17 +23,17 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from bpe_core import analysis as voc
+from playground.corpora import CAT_IN_THE_HAT, MIXED_EN_ZH
+from playground.session import FIELDS, REFERENCES, Session
+from playground.text import plain
 from ui.compare import side
-from ui.corpora import CAT_IN_THE_HAT, MIXED_EN_ZH
 from ui.encoding import loaded_choice
-from ui.session import FIELDS, REFERENCES, Session
-from ui.text import plain
 
 COMPARE = "pages/3_Compare.py"
 CAT = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}
 """A tiny sample: its link trains in milliseconds."""
 PAYLOADS = ("![x](http://127.0.0.1:9/x.png)", "[t](http://x)", "<img src=x onerror=alert(1)>")
-# In Markdown, an image or link needs "](" and "![" unescaped; ui.text.plain escapes both.
+# In Markdown, an image or link needs "](" and "![" unescaped; playground.text.plain escapes both.
 RAW_MARKDOWN_LINK = re.compile(r"(?<!\\)\]\(|(?<!\\)!\[")
 
 

@@ -14,13 +14,13 @@ import bpe_core
 from bpe_core.analysis import health as hl
 from bpe_core.analysis.heldout import hold_out, line_overlap
 from bpe_core.analysis.reachability import INVALID_UTF8
-from ui import held_out
+from playground import heldout_texts as held_out
+from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
+from playground.session import FIELDS, Session
+from playground.workspace import decode, encode
 from ui.compare import health as health_view
 from ui.compare.common import known
 from ui.compare.parity import pair_requests
-from ui.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
-from ui.session import FIELDS, Session
-from ui.workspace import decode, encode
 
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
 

@@ -26,9 +26,9 @@ from apptest_helpers import (
 )
 
 import bpe_core
-from ui.corpora import load_sample
+from playground.corpora import load_sample
+from playground.session import TRAINED, Session
 from ui.encoding import REFERENCE_LABELS, loaded_choice
-from ui.session import TRAINED, Session
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 SPECIAL = "<|endoftext|>"

@@ -8,10 +8,10 @@ from apptest_helpers import APP, TIMEOUT, markdown_texts, no_exception, unescape
 from streamlit.testing.v1 import AppTest
 from test_app_compare import CAT, RAW_MARKDOWN_LINK, field, views_html
 
+from playground.session import FORMATS, Session
+from playground.text import plain
 from ui.encoding import loaded_choice
 from ui.export import LABELS, export_files
-from ui.session import FORMATS, Session
-from ui.text import plain
 
 EXPORT = "pages/4_Export.py"
 COMPARE = "pages/3_Compare.py"

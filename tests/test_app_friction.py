@@ -13,16 +13,16 @@ from apptest_helpers import ENCODE, MERGES, fresh, htmls, no_exception, open_pag
 from apptest_helpers import unescaped as plain_text
 
 import bpe_core
+from playground import i18n, workspace
+from playground.corpora import PASTED, Upload
+from playground.session import Session
+from playground.text import human_bytes
+from playground.trained import stop_reason_text
 from runtime.store import text_digest
 from ui import encoding as enc
-from ui import i18n, workspace
 from ui.animation_html import player_labels
-from ui.corpora import PASTED, Upload
 from ui.export import export_files
-from ui.session import Session
-from ui.text import human_bytes
 from ui.tokens import token_span, tokens_html
-from ui.trained import stop_reason_text
 from ui.training import _cancel_clicked
 
 EXPORT = "pages/4_Export.py"

@@ -8,9 +8,9 @@ from apptest_helpers import APP, TIMEOUT, no_exception, sess, unescaped
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from ui.corpora import load_sample
+from playground.corpora import load_sample
+from playground.session import URL_FIELDS, Session
 from ui.frame import PAGES
-from ui.session import URL_FIELDS, Session
 
 PAGE_FILES = {page_id: script for page_id, script, *_ in PAGES}
 HOSTILE = {

@@ -30,12 +30,12 @@ from hypothesis import strategies as st
 import bpe_core
 from bpe_core import ClassicTokenizer
 from bpe_core.encoding.lifetimes import PERMANENT
+from playground.corpora import DEFAULT_SLUG, PASTE
+from playground.session import Session
+from playground.trained import Request, Trained
 from ui import merges as mg
 from ui.animation_html import animation_html
-from ui.corpora import DEFAULT_SLUG, PASTE
-from ui.session import Session
 from ui.tokens import display_bytes, display_str
-from ui.trained import Request, Trained
 
 
 def _merges_page(sample: str, **widgets):

@@ -10,10 +10,11 @@ import pytest
 from apptest_helpers import APP, TIMEOUT, no_exception, sess, vega_specs
 from streamlit.testing.v1 import AppTest
 
-from ui import chart_style, i18n, stage
+from playground import i18n
+from playground.links import link_params, parse_link
+from playground.session import TALK_STEPS, Session
+from ui import chart_style, stage
 from ui.animation_html import animation_html, player_labels
-from ui.links import link_params, parse_link
-from ui.session import TALK_STEPS, Session
 from ui.stage.keys import keys_help
 from ui.talk.steps import PAIR_CHART_LINES, STEPS
 
@@ -111,8 +112,8 @@ def test_the_players_words_are_translated_with_the_same_placeholders():
 
 
 def test_the_exported_animation_carries_its_language():
+    from playground.trained import Request, train_job
     from ui.merges import player_payload
-    from ui.trained import Request, train_job
 
     text = "low lower newest widest 字节对编码"
     trained = train_job(text, Request("paste", "t", "d", "byte", 270, "gpt2", "gpt2", ()))

@@ -22,10 +22,10 @@ from apptest_helpers import (
 )
 
 import bpe_core
-from ui.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
-from ui.session import Session
-from ui.settings import limits
-from ui.text import plain
+from playground.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
+from playground.session import Session
+from playground.text import plain
+from playground.train_form import limits
 
 SPECIAL = "<|endoftext|>"  # the page's default special token
 
@@ -130,7 +130,7 @@ def test_every_sample_trains(sample):
 def test_classic_training_matches_train_classic():
     """Classic BPE trains with train_classic; words keep their </w> marks, escaped; bytes per token
     counts characters + </w> before and symbols after."""
-    from ui import settings
+    from playground import train_form as settings
 
     settings._stops.clear()  # where an earlier test's training stopped would make the range exact (tested below)
     at = fresh()

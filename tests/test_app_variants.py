@@ -16,13 +16,13 @@ from bpe_core.encoding.dropout import encode_with_dropout, sample_seeds
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import pretokenize
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN, is_superword
+from playground.corpora import load_sample
+from playground.links import parse_link
+from playground.session import Session
 from ui import dropout
 from ui import encoding as enc
-from ui.corpora import load_sample
 from ui.export import SUPERWORD_REFUSAL, export_files
-from ui.links import parse_link
 from ui.merges import word_starts
-from ui.session import Session
 
 EXPORT = "pages/4_Export.py"
 COMPARE = "pages/3_Compare.py"
@@ -179,7 +179,7 @@ def test_compare_draws_plain_and_superword_bpe_at_the_same_size(superword_sessio
     no_exception(at)
     trained = sess(at).trained
     plain_bpe = bpe_core.train(load_sample(PROSE), 600, special_tokens=["<|endoftext|>"], pattern="gpt2")
-    from ui import held_out as held_outs
+    from playground import heldout_texts as held_outs
 
     assert sess(at).heldout == held_outs.DEFAULT  # the corpus's own held-out text: the rest of the reference
     held_out = held_outs.built_in_text(held_outs.resolve(held_outs.DEFAULT, PROSE, 0))

@@ -1,6 +1,7 @@
-"""The house's rules, read from the files: imports point down (pages → ui → runtime and bpe_core), no package
+"""The house's rules, read from the files: imports point down (pages → ui → playground → runtime and bpe_core), no package
 has an import circle (imports inside functions and under TYPE_CHECKING count too: a circle hidden there is
-still a circle), the engine and the runtime never import the app, and no module grows past its size."""
+still a circle), the engine and the runtime never import the app, the app's model imports no Streamlit, and no
+module grows past its size."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("bpe_core", "runtime", "ui")
+PACKAGES = ("bpe_core", "runtime", "playground", "ui")
 
 
 def module_name(path: Path) -> str:
@@ -36,13 +37,13 @@ def imports(path: Path, name: str) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
-            # ``from ui import frame`` imports ui.frame; ``from ui.fields import Field``, ui.fields (see graph)
+            # ``from ui import frame`` imports ui.frame; ``from playground.fields import Field``, playground.fields (see graph)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found
 
 
 def graph() -> dict[str, set[str]]:
-    """Module -> the project's modules it imports (``ui.session`` importing ``ui.fields`` etc.)."""
+    """Module -> the project's modules it imports (``playground.session`` importing ``playground.fields`` etc.)."""
     known = modules()
     edges = {}
     for name, path in known.items():
@@ -103,8 +104,9 @@ def _package_imports(prefix: str) -> dict[str, set[str]]:
 @pytest.mark.parametrize(
     ("package", "forbidden"),
     [
-        ("bpe_core", ("ui", "runtime", "pages", "streamlit")),  # the engine stands alone
-        ("runtime", ("ui", "pages", "streamlit")),  # the runtime runs what it is given
+        ("bpe_core", ("ui", "playground", "runtime", "pages", "streamlit")),  # the engine stands alone
+        ("runtime", ("ui", "playground", "pages", "streamlit")),  # the runtime runs what it is given
+        ("playground", ("ui", "pages", "streamlit")),  # the model runs in job processes: no Streamlit
         ("ui", ("pages",)),  # pages render; nothing calls them
     ],
 )
@@ -123,12 +125,23 @@ def test_the_talk_pages_steps_are_used_by_the_talk_page_only():
     assert {name for name in users if not name.startswith("ui.talk")} == {"pages.5_Talk"}
 
 
+def test_runtime_names_no_module_of_the_app_in_a_string():
+    """Job code is referred to by import, never by a module name in a string, which no import test could see."""
+    named = {
+        name: sorted(node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                     if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                     and any(node.value.startswith(f"{package}.") for package in ("ui", "playground", "pages")))
+        for name, path in modules().items() if name.startswith("runtime")
+    }
+    assert {name: found for name, found in named.items() if found} == {}
+
+
 def test_no_job_or_store_module_lives_in_ui():
     names = [name for name in modules() if name.startswith("ui.")]
     assert not [name for name in names if any(word in name for word in ("job", "store"))]
 
 
-@pytest.mark.parametrize("limit, folder", [(300, "bpe_core"), (300, "runtime"), (300, "ui"), (150, "pages")])
+@pytest.mark.parametrize("limit, folder", [(300, "bpe_core"), (300, "runtime"), (300, "playground"), (300, "ui"), (150, "pages")])
 def test_no_module_outgrows_the_house(limit, folder):
     sizes = {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
              for path in (ROOT / folder).rglob("*.py")}  # fmt: skip

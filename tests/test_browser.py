@@ -21,8 +21,8 @@ from browser_support import CHROMIUM, open_page, paste, set_vocab, streamlit_ser
 from playwright.sync_api import expect  # noqa: E402
 
 import bpe_core  # noqa: E402
-from ui.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample  # noqa: E402
-from ui.trained import _window  # noqa: E402
+from playground.corpora import DEFAULT_SAMPLE, SAMPLES, load_sample  # noqa: E402
+from playground.trained import _window  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)

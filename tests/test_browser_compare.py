@@ -16,8 +16,8 @@ pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, open_page, streamlit_server, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-from ui.i18n import t  # noqa: E402
-from ui.links import parse_link  # noqa: E402
+from playground.i18n import t  # noqa: E402
+from playground.links import parse_link  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)

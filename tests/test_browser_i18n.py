@@ -15,8 +15,8 @@ pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, open_page, reload_when_kept, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
+from playground.i18n import t  # noqa: E402
 from ui.callbacks import FAILED  # noqa: E402
-from ui.i18n import t  # noqa: E402
 
 CLASSICS = "Chinese classics (Analects, Mencius, Great Learning, Doctrine of the Mean, ~220 KB)"
 

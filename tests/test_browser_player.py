@@ -19,11 +19,11 @@ pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, open_page, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
+from playground.corpora import MIXED_EN_ZH  # noqa: E402
+from playground.trained import Request, Trained, train_job  # noqa: E402
 from ui import merges as mg  # noqa: E402
 from ui import tokens as tok_ui  # noqa: E402
 from ui.animation_html import animation_html  # noqa: E402
-from ui.corpora import MIXED_EN_ZH  # noqa: E402
-from ui.trained import Request, Trained, train_job  # noqa: E402
 
 if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)

@@ -23,8 +23,8 @@ pytest.importorskip("playwright.sync_api")
 from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
-from ui.i18n import t  # noqa: E402
-from ui.session import TALK_STEPS  # noqa: E402
+from playground.i18n import t  # noqa: E402
+from playground.session import TALK_STEPS  # noqa: E402
 from ui.talk.steps import STEPS  # noqa: E402
 
 if not Path(CHROMIUM).exists():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from streamlit.runtime.uploaded_file_manager import DeletedFile
 
+from playground.corpora import Upload
+from playground.session import Session
 from ui.callbacks import FAILED, guarded
-from ui.corpora import Upload
 from ui.own_text import store_corpus_upload
-from ui.session import Session
 
 
 def test_a_failing_callback_says_what_failed_as_plain_text_and_keeps_the_work():

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core.analysis.heldout import MIN_LINE_BYTES, hold_out, line_overlap, without_lines_of
-from ui.held_out import parallel_texts, split_corpus
+from playground.heldout_texts import parallel_texts, split_corpus
 
 LINES = st.lists(st.sampled_from(["", "x", "a line long enough to be compared", "另一行足够长的中文句子。", "  else:"]),
                  min_size=2, max_size=30)  # fmt: skip

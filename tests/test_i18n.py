@@ -28,12 +28,12 @@ from apptest_helpers import (
 )
 from streamlit.testing.v1 import AppTest
 
-from ui import i18n
-from ui.corpora import SENNRICH
-from ui.session import FORMATS, VIEWS, Session
+from playground import i18n
+from playground.corpora import SENNRICH
+from playground.session import FORMATS, VIEWS, Session
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted([*ROOT.glob("ui/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
+SOURCES = sorted([*ROOT.glob("ui/**/*.py"), *ROOT.glob("playground/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
 MARKS = {"t", "tn", "N_", "later"}
 CORPUS = "toy-aaabdaaabac"  # its name holds no English words (a toy corpus's name is its text)
 
@@ -116,7 +116,7 @@ def test_the_session_field_is_the_key_i18n_reads():
 
 
 def test_a_message_made_without_the_session_is_translated_where_it_is_shown():
-    from ui.links import parse_link
+    from playground.links import parse_link
 
     _, problems = parse_link({"vocab": ["²"]})
     (problem,) = problems
@@ -166,7 +166,7 @@ def english_left(at: AppTest) -> list[str]:
     for text in visible_texts(at):
         for data in DATA:
             text = text.replace(data, "")
-        text = unescaped(text)  # Markdown escapes of ui.text.plain
+        text = unescaped(text)  # Markdown escapes of playground.text.plain
         found += [f"{match.group()!r} in {text[:120]!r}" for match in ENGLISH_RUN.finditer(text)]
     return found
 

@@ -75,7 +75,7 @@ def test_dask_trains_the_same_merges_as_a_local_job_and_a_direct_call(runner, lo
 
 
 def test_a_dask_local_cluster_trains_the_same_trained_as_a_local_job(runner, local, shakespeare):
-    from ui.trained import Request, Trained, train_job
+    from playground.trained import Request, Trained, train_job
 
     text = shakespeare[:60_000]
     request = Request("shakespeare", "Shakespeare", "digest", "byte", 700, "gpt2", "gpt2", ("<|endoftext|>",))
@@ -185,7 +185,7 @@ def test_only_what_a_cluster_can_stop_goes_there(runner, address, monkeypatch):
         assert isinstance(chosen, ClusterRunner) and jobs.default_runner() is chosen
         assert isinstance(jobs.local_runner(), JobRunner)
         # The custom-regex check (no progress: only a kill stops a stuck regex) still runs, locally.
-        from ui.settings import _limits_bounded
+        from playground.train_form import _limits_bounded
 
         assert _limits_bounded("low lower", "byte", r"\w+|\s", ()).exact
     finally:

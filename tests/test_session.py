@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ui import links
-from ui.links import link_params, parse_link, signature
-from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session
-from ui.text import plain
+from playground import links
+from playground.links import link_params, parse_link, signature
+from playground.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, URL_FIELDS, Session
+from playground.text import plain
 
 BAD_NUMBERS = ["²", "٣", "1e999", "-1", "9" * 5000, "1.5", " 7", "0x10", "", "+3", "١٢"]
 

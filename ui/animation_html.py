@@ -15,9 +15,9 @@ import html
 import json
 from pathlib import Path
 
+from playground.i18n import language
+from playground.i18n import t as translate
 from ui import tokens as tok_ui
-from ui.i18n import language
-from ui.i18n import t as translate
 from ui.merges import TIE_RULE
 
 _HERE = Path(__file__).parent

@@ -10,9 +10,10 @@ import logging
 from collections.abc import Callable
 from typing import ParamSpec
 
-from ui import session
-from ui.i18n import N_, t
-from ui.text import plain
+from playground import session
+from playground.i18n import N_, t
+from playground.text import plain
+from ui import state
 
 FAILED = N_("Something went wrong on this page:")
 P = ParamSpec("P")
@@ -33,7 +34,7 @@ def guarded(callback: Callable[P, None]) -> Callable[P, None]:
             callback(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 -- the net: a bug shows as a message, never a traceback
             logging.getLogger("bpe_playground").exception("callback %s failed", callback.__name__)
-            s = next((arg for arg in args if isinstance(arg, session.Session)), None) or session.current()
+            s = next((arg for arg in args if isinstance(arg, session.Session)), None) or state.current()
             s.notice("error", failure_message(error))
 
     return run

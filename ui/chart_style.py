@@ -9,7 +9,7 @@ from typing import Any
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from ui import session, stage
+from ui import stage, state
 from ui.stage import keys
 
 NORMAL_PX = (12, 13)
@@ -34,7 +34,7 @@ def config(talk: bool | None = None) -> dict[str, Any]:
     """A Vega-Lite ``config`` with this run's text sizes (talk mode: the session's)."""
     running = get_script_run_ctx(suppress_warning=True) is not None
     if talk is None:
-        talk = running and bool(session.current().talk)
+        talk = running and bool(state.current().talk)
     label, title = font_px(talk, keys.viewport_width() if running else None)
     limit = 0 if talk else 600  # 0: no limit (long legend labels wrap instead of being cut)
     ink = {"labelColor": "#111", "titleColor": "#111"} if talk else {}  # Streamlit's grey fades on a projector

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core.encoding.dropout import dropout_samples, sample_seeds
+from playground.i18n import t, tn
+from playground.session import MAX_DROPOUT, MAX_SEED, AnyTokenizer, Session
 from ui import encoding as enc
 from ui import tokens as tok_ui
-from ui.i18n import t, tn
-from ui.session import MAX_DROPOUT, MAX_SEED, AnyTokenizer, Session
 
 SAMPLES = 4
 """Segmentations drawn side by side."""

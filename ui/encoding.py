@@ -16,11 +16,11 @@ import streamlit as st
 
 from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.encoding.lifetimes import PERMANENT
+from playground.i18n import t
+from playground.session import TRAINED, AnyTokenizer, Session
+from playground.trained import Trained
 from runtime.lru import LRU
 from ui import tokens as tok_ui
-from ui.i18n import t
-from ui.session import TRAINED, AnyTokenizer, Session
-from ui.trained import Trained
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
 """Code names, the same in every language."""

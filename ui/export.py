@@ -19,11 +19,11 @@ import streamlit as st
 
 from bpe_core import formats
 from bpe_core.formats.archive import read_zip
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import plain
+from playground.trained import Request
 from ui.encoding import LOADED
-from ui.i18n import N_, t
-from ui.session import Session
-from ui.text import plain
-from ui.trained import Request
 
 LABELS = {"gpt2": N_("GPT-2 (zip)"), "tiktoken": N_("tiktoken ranks"), "hf": N_("Hugging Face"),
           "bpe-playground": N_("Project JSON")}  # fmt: skip
@@ -33,7 +33,7 @@ HELP = {
     "hf": N_("tokenizer.json for the Hugging Face tokenizers library"),
     "bpe-playground": N_("this project's format, with the training settings"),
 }
-"""Shown with ui.i18n.t."""
+"""Shown with playground.i18n.t."""
 MIME = {
     "gpt2": "application/zip",
     "tiktoken": "text/plain",

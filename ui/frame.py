@@ -17,16 +17,17 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
+from playground import i18n, links, session, workspace
+from playground.corpora import PASTE, UPLOAD
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import plain
 from runtime import jobs
 from runtime.store import Removed, default_store
-from ui import i18n, links, session, stage, training, workspace
+from ui import stage, state, training
 from ui import tokens as token_ui
 from ui.callbacks import failure_message, guarded
-from ui.corpora import PASTE, UPLOAD
-from ui.i18n import N_, t
-from ui.session import Session
 from ui.stage import keys as talk_keys
-from ui.text import plain
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = (
@@ -64,7 +65,7 @@ _page_tools = st.components.v2.component(
 def run_app() -> None:
     """The whole app: navigation over the pages, with the session opened before the page runs."""
     _start_services()
-    s = session.current()
+    s = state.current()
     _open(s)  # first: the language decides the page titles
     st.set_page_config(page_title=t("BPE Playground"), page_icon="🔤", layout="wide")
     pages = [
@@ -134,7 +135,7 @@ def _keep_choices() -> None:
 
 def scroll_into_view(element_id: str) -> None:
     """Ask the browser to scroll to an element drawn in this run (e.g. a result below the fold)."""
-    session.current().scroll_to = element_id
+    state.current().scroll_to = element_id
 
 
 class PageDone(Exception):
@@ -154,7 +155,7 @@ def page(page_id: str) -> Session:
         # ~0.2 s to be ready and a deep link's training is asked for within that time.
         _start_services()
         st.rerun()
-    s = session.current()
+    s = state.current()
     s.page = page_id
     for level, text in s.notices:
         getattr(st, level)(text)

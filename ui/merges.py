@@ -35,10 +35,10 @@ from bpe_core import pretokenize
 from bpe_core.encoding.classic import END_OF_WORD
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
+from playground.i18n import N_, t
+from playground.session import SPEEDS, Session
+from playground.trained import Trained
 from ui import tokens as tok_ui
-from ui.i18n import N_, t
-from ui.session import SPEEDS, Session
-from ui.trained import Trained
 
 TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
 TOP_CANDIDATES = 5

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from playground.corpora import PASTED, CorpusError, Upload, decode_upload
+from playground.fields import Field
+from playground.i18n import N_, t
+from playground.session import Session
 from runtime.store import text_digest
 from ui.callbacks import guarded
-from ui.corpora import PASTED, CorpusError, Upload, decode_upload
-from ui.fields import Field
-from ui.i18n import N_, t
-from ui.session import Session
 
 if TYPE_CHECKING:  # Streamlit's class, for the annotation only
     from streamlit.runtime.uploaded_file_manager import UploadedFile

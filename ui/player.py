@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ui import session
+from ui import state
 from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
 from ui.merges import PlayerView
 
@@ -26,7 +26,7 @@ def merge_player(
     slide with a line of text above it); return what it last reported (None before its first pause or step)."""
     result = _player(
         key=key,
-        data={**with_labels(payload, talk=bool(session.current().talk)), "compact": compact},
+        data={**with_labels(payload, talk=bool(state.current().talk)), "compact": compact},
         default={"view": None},
         on_view_change=on_change or (lambda: None),
     )

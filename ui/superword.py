@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import streamlit as st
 
+from playground.i18n import t
+from playground.session import MAX_VOCAB, MAX_WORDS, Session
+from playground.trained import Request
 from ui.callbacks import guarded
-from ui.i18n import t
-from ui.session import MAX_VOCAB, MAX_WORDS, Session
-from ui.trained import Request
 
 STAGE1_SHARE = 0.75
 """Where the Train page puts the transition when superword tokens are chosen: after 3/4 of the merges (SuperBPE's

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import regex
 
-from ui.i18n import t
+from playground.i18n import t
 
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
 _TRANSLATE = str.maketrans(WHITESPACE_MARKS)

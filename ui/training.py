@@ -1,6 +1,6 @@
 """The one way anything is trained and stored: the Train button, a link and Compare all call :func:`run`.
 
-A run is checked before any work (``ui.settings.request_for``: corpus present, pattern valid, vocab size
+A run is checked before any work (``playground.train_form.request_for``: corpus present, pattern valid, vocab size
 within what the corpus can make), served from a cache when the same request was trained before
 (per session, and across sessions so a room opening one link trains it once), and otherwise run
 as a job in a worker process with a progress bar and a Cancel button that stops the CPU for real.
@@ -15,14 +15,14 @@ from typing import Any
 
 import streamlit as st
 
+from playground.corpora import PASTE, SLUGS, UPLOAD, sample_name
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import human_bytes, plain
+from playground.train_form import SettingsError, estimate_seconds, note_stop, request_for
+from playground.trained import Request, Trained, train_job
 from runtime import jobs
 from runtime.lru import LRU
-from ui.corpora import PASTE, SLUGS, UPLOAD, sample_name
-from ui.i18n import N_, t
-from ui.session import Session
-from ui.settings import SettingsError, estimate_seconds, note_stop, request_for
-from ui.text import human_bytes, plain
-from ui.trained import Request, Trained, train_job
 
 SHARED_RESULTS = 16
 """Trained results of built-in corpora shared by all sessions (a session keeps its own: ``Session.results``),

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.corpora import Upload
-from ui.i18n import N_, t
-from ui.text import plain
+from playground.corpora import Upload
+from playground.i18n import N_, t
+from playground.text import plain
 
 
 def upload_status(upload: Upload | None, problem: str) -> None:

@@ -39,7 +39,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from runtime.jobs.on_worker import cancel_flag, connect, run_on_worker, takes_progress
+from runtime.jobs.on_worker import cancel_flag, check_cluster, connect, run_on_worker, takes_progress
 from runtime.jobs.status import (
     CANCELLED,
     DONE,
@@ -104,13 +104,14 @@ class ClusterRunner:
     the cluster's). A thread here stops jobs over their time budget and jobs whose handle was dropped."""
 
     def __init__(self, address: str, limits: Limits) -> None:
-        self.limits = limits
+        self.limits, self.address = limits, address
         self.client = connect(address)
         self._topic = f"bpe-jobs-{uuid.uuid4().hex}"  # this runner's progress events, and no one else's
         self._lock = threading.Lock()  # never held across a call to the cluster (the event handler needs it)
         self._tasks: dict[str, _Task] = {}  # unfinished jobs, in the order they were submitted
         self._forget: list[tuple[float, str]] = []  # (when, job): cancel flags to remove from the scheduler
         self._closed = threading.Event()
+        self._checked_modules: set[str] = set()  # job functions' modules every worker was seen to import
         self.client.subscribe_topic(self._topic, self._on_event)
         self._thread = threading.Thread(target=self._watch, name="bpe-cluster-jobs", daemon=True)
         self._thread.start()
@@ -121,10 +122,14 @@ class ClusterRunner:
         name = getattr(fn, "__name__", repr(fn))
         if getattr(fn, "__module__", None) == "__main__":
             raise ValueError(f"{name!r} is defined in __main__ (under Streamlit: the page script), which a "
-                             "worker cannot import; define it in a module (ui/...)")  # fmt: skip
+                             "worker cannot import; define it in a module (playground/...)")  # fmt: skip
         if not takes_progress(fn):
             raise ValueError(f"{name!r} takes no progress callback, so on Dask it could not be cancelled or stopped "
                              "at its time budget; run it with runtime.jobs.local_runner()")  # fmt: skip
+        module = getattr(fn, "__module__", None)
+        if module and module not in self._checked_modules:  # a worker that cannot unpickle a task ends itself
+            check_cluster(self.client, self.address, worker_modules=(module,))
+            self._checked_modules.add(module)
         try:
             payload: Any = pickle.dumps((fn, args, kwargs), pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError) as error:

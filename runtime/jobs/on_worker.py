@@ -53,8 +53,9 @@ def connect(address: str) -> Any:
     return client
 
 
-def check_cluster(client: Any, address: str, worker_modules: tuple[str, ...] = (__name__, "ui.trained")) -> None:
-    """RuntimeError unless the scheduler finds this module and every worker ``worker_modules``."""
+def check_cluster(client: Any, address: str, worker_modules: tuple[str, ...] = (__name__,)) -> None:
+    """RuntimeError unless the scheduler finds this module and every worker ``worker_modules`` (the runner checks
+    each job function's own module the first time it submits one: this package knows no caller by name)."""
     from importlib.util import find_spec
 
     try:

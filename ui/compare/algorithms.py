@@ -13,15 +13,15 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core.pretokenize import pattern_regex
+from playground.i18n import t
+from playground.session import Session
+from playground.text import human_bytes, plain
+from playground.trained import Request, Trained, train_job
 from runtime.store import text_digest
 from ui import encoding as enc
 from ui import training
 from ui.compare import texts
 from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remembered, summary
-from ui.i18n import t
-from ui.session import Session
-from ui.text import human_bytes, plain
-from ui.trained import Request, Trained, train_job
 
 ALGO_CORPUS_LIMIT = 600_000
 """Characters of the corpus the three trainings use (its start), so a click never waits minutes."""

@@ -15,14 +15,14 @@ import streamlit as st
 
 from bpe_core import analysis as voc
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve, size_table, suggest_size
+from playground.i18n import t
+from playground.session import MAX_SIZES, Session
+from playground.text import plain
 from ui import chart_style
 from ui.compare import side, texts
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
 from ui.compare.texts import Text
-from ui.i18n import t
-from ui.session import MAX_SIZES, Session
-from ui.text import plain
 
 PER_MERGES = 1000
 """The gain is what this many more merges save."""

@@ -14,12 +14,12 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from bpe_core import analysis as voc
+from playground.i18n import N_, t
+from playground.session import REFERENCES, TRAINED, Session
+from playground.trained import Trained
 from runtime.lru import LRU
 from ui import encoding as enc
 from ui import tokens as tok_ui
-from ui.i18n import N_, t
-from ui.session import REFERENCES, TRAINED, Session
-from ui.trained import Trained
 
 T = TypeVar("T")
 
@@ -67,7 +67,7 @@ class Subject:
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
     """The tokenizers Compare can study: the trained one and files loaded this session, and the references
-    when ``references`` (the views of ``ui.session.ANY_TOKENIZER_VIEWS``)."""
+    when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``)."""
     return {choice: label for choice, label in enc.tokenizer_choices(s).items()
             if references or choice not in REFERENCES}  # fmt: skip
 
@@ -131,7 +131,7 @@ def known(key: tuple[Any, ...]) -> Any:
 def attempt(what: str, compute: Callable[[], T]) -> T | None:
     """``compute()``, or None after a plain warning when the tokenizer cannot handle the text
     (e.g. a loaded tokenizer whose pattern does not cover it). ``what`` is already translated."""
-    from ui.text import plain
+    from playground.text import plain
 
     try:
         return compute()

@@ -15,15 +15,15 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from bpe_core import analysis as voc
+from playground.corpora import PASTE, UPLOAD
+from playground.i18n import N_, t
+from playground.session import REFERENCES, Session
+from playground.text import plain
 from ui import chart_style, own_text
 from ui import encoding as enc
 from ui.compare import texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.texts import Text
-from ui.corpora import PASTE, UPLOAD
-from ui.i18n import N_, t
-from ui.session import REFERENCES, Session
-from ui.text import plain
 from ui.uploads import upload_status
 
 POINTS = 400
@@ -31,7 +31,7 @@ POINTS = 400
 FLUSH_SECONDS = 0.1
 """A pause after the first chart: counting with the references holds the GIL for seconds, and the server
 thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
-LINE = N_("this tokenizer (every size)")  # shown with ui.i18n.t
+LINE = N_("this tokenizer (every size)")  # shown with playground.i18n.t
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
 COMPACT_HEIGHT = 420
 """A compact chart's height in pixels (a talk's slide: title, a line of text and the chart fit 720 pixels)."""

@@ -16,14 +16,14 @@ import streamlit as st
 from bpe_core.analysis import health as hl
 from bpe_core.analysis import reachability as reach
 from bpe_core.analysis.curves import sample_curve
+from playground.i18n import N_, t
+from playground.session import HEALTH_FILTERS, Session
+from playground.text import plain
 from ui import chart_style
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
-from ui.i18n import N_, t
-from ui.session import HEALTH_FILTERS, Session
-from ui.text import plain
 
 CLASS_OF = {"partial": reach.PARTIAL_CHARACTER, "invalid": reach.INVALID_UTF8, "split": reach.PATTERN_SPLIT,
             "whole": reach.MERGE_ORDER, "never": hl.NEVER_EMITTED, "intermediate": hl.INTERMEDIATE}  # fmt: skip

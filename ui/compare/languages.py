@@ -13,16 +13,16 @@ from functools import cache
 import streamlit as st
 
 from bpe_core.analysis.parallel import parallel_sample
+from playground.corpora import parallel_parts
+from playground.i18n import N_, t
+from playground.session import PARALLEL_CHOICES, REFERENCES, TRAINED, Session
+from playground.text import plain
 from runtime.store import text_digest
 from ui import encoding as enc
 from ui import own_text
 from ui.compare import parity, texts
 from ui.compare.common import Subject, content_key
 from ui.compare.premiums import Measured, Parallel, costs, costs_table, language_name, premium_chart, spread_table
-from ui.corpora import parallel_parts
-from ui.i18n import N_, t
-from ui.session import PARALLEL_CHOICES, REFERENCES, TRAINED, Session
-from ui.text import plain
 from ui.uploads import upload_status
 
 PARALLEL_LABELS = {

@@ -1,7 +1,7 @@
 """Standard and parity-aware BPE at the same size, on the same parallel corpus: how evenly each spreads the cost
 across languages (max/min and Gini of the premiums), measured on sentences neither was trained on.
 
-Both train through the one way to train (``ui.trained.train_job`` with a :class:`~ui.trained.Request`, as jobs
+Both train through the one way to train (``playground.trained.train_job`` with a :class:`~playground.trained.Request`, as jobs
 with a progress bar and Cancel, ``ui.compare.algorithms.train_all``) on a click, on the first three quarters of
 each language's sentences (of the built-in sample: exactly the Train page's parallel corpus, so a tokenizer
 trained there is reused) and are measured on the last quarter.
@@ -13,16 +13,16 @@ import json
 
 import streamlit as st
 
+from playground.corpora import PARALLEL_HELD_OUT, UPLOAD, parallel_parts, sample_name
+from playground.i18n import t
+from playground.session import ParallelTexts, Session
+from playground.text import plain
+from playground.trained import Request, Trained
 from runtime.store import text_digest
 from ui import training
 from ui.compare.algorithms import train_all
 from ui.compare.common import known, remembered
 from ui.compare.premiums import Measured, Parallel, costs, premium_chart, spread_table
-from ui.corpora import PARALLEL_HELD_OUT, UPLOAD, parallel_parts, sample_name
-from ui.i18n import t
-from ui.session import ParallelTexts, Session
-from ui.text import plain
-from ui.trained import Request, Trained
 
 PARALLEL_SLUG = "parallel-sample"
 PATTERN = "gpt2"

@@ -12,12 +12,12 @@ from typing import Any
 import streamlit as st
 
 from bpe_core.analysis.languages import LanguageCosts, language_costs
+from playground.i18n import N_, t
+from playground.session import ParallelTexts
+from playground.text import plain
 from ui import chart_style
 from ui.compare import texts
 from ui.compare.common import attempt, remembered
-from ui.i18n import N_, t
-from ui.session import ParallelTexts
-from ui.text import plain
 
 PALETTE = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442"]
 """Okabe-Ito: apart for the common colour-blindnesses."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import analysis as voc
+from playground.fields import LinkValueError
+from playground.i18n import t
+from playground.session import MAX_SIZES, REFERENCES, Session
+from playground.text import plain
 from runtime.store import text_digest
 from ui import encoding as enc
 from ui.callbacks import guarded
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
-from ui.fields import LinkValueError
-from ui.i18n import t
-from ui.session import MAX_SIZES, REFERENCES, Session
-from ui.text import plain
 
 
 def default_sizes(tokenizer) -> list[int]:

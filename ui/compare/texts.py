@@ -14,15 +14,15 @@ from functools import cache
 import streamlit as st
 
 from bpe_core.analysis.heldout import LineOverlap, line_overlap
+from playground import heldout_texts as held_out
+from playground.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import human_bytes, plain
+from playground.trained import Request, Trained
 from runtime.store import text_digest
 from ui import encoding as enc
-from ui import held_out
 from ui.compare.common import remembered
-from ui.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
-from ui.i18n import N_, t
-from ui.session import Session
-from ui.text import human_bytes, plain
-from ui.trained import Request, Trained
 
 MEASURE_LIMIT = 2_000_000
 """Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
@@ -39,7 +39,7 @@ HELDOUT_LABELS = {
 
 def heldout_label(choice: str, default: str | None = None) -> str:
     """A held-out choice as the selectbox shows it, in the session's language; ``default`` is the choice that
-    :data:`ui.held_out.DEFAULT` stands for."""
+    :data:`playground.heldout_texts.DEFAULT` stands for."""
     if choice == held_out.DEFAULT:
         return t(HELDOUT_LABELS[choice], name=heldout_label(default or held_out.OWN_TEXT_DEFAULT))
     return t(HELDOUT_LABELS[choice], name=sample_name(choice)) if choice in SLUGS else t(HELDOUT_LABELS[choice])
@@ -149,7 +149,7 @@ def training_corpus(s: Session, trained: Trained) -> str | None:
 
 
 def default_choice(s: Session, trained: Trained | None) -> str:
-    """What the held-out choice :data:`ui.held_out.DEFAULT` stands for with this tokenizer."""
+    """What the held-out choice :data:`playground.heldout_texts.DEFAULT` stands for with this tokenizer."""
     if trained is None:
         return held_out.resolve(held_out.DEFAULT, None, 0)
     return held_out.resolve(held_out.DEFAULT, trained.request.corpus, trained.request.holdout)

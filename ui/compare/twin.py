@@ -11,17 +11,17 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core.pretokenize.superword import is_superword
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import plain
+from playground.trained import Request, Trained, train_job
 from ui import training
 from ui.compare.common import Subject, known, remembered
 from ui.compare.texts import Text
-from ui.i18n import N_, t
-from ui.session import Session
 from ui.superword import plain_twin
-from ui.text import plain
-from ui.trained import Request, Trained, train_job
 
 TWIN_LINE = N_("plain BPE, same vocab (every size)")
-"""The twin's lines in the chart's legend (shown with ui.i18n.t)."""
+"""The twin's lines in the chart's legend (shown with playground.i18n.t)."""
 
 
 def wanted(subject: Subject) -> Request | None:

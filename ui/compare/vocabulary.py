@@ -15,16 +15,16 @@ import streamlit as st
 
 from bpe_core import analysis as voc
 from bpe_core.analysis import merge_tree
+from playground.i18n import N_, t
+from playground.session import Session
+from playground.text import plain
 from ui import chart_style, stage
 from ui import tokens as tok_ui
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
-from ui.i18n import N_, t
-from ui.session import Session
-from ui.text import plain
 
 SORTS = (N_("merge round"), N_("id"), N_("length"), N_("used in corpus"), N_("count when merged"), N_("token"))
-"""Columns to sort by (English in the session, shown with ui.i18n.t)."""
+"""Columns to sort by (English in the session, shown with playground.i18n.t)."""
 NEVER_SHOWN = 400
 _ID = re.compile(r"[0-9]{1,9}", re.ASCII)  # "²" and "٣" are digits to str.isdigit, not ids
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
+from playground.text import plain
 from ui import tokens as token_ui
-from ui.text import plain
 
 MIN_PX = 28
 VW = 2.25
@@ -72,7 +72,7 @@ def text_px(width: int | None) -> int:
 def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK_TABLE_ROWS) -> None:
     """A table of data (a pandas DataFrame): Streamlit's interactive grid, or in talk mode a static table of its first
     ``rows`` rows, which the stage's type sizes reach (the grid draws its cells on a canvas at ~14 px whatever the
-    page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``ui.text.plain``)."""
+    page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``playground.text.plain``)."""
     if not talk:
         st.dataframe(frame, hide_index=True, width="stretch", **({"height": height} if height else {}))
         return

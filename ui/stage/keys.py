@@ -11,9 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from playground.i18n import t
+from playground.session import TALK_STEPS, Session
 from ui.callbacks import guarded
-from ui.i18n import t
-from ui.session import TALK_STEPS, Session
 
 KEY = "bpe.talk_keys"
 _keys = st.components.v2.component(

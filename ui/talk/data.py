@@ -10,9 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core import analysis as voc
+from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
+from playground.trained import Request, Trained, train_job
 from runtime.store import text_digest
-from ui.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
-from ui.trained import Request, Trained, train_job
 
 BYTES_SENTENCE = "Hi, 世界! 🙂"
 """Step 1: ASCII (one byte each), Chinese (three) and an emoji (four)."""

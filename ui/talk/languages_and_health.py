@@ -8,12 +8,12 @@ from __future__ import annotations
 import streamlit as st
 
 from bpe_core.analysis.parallel import parallel_sample
+from playground.i18n import t
+from playground.session import REFERENCES
 from ui import encoding as enc
 from ui import tokens as tok_ui
 from ui.compare import health, premiums
 from ui.compare.common import Subject
-from ui.i18n import t
-from ui.session import REFERENCES
 
 TALK_LANGUAGES = ("en", "es", "zh", "hi", "th")
 """English, a language close to it, and three scripts far from it."""

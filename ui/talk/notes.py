@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.i18n import language, t
+from playground.i18n import language, t
 from ui.stage import MIN_PX, VW
 
 KEY = "bpe.speaker_notes"

@@ -15,6 +15,10 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from playground.corpora import load_sample
+from playground.i18n import N_, t, tn
+from playground.session import REFERENCES
+from playground.text import plain
 from ui import chart_style
 from ui import encoding as enc
 from ui import merges as mg
@@ -25,13 +29,9 @@ from ui.compare.common import CSS as COMPARE_CSS
 from ui.compare.common import draw_views, neighbour_diffs
 from ui.compare.side import reference_view
 from ui.compare.texts import make_text
-from ui.corpora import load_sample
-from ui.i18n import N_, t, tn
 from ui.player import merge_player
-from ui.session import REFERENCES
 from ui.talk import data
 from ui.talk import languages_and_health as fairness
-from ui.text import plain
 
 PLAYER_KEY = "bpe.talk_player"
 PAIR_CHART_LINES = 9

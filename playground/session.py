@@ -1,9 +1,9 @@
 """Every value a session keeps, declared once: name, type, default, URL form and whether a reload keeps it.
 
-Pages read and write the session only through :class:`Session` (``s = session.current()``,
+Pages read and write the session only through :class:`Session` (``s = ui.state.current()``,
 ``s.vocab``); a widget binds to a field by its key (``key=Session.vocab.key``). Each field's URL form
-(parameter, parser, dump, when a link carries it) is declared here with the field (``ui.fields``);
-:mod:`ui.links` reads and writes links from those declarations alone.
+(parameter, parser, dump, when a link carries it) is declared here with the field (``playground.fields``);
+:mod:`playground.links` reads and writes links from those declarations alone.
 
 >>> Session({}).vocab, Session.vocab.url
 (600, 'vocab')
@@ -12,14 +12,13 @@ Pages read and write the session only through :class:`Session` (``s = session.cu
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.reference import reference_names
-from runtime.lru import LRU
-from ui import held_out
-from ui.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUGS, Upload
-from ui.fields import (
+from playground import heldout_texts as held_out
+from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUGS, Upload
+from playground.fields import (
     Field,
     HasState,
     comma_joined,
@@ -30,12 +29,21 @@ from ui.fields import (
     short_text,
     whole_number,
 )
-from ui.i18n import DEFAULT as DEFAULT_LANG
-from ui.i18n import LANGUAGES
-from ui.trained import Trained
+from playground.i18n import DEFAULT as DEFAULT_LANG
+from playground.i18n import LANGUAGES
+from playground.trained import Trained
+from runtime.lru import LRU
 
-if TYPE_CHECKING:  # Streamlit's own class, for the annotation only: this module imports no Streamlit at load
-    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+class UploadedFile(Protocol):
+    """What the model reads of a file in an uploader (Streamlit's ``UploadedFile``; this package imports no
+    Streamlit)."""
+
+    name: str
+    file_id: str
+
+    def getvalue(self) -> bytes: ...
+
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
 KINDS = ("byte", "classic", "parity", "superword")
@@ -100,7 +108,7 @@ class Session(HasState):
                                    carried=lambda _, s: s.kind == "superword")  # fmt: skip
     maxwords: Field[int] = Field(4, url="maxwords", parse=whole_number(1, MAX_WORDS),
                                  carried=lambda _, s: s.kind == "superword")  # fmt: skip
-    # The interface language (ui.i18n reads it): a link's ``lang``, else the browser's, else English.
+    # The interface language (playground.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)),
                                     carried=lambda lang, _: lang != DEFAULT_LANG)  # fmt: skip
     # Talk mode (ui.stage): every page's link carries it, so a slide can open a view on the projector.
@@ -228,10 +236,3 @@ PAGE_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Which fields each page's link carries, besides every page's :data:`SHARED_FIELDS`."""
 SHARED_FIELDS = ("lang", "talk")
-
-
-def current() -> Session:
-    """This run's session (Streamlit's session state)."""
-    import streamlit as st
-
-    return Session(st.session_state)

@@ -4,7 +4,7 @@
   construction: the candidate text without the lines it shares with each corpus it is designated for
   (``bpe_core.analysis.heldout.without_lines_of``), so their overlap measures 0 (tests check all).
 - A corpus can hold out the last part of its lines (the Train page's ``holdout``, percent):
-  :func:`split_corpus` is the one cut, used by training (``ui.trained.train_job``) and by Compare.
+  :func:`split_corpus` is the one cut, used by training (``playground.trained.train_job``) and by Compare.
 - The choice :data:`DEFAULT` means "the held-out text of this tokenizer's corpus" (:func:`resolve`).
 
 No Streamlit here: the training job imports this module.
@@ -25,8 +25,17 @@ from pathlib import Path
 
 from bpe_core.analysis.heldout import hold_out, without_lines_of
 from bpe_core.analysis.parallel import parallel_sample
-from ui.corpora import HELDOUT_REST, PASTE, SLUGS, STDLIB_MODULES, UPLOAD, load_sample, parallel_parts, reference_rest
-from ui.i18n import N_
+from playground.corpora import (
+    HELDOUT_REST,
+    PASTE,
+    SLUGS,
+    STDLIB_MODULES,
+    UPLOAD,
+    load_sample,
+    parallel_parts,
+    reference_rest,
+)
+from playground.i18n import N_
 
 DEFAULT = "default"
 """The held-out choice that follows the tokenizer: its corpus's held-out part, or its designated text."""
@@ -43,7 +52,7 @@ DOCSTRING_MODULES = ("argparse", "calendar", "collections", "dataclasses", "diff
                      "typing", "zipfile")  # fmt: skip
 """English prose that is not in the Python reference: what these modules' docstrings say."""
 OTHER_CODE_MODULES = ("calendar", "csv", "difflib", "fractions", "glob", "pprint")
-"""Code that is not in the code sample (``ui.corpora.STDLIB_MODULES``)."""
+"""Code that is not in the code sample (``playground.corpora.STDLIB_MODULES``)."""
 assert not set(OTHER_CODE_MODULES) & set(STDLIB_MODULES)
 
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import bpe_core
 from bpe_core.training.superword import MAX_WORDS, train_superword
-from ui.corpora import UPLOAD, sample_name
-from ui.held_out import parallel_texts, split_corpus
-from ui.i18n import t
-from ui.trace import PackedTrace
+from playground.corpora import UPLOAD, sample_name
+from playground.heldout_texts import parallel_texts, split_corpus
+from playground.i18n import t
+from playground.packed_trace import PackedTrace
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
@@ -42,7 +42,7 @@ class Request:
     pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
     pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
     special_tokens: tuple[str, ...]
-    holdout: int = 0  # percent of the corpus's lines held out from training (ui.held_out.split_corpus)
+    holdout: int = 0  # percent of the corpus's lines held out from training (playground.heldout_texts.split_corpus)
     languages: tuple[str, ...] = ()  # a parallel corpus's languages (kind "parity" trains them fairly)
     transition: int | None = None  # superword: merges made within pre-tokens before merging across them
     max_words: int | None = None  # superword: the most words a token may hold
@@ -58,7 +58,7 @@ class Request:
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
-        """The session field values (``ui.session``) that describe this request, for its link: the
+        """The session field values (``playground.session``) that describe this request, for its link: the
         pattern and regex only for byte-level BPE (classic BPE has none).
 
         >>> Request("toy", "Toy", "d", "byte", 300, "custom", r"\\w+|\\W", ("<s>",)).settings()["regex"]
@@ -103,7 +103,7 @@ class Request:
 @dataclass
 class Trained:
     """A trained tokenizer and what the pages show about it. Its records live packed (``trace``: about 90 bytes
-    a merge, see :mod:`ui.trace`); ``result.trace`` is left empty."""
+    a merge, see :mod:`playground.packed_trace`); ``result.trace`` is left empty."""
 
     request: Request
     result: bpe_core.TrainResult | bpe_core.ClassicResult
@@ -163,7 +163,7 @@ def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symb
 
 def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
     """Train as ``request`` says and measure the result (runs in a worker process). ``text`` is the whole corpus:
-    the part the request holds out is cut here (``ui.held_out.split_corpus``), never trained on, and measured."""
+    the part the request holds out is cut here (``playground.heldout_texts.split_corpus``), never trained on, and measured."""
     text, heldout = split_corpus(text, request.holdout, request.languages)
     if request.kind == "classic":
         result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(

@@ -1,7 +1,7 @@
 """A tab's work as the store keeps it (``runtime.store``): the session's saved fields as a small JSON document,
 and what is big (a corpus, a trained tokenizer, a tokenizer loaded from files) as blobs the document names.
 
-Every field declared ``saved`` (``ui.session``) goes in the document; a value that is not plain JSON is written
+Every field declared ``saved`` (``playground.session``) goes in the document; a value that is not plain JSON is written
 as one of four forms, each naming a blob by a key made from its content, so equal content is stored once:
 
 ==================  =========================================================  ================================
@@ -37,13 +37,13 @@ import bpe_core
 from bpe_core import Tokenizer
 from bpe_core.encoding.classic import END
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
+from playground.corpora import Upload
+from playground.i18n import t
+from playground.packed_trace import PackedTrace
+from playground.session import FIELDS, Session
+from playground.text import human_bytes, plain
+from playground.trained import Request, Trained, symbols_of
 from runtime.store import BlobSource, Removed, default_store, text_digest
-from ui.corpora import Upload
-from ui.i18n import t
-from ui.session import FIELDS, Session
-from ui.text import human_bytes, plain
-from ui.trace import PackedTrace
-from ui.trained import Request, Trained, symbols_of
 
 FORMAT, VERSION = "bpe-playground-workspace", 1
 INLINE_CHARS = 2_000

@@ -1,4 +1,4 @@
-"""The Train settings checked and turned into a :class:`ui.trained.Request`, before any work.
+"""The Train settings checked and turned into a :class:`playground.trained.Request`, before any work.
 
 Everything a user can get wrong is caught here with a message saying what is allowed: no corpus,
 a custom regex that does not compile or does not cover the text (or runs past its time budget), a
@@ -12,15 +12,15 @@ from dataclasses import dataclass
 
 from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
+from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
+from playground.heldout_texts import split_corpus
+from playground.i18n import N_, Later, later, t
+from playground.session import MAX_VOCAB, Session
+from playground.text import plain
+from playground.trained import Request, Trained
 from runtime import jobs
 from runtime.lru import LRU
 from runtime.store import text_digest
-from ui.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
-from ui.held_out import split_corpus
-from ui.i18n import N_, Later, later, t
-from ui.session import MAX_VOCAB, Session
-from ui.text import plain
-from ui.trained import Request, Trained
 
 EXACT_LIMIT_CHARS = 2_000_000
 """Up to this size the number of possible merges is counted exactly before training."""
@@ -29,7 +29,7 @@ CUSTOM_CHECK_SECONDS = 6.0
 
 
 class SettingsError(ValueError):
-    """Settings that cannot be trained; ``message`` (``ui.i18n.later``, shown with ``t``) is Markdown-safe
+    """Settings that cannot be trained; ``message`` (``playground.i18n.later``, shown with ``t``) is Markdown-safe
     and says what is allowed.
 
     ``pattern`` is the regex at fault, if any, for the page to show verbatim.

@@ -1,7 +1,7 @@
 """English and 简体中文: every text a person reads goes through :func:`t`.
 
 The English text is its own key, as in gettext, so code stays readable and a missing translation
-shows English rather than a key. Catalogs are JSON files in ``ui/locales/<lang>/`` (one file per
+shows English rather than a key. Catalogs are JSON files in ``playground/locales/<lang>/`` (one file per
 area of the app, merged when first used): ``{"Train": "训练", "Vocab size": "词表大小"}``.
 Placeholders use ``str.format`` and are filled after translation.
 
@@ -26,7 +26,7 @@ Two helpers cover text that is written in one place and shown in another:
 >>> t(problem, lang="zh")
 '词表大小“9x”未被采用：请给出以下之一：en, zh。'
 
-The language is the session's ``lang`` field (``ui.session``); this module only reads it, so that
+The language is the session's ``lang`` field (``playground.session``); this module only reads it, so that
 any module may translate without importing the session (arrows point down). Outside a Streamlit run
 (the library, tests, doctests) it is English unless ``lang`` is given.
 
@@ -37,6 +37,7 @@ frontend, which has no other language.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -54,21 +55,27 @@ MISSING: set[tuple[str, str]] = set()
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """English text -> translation, from every JSON file in ``ui/locales/<lang>/``."""
+    """English text -> translation, from every JSON file in ``playground/locales/<lang>/``."""
     merged: dict[str, str] = {}
     for path in sorted((LOCALES / lang).glob("*.json")):
         merged.update(json.loads(path.read_text(encoding="utf-8")))
     return merged
 
 
+_language_source: Callable[[], str | None] = lambda: None
+"""Where this run's language comes from: ``ui`` points it at the Streamlit session (``ui.state``); outside a
+Streamlit run (the library, job processes, tests, doctests) nothing is registered and it is English."""
+
+
+def set_language_source(source: Callable[[], str | None]) -> None:
+    """Make ``source`` the answer to :func:`language` (called once by ``ui``: this package imports no Streamlit)."""
+    global _language_source
+    _language_source = source
+
+
 def language() -> str:
     """This run's language: the session's choice, or English outside a Streamlit run."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx(suppress_warning=True)
-    if ctx is None:
-        return DEFAULT
-    lang = ctx.session_state[LANG_KEY] if LANG_KEY in ctx.session_state else DEFAULT  # noqa: SIM401 (no .get)
+    lang = _language_source()
     return lang if lang in LANGUAGES else DEFAULT
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bpe_core.analysis.heldout import hold_out
 from bpe_core.analysis.parallel import LANGUAGES, parallel_sample
+from playground.i18n import N_, Later, later, t
 from runtime.store import text_digest
-from ui.i18n import N_, Later, later, t
 
 SENNRICH = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 
@@ -96,7 +96,7 @@ def _stdlib_code() -> str:
 
 @dataclass(frozen=True)
 class Sample:
-    name: str  # English, marked for the catalog: show it with ui.i18n.t (or sample_name)
+    name: str  # English, marked for the catalog: show it with playground.i18n.t (or sample_name)
     description: str
     loader: Callable[[], str]
     vocab_size: int  # a sensible default for this corpus
@@ -182,7 +182,7 @@ DEFAULT_SLUG = SAMPLES[DEFAULT_SAMPLE].slug
 PASTE = "paste"
 UPLOAD = "upload"
 PASTED = N_("pasted text")
-"""What a pasted text is called (its ``Upload.name``; shown with ui.i18n.t)."""
+"""What a pasted text is called (its ``Upload.name``; shown with playground.i18n.t)."""
 CORPUS_CHOICES = (*SLUGS, PASTE, UPLOAD)
 """What the session's ``corpus`` holds: a sample's slug, or the user's own pasted or uploaded text."""
 HELDOUT_REST = "reference-rest"
@@ -220,7 +220,7 @@ def reference_rest() -> str:
 
 
 class CorpusError(ValueError):
-    """A corpus that cannot be trained on; ``message`` (``ui.i18n.later``) is shown to the user."""
+    """A corpus that cannot be trained on; ``message`` (``playground.i18n.later``) is shown to the user."""
 
     def __init__(self, message: Later):
         super().__init__(str(message))
@@ -251,7 +251,7 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
 
     Binary files (NUL bytes, or mostly control/invalid bytes) raise CorpusError; invalid bytes in an
     otherwise text file are replaced by U+FFFD and counted. The message names the file as given
-    (show it with ``ui.text.plain``).
+    (show it with ``playground.text.plain``).
 
     >>> decode_upload("héllo".encode("utf-16"), "a.txt").text
     'héllo'

@@ -1,7 +1,7 @@
 """A session value's declaration: :class:`Field`, with its URL form (parameter name, parser, dump, and
 when a link carries it), and the parsers that turn a query parameter's text into a value or raise
-:class:`LinkValueError` saying what is allowed. ``ui.session`` declares the fields; ``ui.links`` reads
-and writes links from these declarations alone. Messages are ``ui.i18n.later`` sentences: translated
+:class:`LinkValueError` saying what is allowed. ``playground.session`` declares the fields; ``playground.links`` reads
+and writes links from these declarations alone. Messages are ``playground.i18n.later`` sentences: translated
 where they are shown, English as ``str``.
 
 >>> whole_number(1, 10)("7"), number_list(1, 500, 4)("300, 400")
@@ -9,7 +9,7 @@ where they are shown, English as ``str``.
 >>> whole_number(1, 10)("²")
 Traceback (most recent call last):
 ...
-ui.fields.LinkValueError: a whole number from 1 to 10
+playground.fields.LinkValueError: a whole number from 1 to 10
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
-from ui.i18n import Later, later
+from playground.i18n import Later, later
 
 T = TypeVar("T")
 
@@ -32,7 +32,7 @@ class LinkValueError(ValueError):
 
 
 class HasState:
-    """What a :class:`Field` lives on: an object with a ``state`` mapping (``ui.session.Session``)."""
+    """What a :class:`Field` lives on: an object with a ``state`` mapping (``playground.session.Session``)."""
 
     state: MutableMapping[str, Any]
 

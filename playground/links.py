@@ -1,6 +1,6 @@
 """Links: query parameters to session values and back, parsed here and nowhere else.
 
-:func:`parse_link` turns query parameters into values for :class:`~ui.session.Session` and, for
+:func:`parse_link` turns query parameters into values for :class:`~playground.session.Session` and, for
 each value it drops, one plain message naming the parameter and what is allowed.
 :func:`link_params` is the inverse, so "copy link" and the address bar are the same serialisation.
 
@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ui.fields import LinkValueError
-from ui.i18n import Later, later
-from ui.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, TOKENIZER_FIELDS, URL_FIELDS, Session
+from playground.fields import LinkValueError
+from playground.i18n import Later, later
+from playground.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, TOKENIZER_FIELDS, URL_FIELDS, Session
 
 MAX_VALUE_CHARS = 2_000
 """A query value longer than this is refused before it is parsed."""
@@ -30,7 +30,7 @@ _WORKSPACE_ID = re.compile(r"[a-z0-9]{8,32}")
 
 @dataclass(frozen=True)
 class LinkProblem:
-    """A link parameter that was dropped, and why (shown with ui.i18n.t; str() gives the English sentence)."""
+    """A link parameter that was dropped, and why (shown with playground.i18n.t; str() gives the English sentence)."""
 
     parameter: str
     message: Later
@@ -97,7 +97,7 @@ def link_params(session: Session, page: str) -> dict[str, str]:
 
 def tokenizer_params(values: Mapping[str, Any]) -> dict[str, str]:
     """The link parameters that retrain a tokenizer, from its settings as session field values
-    (``ui.trained.Request.settings``): each field as its declaration writes it.
+    (``playground.trained.Request.settings``): each field as its declaration writes it.
 
     >>> tokenizer_params({"corpus": "toy-aaabdaaabac", "kind": "classic", "vocab": 12, "pattern": None})
     {'corpus': 'toy-aaabdaaabac', 'kind': 'classic', 'vocab': '12', 'specials': '<|endoftext|>'}

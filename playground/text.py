@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import string
 
-from ui.i18n import t
+from playground.i18n import t
 
 _PUNCTUATION = frozenset(string.punctuation)
 _AUTOLINK = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
