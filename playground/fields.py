@@ -71,7 +71,7 @@ class Field(Generic[T]):
         return f"bpe.{self.name}"
 
     def initial(self) -> T:
-        return self.default() if callable(self.default) else self.default  # type: ignore[return-value]
+        return self.default() if callable(self.default) else self.default
 
     def carries(self, value: T | None, owner: Any) -> bool:
         """Whether a link carries ``value`` (this field's value on ``owner``)."""
