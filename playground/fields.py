@@ -85,7 +85,16 @@ class Field(Generic[T]):
 
     def from_text(self, text: str) -> T:
         """The value a link's ``text`` stands for (:class:`LinkValueError` when it is not allowed); only a field
-        with a URL form (``parse``) reads text."""
+        with a URL form (``parse``) reads text.
+
+        >>> from playground.session import Session
+        >>> Session.vocab.from_text("300")
+        300
+        >>> Session.page.from_text("train")
+        Traceback (most recent call last):
+        ...
+        TypeError: the session field 'page' has no URL form: it reads no text
+        """
         if self.parse is None:
             raise TypeError(f"the session field {self.name!r} has no URL form: it reads no text")
         return self.parse(text)
