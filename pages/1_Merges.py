@@ -55,7 +55,6 @@ if s.word:  # the word of the token clicked in the player (underlined there), me
     st.caption(t("Click another token in the player to pick another word."))
 
 
-
 def _animation(trained: Trained, k: int, speed: int, lang: str) -> str:
     """The player as one HTML file. Built on click, on another thread: it must not touch the session (hence k,
     speed and lang)."""

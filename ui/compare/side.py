@@ -53,7 +53,7 @@ def trained_view(tokenizer: Tokenizer, segmentation: Segmentation, size: int, n_
     k = voc.merges_for_vocab_size(tokenizer, size)
     if not isinstance(segmentation.data, bytes):  # a classic tokenizer's atoms are its symbols
         raise TypeError("a vocab size's view needs a byte-level tokenizer's segmentation")
-    tokens = [token for token in segmentation.tokens_at(k) if isinstance(token, bytes)]  # (every one, then)
+    tokens = [token for token in segmentation.tokens_at(k) if isinstance(token, bytes)]  # (all: its atoms are bytes)
     ids_of = tokenizer.mergeable_ranks
     specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
     ids = [ids_of.get(token, specials.get(token)) for token in tokens]
