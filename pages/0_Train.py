@@ -9,7 +9,7 @@ from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
 from playground.text import human_bytes, plain
-from playground.trained import stop_reason_text
+from playground.trained import Trained, stop_reason_text
 from ui import frame, training
 from ui.callbacks import guarded
 from ui.encoding import training_window_html
@@ -105,7 +105,7 @@ elif s.link_pending:
     training.ensure(s, N_("see it here"))
 training.cancel_notice(s)
 
-def _result(trained) -> None:
+def _result(trained: Trained) -> None:
     st.subheader(t("3 · Result"), anchor="result")
     stats = trained.stats
     c1, c2, c3, c4 = st.columns(4)

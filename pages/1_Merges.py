@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
 from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import plain
+from playground.trained import Trained
 from ui import chart_style, frame, stage, training
 from ui import encoding as enc
 from ui import merges as mg
@@ -51,11 +54,16 @@ if s.word:  # the word of the token clicked in the player (underlined there), me
     st.html(enc.steps_html(enc.word_steps(trained.tokenizer, word)))
     st.caption(t("Click another token in the player to pick another word."))
 
-lang = language()
+
+def _animation(trained: Trained, k: int, speed: int, lang: str) -> str:
+    """The player as one HTML file. Built on click, on another thread: it must not touch the session (hence k,
+    speed and lang)."""
+    return animation_html(mg.player_payload(trained, k, speed), trained.label, lang)
+
+
 st.download_button(
     t("Download this animation (one HTML file, works offline)"),
-    # Built on click, on another thread: it must not touch the session (hence k, speed and lang).
-    data=lambda: animation_html(mg.player_payload(trained, k, speed), trained.label, lang),
+    data=partial(_animation, trained, k, speed, language()),
     file_name="bpe-merges.html",
     mime="text/html",
     key="animation_download",

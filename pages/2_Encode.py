@@ -21,7 +21,8 @@ if s.tokenizer not in choices:
     s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
 # The whole width: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
-st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.tokenizer.key, persist_state="session")
+st.selectbox(t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.tokenizer.key,
+             persist_state="session")
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
     st.text_area(t("Text to encode"), key=Session.text.key, height=150, persist_state="session")
@@ -38,6 +39,9 @@ try:
     tokenizer = enc.tokenizer_for(s, s.tokenizer)
 except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
     st.error(t("The {name} vocabulary is not available: {error}", name=plain(s.tokenizer), error=plain(error)))
+    frame.stop()
+if tokenizer is None:  # not reached: the choices are tokenizers the session has
+    st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
     frame.stop()
 try:
     result = enc.encode(tokenizer, s.text)
@@ -66,7 +70,8 @@ if not words:
 else:
     if s.step_word not in words:
         s.step_word = words[0]
-    word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key)
+    # (None only for a box without a choice: this one has its step_word)
+    word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key) or words[0]
     try:
         steps = enc.word_steps(tokenizer, word)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback

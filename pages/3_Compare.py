@@ -44,7 +44,8 @@ elif s.compared not in choices:
     s.compared = next(iter(choices))
 
 # Each on its own line: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
-st.selectbox(t("Tokenizer"), list(choices), format_func=choices.get, key=Session.compared.key, persist_state="session")
+st.selectbox(t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.compared.key,
+             persist_state="session")
 st.radio(t("View"), VIEWS, format_func=lambda v: t(common.VIEW_LABELS[v]), key=Session.view.key,
          horizontal=True, persist_state="session")
 subject = common.subject(s)

@@ -24,13 +24,17 @@ if not sources:
 else:
     if s.exported not in sources:
         s.exported = next(iter(sources))
-    st.selectbox(t("Tokenizer"), list(sources), format_func=sources.get, key=Session.exported.key)
+    st.selectbox(t("Tokenizer"), list(sources), format_func=sources.__getitem__, key=Session.exported.key)
     tokenizer = enc.tokenizer_for(s, s.exported)
+    if tokenizer is None:  # not reached: the choices are tokenizers the session has
+        st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
+        frame.stop()
     st.caption(t("{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.",
                  n=len(tokenizer.vocab), merges=tokenizer.num_merges))
     st.radio(t("Format"), FORMATS, format_func=lambda f: t(export.LABELS[f]), key=Session.format.key, horizontal=True,
              persist_state="session", help=t(export.HELP[s.format]))
-    info = export.training_info(s.trained.request, s.trained.result.seconds) if s.exported == TRAINED else None
+    trained = s.trained if s.exported == TRAINED else None
+    info = export.training_info(trained.request, trained.result.seconds) if trained is not None else None
     try:
         files = export.export_files(tokenizer, s.format, info)
     except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why

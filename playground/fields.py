@@ -15,8 +15,8 @@ playground.fields.LinkValueError: a whole number from 1 to 10
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, MutableMapping, Sequence
-from typing import Any, Generic, TypeVar, overload
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from playground.i18n import Later, later
 
@@ -31,10 +31,20 @@ class LinkValueError(ValueError):
         self.allowed = allowed
 
 
+class State(Protocol):
+    """What a session's values live in, as a :class:`Field` uses it: a dict in the tests and doctests,
+    ``st.session_state`` in the app (a mapping whose keys may also be ints, so not a ``MutableMapping[str, Any]``)."""
+
+    def __contains__(self, key: object, /) -> bool: ...
+    def __getitem__(self, key: str, /) -> Any: ...
+    def __setitem__(self, key: str, value: Any, /) -> None: ...
+    def get(self, key: str, /) -> Any: ...
+
+
 class HasState:
     """What a :class:`Field` lives on: an object with a ``state`` mapping (``playground.session.Session``)."""
 
-    state: MutableMapping[str, Any]
+    state: State
 
 
 class Field(Generic[T]):
@@ -71,7 +81,23 @@ class Field(Generic[T]):
         return f"bpe.{self.name}"
 
     def initial(self) -> T:
-        return self.default() if callable(self.default) else self.default  # type: ignore[return-value]
+        return self.default() if callable(self.default) else self.default
+
+    def from_text(self, text: str) -> T:
+        """The value a link's ``text`` stands for (:class:`LinkValueError` when it is not allowed); only a field
+        with a URL form (``parse``) reads text.
+
+        >>> from playground.session import Session
+        >>> Session.vocab.from_text("300")
+        300
+        >>> Session.page.from_text("train")
+        Traceback (most recent call last):
+        ...
+        TypeError: the session field 'page' has no URL form: it reads no text
+        """
+        if self.parse is None:
+            raise TypeError(f"the session field {self.name!r} has no URL form: it reads no text")
+        return self.parse(text)
 
     def carries(self, value: T | None, owner: Any) -> bool:
         """Whether a link carries ``value`` (this field's value on ``owner``)."""

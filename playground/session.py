@@ -11,7 +11,6 @@ Pages read and write the session only through :class:`Session` (``s = ui.state.c
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
 from typing import Any, Protocol
 
 from bpe_core import ClassicTokenizer, Tokenizer
@@ -21,6 +20,7 @@ from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUG
 from playground.fields import (
     Field,
     HasState,
+    State,
     comma_joined,
     decimal_number,
     name_list,
@@ -208,7 +208,7 @@ class Session(HasState):
     scroll_to: Field[str] = Field("", saved=False)  # an element the browser should scroll to after this run
     page: Field[str] = Field("train", saved=False)  # the page this run shows (its link is written after it ran)
 
-    def __init__(self, state: MutableMapping[str, Any]):
+    def __init__(self, state: State):
         self.state = state
 
     def initialize(self) -> None:

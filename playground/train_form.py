@@ -157,7 +157,7 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
     backtracks catastrophically would hold the whole server (the regex engine keeps the GIL) for
     as long as its own budget allows, seconds beyond it on a busy machine (18 s measured)."""
     custom = kind != "classic" and pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
-    if not custom:
+    if not custom or pattern is None:  # (custom implies a pattern; said again for the closure below)
         return limits(text, kind, pattern, specials)
 
     def give_up(status: jobs.JobStatus) -> None:

@@ -12,7 +12,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import bpe_core
 from bpe_core.training.superword import MAX_WORDS, train_superword
@@ -23,7 +23,7 @@ from playground.packed_trace import PackedTrace
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
-PARITY_MEASURE = "tokens"
+PARITY_MEASURE: Final = "tokens"
 """Parity-aware training on a parallel corpus: each merge goes to the language with the most tokens for the same
 content (``bpe_core.train_parity``'s rule on parallel texts)."""
 WINDOW_CHARS = 1500
@@ -127,7 +127,9 @@ class Trained:
         if not self.result.stopped_early:
             return self.request.label
         tokenizer = self.tokenizer  # classic: <unk> comes on top of the symbols, as in the request's count
-        return self.request.label_for(tokenizer.unknown_id if self.is_classic else tokenizer.n_vocab)
+        return self.request.label_for(
+            tokenizer.unknown_id if isinstance(tokenizer, bpe_core.ClassicTokenizer) else tokenizer.n_vocab
+        )
 
     @property
     def is_classic(self) -> bool:

@@ -165,7 +165,7 @@ def to_bytes(trained: Trained) -> bytes:
     packed trace, from which :func:`from_bytes` rebuilds the tokenizer itself (every token is the merge of two
     earlier ones). About 90 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
     The request is not in it: the workspace keeps that, with the names a user gave."""
-    result, tokenizer = trained.result, trained.tokenizer
+    result = trained.result
     header: dict[str, Any] = {
         "kind": trained.request.kind,
         "corpus_chars": trained.corpus_chars, "corpus_bytes": trained.corpus_bytes,
@@ -182,7 +182,7 @@ def to_bytes(trained: Trained) -> bytes:
         header["parity"] = {"languages": languages, "byte_counts": result.byte_counts, "measure": result.measure,
                             "chosen": [languages.index(language) for language in result.chosen_languages]}
     elif isinstance(result, bpe_core.ClassicResult):
-        header["characters"] = tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
+        header["characters"] = result.tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
     encoded = json.dumps(header, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
     return _LENGTH.pack(len(encoded)) + encoded + trained.trace.to_bytes()
 
@@ -195,7 +195,7 @@ def from_bytes(request: Request, data: bytes) -> Trained:
     merges = trace.merges()
     result: bpe_core.TrainResult | bpe_core.ClassicResult
     if header["kind"] == "classic":
-        atoms: list[tuple[str, ...]] = [(character,) for character in header["characters"]] + [(END,)]
+        atoms: list[tuple[str, ...]] = [(symbol,) for symbol in [*header["characters"], END]]
         for left, right in merges:
             atoms.append(atoms[left] + atoms[right])
         classic = bpe_core.ClassicTokenizer.from_atoms(atoms, [(atoms[left], atoms[right]) for left, right in merges])

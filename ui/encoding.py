@@ -11,6 +11,7 @@ import html
 from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -21,6 +22,9 @@ from playground.session import TRAINED, AnyTokenizer, Session
 from playground.trained import Trained
 from runtime.lru import LRU
 from ui import tokens as tok_ui
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs  # typing's own from Python 3.13
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
 """Code names, the same in every language."""
@@ -58,7 +62,7 @@ class Encoded:
         return len(self.tokens)
 
 
-def is_classic(tokenizer: object) -> bool:
+def is_classic(tokenizer: object) -> TypeIs[ClassicTokenizer]:
     return isinstance(tokenizer, ClassicTokenizer)
 
 
@@ -163,12 +167,12 @@ def word_steps(tokenizer: AnyTokenizer, word: str) -> list[tuple[str, list[Label
     first = t("start: one symbol per character, then </w>") if classic else t("start: one token per byte")
     tokens = segmentation.tokens_at(0)
     steps = [(first, _labels(tokenizer, tokens), [False] * len(tokens))]
-    ids = {} if classic else tokenizer.mergeable_ranks
+    ids = {} if is_classic(tokenizer) else tokenizer.mergeable_ranks
     for life in sorted({life for life in lifetimes if 0 <= life < PERMANENT}):
         cuts = segmentation.boundaries_at(life + 1)
         pieces = segmentation.tokens_at(life + 1)
         just = [any(lifetimes[j] == life for j in range(start, stop - 1)) for start, stop in pairwise(cuts)]
-        made = Counter(piece for piece, new in zip(pieces, just) if new)  # one merge may make a token twice
+        made: Counter[bytes | str] = Counter(pieces[i] for i, new in enumerate(just) if new)  # may make one twice
         made_text = ", ".join(_made(piece, ids) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
         steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), _labels(tokenizer, pieces), just))
     return steps
@@ -187,7 +191,10 @@ def _labels(tokenizer: AnyTokenizer, tokens: list[bytes] | list[str]) -> list[La
     if not is_classic(tokenizer):
         return list(tokens)
     known = set(tokenizer.symbols)
-    return [UnknownSymbol(token, tokenizer.unknown_id) if token not in known else token for token in tokens]
+    return [
+        token if isinstance(token, bytes) or token in known else UnknownSymbol(token, tokenizer.unknown_id)
+        for token in tokens
+    ]
 
 
 def steps_html(steps: list[tuple[str, list[Label], list[bool]]]) -> str:

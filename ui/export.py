@@ -45,6 +45,8 @@ _SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:
     """The download for one format: ``{file name: bytes}``; GPT-2's two files come as one zip."""
+    if fmt not in formats.FORMATS:
+        raise ValueError(f"{fmt!r} is not an export format: the formats are {', '.join(formats.FORMATS)}")
     with tempfile.TemporaryDirectory(prefix="bpe-export-") as tmp:
         paths = formats.save(tokenizer, tmp, fmt, training=training if fmt == "bpe-playground" else None)
         if fmt == "gpt2":

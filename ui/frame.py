@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -119,7 +120,7 @@ def language_switch() -> None:
 
     Its label is in both languages, so whoever cannot read the current one still finds it.
     """
-    st.sidebar.segmented_control("Language · 语言", tuple(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get,
+    st.sidebar.segmented_control("Language · 语言", tuple(i18n.LANGUAGES), format_func=i18n.LANGUAGES.__getitem__,
                                  key=session.Session.lang.key, required=True, persist_state="session",
                                  on_change=_keep_choices)
 
@@ -142,7 +143,7 @@ class PageDone(Exception):
     """Raised by :func:`stop`: the page has drawn all it can; the frame still saves and writes the link."""
 
 
-def stop() -> None:
+def stop() -> NoReturn:
     """End the page here (``st.stop`` would also stop the frame's work after the page)."""
     raise PageDone
 

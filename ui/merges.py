@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from bpe_core import pretokenize
+from bpe_core import ClassicTokenizer, pretokenize
 from bpe_core.encoding.classic import END_OF_WORD
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
@@ -87,7 +87,7 @@ def picked_text(trained: Trained, word: str) -> str:
     return word.removesuffix(END_OF_WORD) if trained.is_classic else word
 
 
-def _uint(values) -> bytes:
+def _uint(values: Iterable[int]) -> bytes:
     return array("I", values).tobytes()
 
 
@@ -98,10 +98,10 @@ def word_starts(trained: Trained) -> set[int]:
     The player reports the word holding a clicked token; lifetimes alone cannot tell a boundary
     between words from one inside a word that no merge removes.
     """
-    if trained.is_classic:
+    tokenizer = trained.tokenizer
+    if isinstance(tokenizer, ClassicTokenizer):
         words = [len(word) + 1 for word in trained.window_text.split()]  # characters + </w>
     else:
-        tokenizer = trained.tokenizer
         words = [
             len(word.encode("utf-8"))
             for piece, special in split_on_special(trained.window_text, tokenizer.special_tokens)

@@ -9,17 +9,12 @@ never takes the last good one's place: why it was refused is kept for the upload
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from playground.corpora import PASTED, CorpusError, Upload, decode_upload
 from playground.fields import Field
 from playground.i18n import N_, t
-from playground.session import Session
+from playground.session import Session, UploadedFile
 from runtime.store import text_digest
 from ui.callbacks import guarded
-
-if TYPE_CHECKING:  # Streamlit's class, for the annotation only
-    from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 BIG_PASTE = 50_000
 """Characters; a bigger paste is moved out of its box."""
@@ -127,9 +122,12 @@ def _let_go_of(file: UploadedFile) -> None:
     its text is kept here (and in the store), so the bytes go now: 3 MB a person in a room uploading 3 MB each.
     The uploader still shows the file's name; the next run reads no file from it (its text stays here)."""
     from streamlit.runtime import Runtime
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
     from streamlit.runtime.scriptrunner import get_script_run_ctx
 
     context = get_script_run_ctx(suppress_warning=True)
     if context is None or not Runtime.exists():
         return  # outside a server (AppTest): nothing to let go of
-    Runtime.instance().uploaded_file_mgr.remove_file(context.session_id, file.file_id)
+    manager = Runtime.instance().uploaded_file_mgr
+    if isinstance(manager, MemoryUploadedFileManager):  # remove_file is its own: UploadedFileManager has none
+        manager.remove_file(context.session_id, file.file_id)

@@ -214,8 +214,8 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
     cls = f"tok c{index % len(PALETTE)}" + (f" {extra_class}" if extra_class else "")
     tid = "" if token_id is None else str(int(token_id))
     span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
-    newline = b"\n" if isinstance(token, bytes) else "\n"
-    if newline in token and not show_ids:  # a token holding a newline ends its line (``↵↵··`` too, not only ``↵``)
+    holds_newline = b"\n" in token if isinstance(token, bytes) else "\n" in token
+    if holds_newline and not show_ids:  # a token holding a newline ends its line (``↵↵··`` too, not only ``↵``)
         span += "<br>"
     return span
 
@@ -238,7 +238,9 @@ def tokens_html(
     return f'<div class="{cls}">{"".join(spans)}{more}</div>'
 
 
-def words_html(words: Sequence[Sequence[str]], ids: Sequence[int] | None = None, unknown_id: int | None = None) -> str:
+def words_html(
+    words: Sequence[Sequence[str]], ids: Sequence[int | None] | None = None, unknown_id: int | None = None
+) -> str:
     """Classic (Sennrich) segmentation: a list of words, each a list of symbols (``</w>`` kept).
 
     With ``ids`` (one per symbol, in order), a symbol encoded as ``unknown_id`` is drawn as a

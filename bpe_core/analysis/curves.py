@@ -20,6 +20,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 from math import log
+from typing import TypeVar
 
 from ..encoding.lifetimes import piece_lifetimes
 from ..encoding.tokenizer import Tokenizer
@@ -98,9 +99,13 @@ def bytes_per_token_curve(tokenizer: Tokenizer, text: str) -> list[tuple[int, fl
     return [(base + k, n_bytes / count) for k, count in enumerate(counts)]
 
 
-def sample_curve(curve: Sequence[tuple[int, float]], points: int = 400) -> list[tuple[int, float]]:
+Y = TypeVar("Y")
+
+
+def sample_curve(curve: Sequence[tuple[int, Y]], points: int = 400) -> list[tuple[int, Y]]:
     """At most about ``points`` points of a curve, spread evenly on a log scale of vocab size,
-    first and last always kept (a chart does not need 100,000 points).
+    first and last always kept (a chart does not need 100,000 points). The points kept are the curve's own, so a
+    point may carry anything besides its size (an index, say).
 
     >>> len(sample_curve([(256 + k, 1.0) for k in range(100_000)], 50)) <= 51
     True

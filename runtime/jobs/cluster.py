@@ -81,6 +81,7 @@ class ClusterJob(JobHandle):
     within ~0.25 s (see the module docstring)."""
 
     pid = None  # the job runs in a thread of a worker process elsewhere: there is no process of its own
+    _task: _Task  # this runner's own record (the base class knows only what every runner's record has)
 
     @property
     def worker(self) -> str | None:
@@ -224,7 +225,7 @@ class ClusterRunner:
         # On the client's event loop: quick, and no calls to the cluster from here.
         _, message = event
         with self._lock:
-            task = self._tasks.get(message.get("job"))
+            task = self._tasks.get(message.get("job", ""))
             if task is None:
                 return
             if task.state == QUEUED:

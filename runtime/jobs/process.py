@@ -106,7 +106,7 @@ class _ProgressSender:
             send(self.channel, b"p", PROGRESS.pack(done, total))
 
 
-def launch() -> subprocess.Popen:
+def launch() -> subprocess.Popen[bytes]:
     """A new job process, waiting on its stdin for a job (started from runtime.jobs' watching thread)."""
     code = (
         f"import sys; sys.path.insert(0, {ROOT!r}); "
@@ -117,15 +117,18 @@ def launch() -> subprocess.Popen:
     )
 
 
-def feed(process: subprocess.Popen, header: tuple, payload: bytes) -> None:
+def feed(process: subprocess.Popen[bytes], header: tuple, payload: bytes) -> None:
     # A thread of its own: a 100 MB corpus takes a while to go through the pipe.
+    stdin = process.stdin
+    if stdin is None:
+        raise ValueError("the job process was started without a pipe on its stdin (start it with launch())")
     with contextlib.suppress(OSError):  # the job was killed meanwhile
-        process.stdin.write(pickle.dumps(header, pickle.HIGHEST_PROTOCOL))
-        process.stdin.write(payload)
-        process.stdin.close()
+        stdin.write(pickle.dumps(header, pickle.HIGHEST_PROTOCOL))
+        stdin.write(payload)
+        stdin.close()
 
 
-def kill(process: subprocess.Popen | None) -> None:
+def kill(process: subprocess.Popen[bytes] | None) -> None:
     if process is not None and process.returncode is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)  # start_new_session: the group id is the pid

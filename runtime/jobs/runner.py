@@ -18,7 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import IO, Any
 
 from runtime.jobs import process as job_process
 from runtime.jobs.status import (
@@ -44,7 +44,7 @@ class _Task:
         self.state = QUEUED
         self.done = self.total = 0
         self.started = self.ended = 0.0
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
         self.buffer = bytearray()
         self.answer: tuple[bytes, bytes] | None = None
         self.stop_reason: str | None = None
@@ -55,8 +55,17 @@ class _Task:
         self.value: Any = None
 
 
+def _process(task: _Task) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+    """A started job's process, and the pipe it writes its frames to (``job_process.launch`` always opens it)."""
+    if task.process is None or task.process.stdout is None:
+        raise RuntimeError(f"the job has no process pipe to read (it is {task.state})")
+    return task.process, task.process.stdout
+
+
 class Job(JobHandle):
     """The handle of a job in a local process (:class:`JobHandle`)."""
+
+    _task: _Task  # this runner's own record (the base class knows only what every runner's record has)
 
     @property
     def pid(self) -> int | None:
@@ -77,7 +86,7 @@ class JobRunner:
         self._lock = threading.Lock()
         self._queue: deque[_Task] = deque()
         self._running: list[_Task] = []
-        self._spare: subprocess.Popen | None = None
+        self._spare: subprocess.Popen[bytes] | None = None
         self._closed = False
         self._wake_r, self._wake_w = os.pipe()
         # Every job process is started by this one thread, so that a job dies with the server
@@ -183,11 +192,12 @@ class JobRunner:
                 self._stop(task, "cancelled")
             deadlines = [task.started + self.limits.seconds for task in running]
             timeout = max(0.0, min([*deadlines, time.monotonic() + 1.0]) - time.monotonic())
-            readable, _, _ = select.select([self._wake_r, *(t.process.stdout for t in running)], [], [], timeout)
+            pipes = [(task, _process(task)[1].fileno()) for task in running]
+            readable, _, _ = select.select([self._wake_r, *(fd for _, fd in pipes)], [], [], timeout)
             if self._wake_r in readable:
                 os.read(self._wake_r, 4096)
-            for task in running:
-                if task.process.stdout in readable:
+            for task, fd in pipes:
+                if fd in readable:
                     self._read(task)
                 if time.monotonic() - task.started > self.limits.seconds:
                     self._stop(task, f"stopped: took longer than {self.limits.seconds:g} s")
@@ -198,10 +208,11 @@ class JobRunner:
     def _start_queued(self) -> None:
         while self._queue and len(self._running) < self.limits.workers:
             task = self._queue.popleft()
-            spare_alive = self._spare is not None and self._spare.poll() is None
-            process, self._spare = self._spare if spare_alive else job_process.launch(), None
+            spare = self._spare
+            process = spare if spare is not None and spare.poll() is None else job_process.launch()
+            self._spare = None
             task.process, task.state, task.started = process, RUNNING, time.monotonic()
-            os.set_blocking(process.stdout.fileno(), False)
+            os.set_blocking(_process(task)[1].fileno(), False)
             header = (task.path, self.limits.memory_mb * 2**20, self.limits.seconds)
             threading.Thread(target=job_process.feed, args=(process, header, task.payload), daemon=True).start()
             task.payload = None
@@ -210,7 +221,8 @@ class JobRunner:
             self._spare = job_process.launch()
 
     def _read(self, task: _Task) -> None:
-        data = os.read(task.process.stdout.fileno(), 1 << 20)
+        process, pipe = _process(task)
+        data = os.read(pipe.fileno(), 1 << 20)
         if data:
             task.buffer += data
             for kind, body in job_process.take_frames(task.buffer):
@@ -221,13 +233,13 @@ class JobRunner:
             return
         with self._lock:  # the pipe closed: the process is ending, and nobody may kill its pid after this
             job_process.kill(task.process)  # whatever the job left in its process group
-            returncode = task.process.wait()
-            task.process.stdout.close()
+            returncode = process.wait()
+            pipe.close()
             self._running.remove(task)
             self._finish(task, *self._outcome(task, returncode))
 
     def _outcome(self, task: _Task, returncode: int) -> tuple[str, BaseException | None]:
-        kind = task.answer[0] if task.answer else None
+        kind, body = task.answer if task.answer else (None, b"")
         if task.stop_reason == "cancelled":
             return CANCELLED, JobCancelled("cancelled")
         if task.stop_reason is not None:
@@ -235,7 +247,7 @@ class JobRunner:
         if kind == b"r":
             return DONE, None
         if kind == b"e":
-            return FAILED, job_process.load_error(task.answer[1])
+            return FAILED, job_process.load_error(body)
         if kind == b"m":
             return FAILED, JobStopped(f"stopped: used more than {self.limits.memory_mb:,} MB")
         ended = f"signal {signal.Signals(-returncode).name}" if returncode < 0 else f"exit code {returncode}"

@@ -126,7 +126,8 @@ class SQLiteStore:
             ).fetchone()
         if note is None:
             return None
-        return Removed(*note, max_bytes=self.max_bytes, max_idle_seconds=self.max_idle_seconds)
+        reason, size, touched, at = note
+        return Removed(reason, size, touched, at, max_bytes=self.max_bytes, max_idle_seconds=self.max_idle_seconds)
 
     def blob(self, key: str) -> bytes | None:
         """A stored blob's bytes, or None."""

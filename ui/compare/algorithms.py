@@ -21,7 +21,7 @@ from runtime.store import text_digest
 from ui import encoding as enc
 from ui import training
 from ui.compare import texts
-from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remembered, summary
+from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remember, summary
 
 ALGO_CORPUS_LIMIT = 600_000
 """Characters of the corpus the three trainings use (its start), so a click never waits minutes."""
@@ -61,12 +61,12 @@ def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
             )  # fmt: skip
         except training.STOPPED as failure:
             result = str(failure)
-        remembered(("variant", request.key), lambda result=result: result)
+        remember(("variant", request.key), result)
 
 
 def render(s: Session, subject: Subject) -> None:
     corpus = texts.training_text(s, subject.trained) if subject.trained is not None else None
-    if corpus is None:
+    if corpus is None or subject.trained is None:
         st.info(t("Comparing algorithms retrains on the training corpus, which is not at hand (a tokenizer loaded from "
                   "files has none, or the corpus changed since training): train a tokenizer on the Train page."))
         return

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
+from bpe_core import Tokenizer
 from bpe_core import analysis as voc
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve, size_table, suggest_size
 from playground.i18n import t
@@ -29,7 +30,7 @@ PER_MERGES = 1000
 BLUE, ORANGE, GREY = "#1c7ed6", "#e8590c", "#495057"
 
 
-def default_sizes(tokenizer) -> list[int]:
+def default_sizes(tokenizer: Tokenizer) -> list[int]:
     """A quarter, a half and all of the tokenizer's size, the first two rounded to two digits.
 
     >>> import bpe_core

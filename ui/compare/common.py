@@ -77,8 +77,8 @@ def subject(s: Session) -> Subject | None:
     tokenizer = enc.tokenizer_for(s, s.compared)
     if tokenizer is None:
         return None
-    if s.compared == TRAINED:
-        return Subject(TRAINED, tokenizer, s.trained.label, s.trained.request.key, s.trained)
+    if s.compared == TRAINED and (trained := s.trained) is not None:
+        return Subject(TRAINED, tokenizer, trained.label, trained.request.key, trained)
     if s.compared in REFERENCES:
         return Subject(s.compared, tokenizer, enc.REFERENCE_LABELS[s.compared], f"reference-{s.compared}", None)
     return Subject(s.compared, tokenizer, choices(s).get(s.compared, s.compared), content_key(tokenizer), None)
@@ -126,6 +126,11 @@ def remembered(key: tuple[Any, ...], compute: Callable[[], T]) -> T:
 def known(key: tuple[Any, ...]) -> Any:
     """What :func:`remembered` holds for ``key``, or None (nothing is computed)."""
     return _results.get(key)
+
+
+def remember(key: tuple[Any, ...], value: Any) -> None:
+    """Keep ``value`` for ``key``, as if :func:`remembered` had computed it (what was there is replaced)."""
+    _results.put(key, value)
 
 
 def attempt(what: str, compute: Callable[[], T]) -> T | None:

@@ -180,7 +180,7 @@ def render(s: Session, subject: Subject) -> None:
     with left:
         held_out_inputs(s, subject)
     with right:
-        st.multiselect(t("Reference tokenizers (points)"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+        st.multiselect(t("Reference tokenizers (points)"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
                        key=Session.refs.key, persist_state="session")
     training = texts.training_text(s, subject.trained) if subject.trained is not None else None
     other = texts.heldout(s, subject.trained)
@@ -216,16 +216,16 @@ def render(s: Session, subject: Subject) -> None:
     summary_table(subject, lines, points)
     twins = {item.text.digest: item for item in lines if item.tokenizer}
     for own in lines:
-        other = twins.get(own.text.digest) if not own.tokenizer else None
-        if other is not None:
-            twin.gain_caption(own.tokens, other.tokens, own.text, own.points[-1][0])
+        plain_line = twins.get(own.text.digest) if not own.tokenizer else None
+        if plain_line is not None:
+            twin.gain_caption(own.tokens, plain_line.tokens, own.text, own.points[-1][0])
 
 
 def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]:
     """The plain BPE twin's lines on the same texts, when the subject is a superword tokenizer (``ui.compare.twin``)."""
     request = twin.wanted(subject)
     trained = twin.twin(s, request, texts.training_corpus(s, subject.trained)) if request and subject.trained else None
-    if trained is None:
+    if trained is None or request is None:
         return []
     other = Subject("twin", trained.tokenizer, trained.label, request.key, trained)
     found = [line(other, text) for text in measured]

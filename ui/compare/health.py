@@ -81,7 +81,8 @@ def render(s: Session, subject: Subject) -> None:
     counts = found.counts()
     summary(found, counts)
     st.vega_lite_chart(chart(found), width="stretch")
-    where = t("on {text}", text=texts.describe(heldout)) if found.has_text else t("(no text: vocabulary classes only)")
+    shown = texts.describe(heldout) if found.has_text and heldout is not None else None
+    where = t("on {text}", text=shown) if shown is not None else t("(no text: vocabulary classes only)")
     st.caption(t("Tokens of each class at every vocab size {where}. Intermediate: emitted on its own in less than "
                  "{share:.0%} of the places the text has it (alone or inside bigger tokens). A token may be in "
                  "several classes.", where=where, share=found.intermediate_threshold))  # fmt: skip

@@ -102,7 +102,7 @@ def inputs(s: Session, subject: Subject) -> None:
                              on_change=own_text.store_parallel_files, args=(s,))  # fmt: skip
             upload_status(None, s.parallel_problem)
     with right:
-        st.multiselect(t("Reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+        st.multiselect(t("Reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
                        key=Session.refs.key, persist_state="session")
         if s.trained is not None:
             st.number_input(t("Also the trained tokenizer cut to vocab size"), min_value=1, step=100, value=None,

@@ -18,6 +18,7 @@ from playground.text import plain
 from ui import chart_style
 from ui.compare import texts
 from ui.compare.common import attempt, remembered
+from ui.compare.texts import Text
 
 PALETTE = ["#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00", "#56b4e9", "#f0e442"]
 """Okabe-Ito: apart for the common colour-blindnesses."""
@@ -31,7 +32,7 @@ class Parallel:
     digest: str
     label: str
 
-    def as_text(self) -> texts.Text:
+    def as_text(self) -> Text:  # (not texts.Text: in this class, texts is the field)
         """All its sentences as one text (to check it against a training text)."""
         return texts.make_text(self.label, "".join("\n".join(lines) + "\n" for lines in self.texts.values()))
 

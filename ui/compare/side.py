@@ -6,9 +6,13 @@ Every size comes from one segmentation of the text (boundary lifetimes), not one
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
+from bpe_core import Tokenizer
 from bpe_core import analysis as voc
+from bpe_core.encoding.lifetimes import Segmentation
 from playground.fields import LinkValueError
 from playground.i18n import t
 from playground.session import MAX_SIZES, REFERENCES, Session
@@ -19,7 +23,7 @@ from ui.callbacks import guarded
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
 
 
-def default_sizes(tokenizer) -> list[int]:
+def default_sizes(tokenizer: Tokenizer) -> list[int]:
     """Three sizes that show the change: a tenth, a third and all of the merges.
 
     >>> import bpe_core
@@ -38,16 +42,18 @@ def sizes_text(sizes: list[int]) -> str:
 def store_sizes(s: Session) -> None:
     """The sizes box was edited: keep the sizes if they parse, else say what is allowed."""
     try:
-        s.sizes = Session.sizes.parse(s.sizes_text or "")
+        s.sizes = Session.sizes.from_text(s.sizes_text or "")
     except LinkValueError as error:
         s.notice("warning", t("Vocab sizes “{sizes}” were not used: give {allowed}.",
                               sizes=plain(s.sizes_text, limit=80), allowed=t(error.allowed)))
 
 
-def trained_view(tokenizer, segmentation, size: int, n_bytes: int) -> View:
+def trained_view(tokenizer: Tokenizer, segmentation: Segmentation, size: int, n_bytes: int) -> View:
     """The text at one vocab size, from its lifetimes (no re-encoding)."""
     k = voc.merges_for_vocab_size(tokenizer, size)
-    tokens = segmentation.tokens_at(k)
+    if not isinstance(segmentation.data, bytes):  # a classic tokenizer's atoms are its symbols
+        raise TypeError("a vocab size's view needs a byte-level tokenizer's segmentation")
+    tokens = [token for token in segmentation.tokens_at(k) if isinstance(token, bytes)]  # (all: its atoms are bytes)
     ids_of = tokenizer.mergeable_ranks
     specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
     ids = [ids_of.get(token, specials.get(token)) for token in tokens]
@@ -75,7 +81,7 @@ def render(s: Session, subject: Subject) -> None:
         label = t("Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low,
                   high=high)
         st.text_input(label, key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
-        st.multiselect(t("And the reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.get,
+        st.multiselect(t("And the reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
                        key=Session.refs.key, persist_state="session")
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
     outside = [size for size in s.sizes if not low <= size <= high]
@@ -98,7 +104,7 @@ def render(s: Session, subject: Subject) -> None:
         return
     views = [trained_view(tokenizer, segmentation, size, n_bytes) for size in sizes]
     for name in s.refs:
-        views.append(remembered(("view", name, digest), lambda name=name: reference_view(name, text, n_bytes)))
+        views.append(remembered(("view", name, digest), partial(reference_view, name, text, n_bytes)))
     st.caption(t("Outlined and underlined: tokens the view before does not have (the first view is compared with the "
                  "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
                  "that get merged. Hover a token for its id."))
@@ -108,6 +114,6 @@ def render(s: Session, subject: Subject) -> None:
 def box_shows(s: Session) -> bool:
     """Whether the sizes box holds ``s.sizes`` (a link or the defaults may have set them)."""
     try:
-        return Session.sizes.parse(s.sizes_text or "") == s.sizes
+        return Session.sizes.from_text(s.sizes_text or "") == s.sizes
     except LinkValueError:
         return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bpe_core import ClassicTokenizer
 from bpe_core.pretokenize.superword import is_superword
 from playground.i18n import N_, t
 from playground.session import Session
@@ -27,7 +28,9 @@ TWIN_LINE = N_("plain BPE, same vocab (every size)")
 def wanted(subject: Subject) -> Request | None:
     """The twin's request when the subject is a superword tokenizer trained in this session, else None."""
     trained = subject.trained
-    if trained is None or trained.request.kind != "superword" or not is_superword(trained.tokenizer):
+    if trained is None or trained.request.kind != "superword":
+        return None
+    if isinstance(trained.tokenizer, ClassicTokenizer) or not is_superword(trained.tokenizer):
         return None
     return plain_twin(trained.request)
 

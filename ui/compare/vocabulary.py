@@ -13,6 +13,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from bpe_core import Tokenizer
 from bpe_core import analysis as voc
 from bpe_core.analysis import merge_tree
 from playground.i18n import N_, t
@@ -167,13 +168,14 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
         s.token = int(pool.sort_values(["length", "id"], ascending=[False, True])["id"].iloc[0])
     st.number_input(t("Token id"), min_value=0, max_value=max(ids), step=1, key=Session.token.key,
                     persist_state="session", help=t("Pick an id from the table above."))
-    if s.token not in ids:  # an id between others (a file's ids may have gaps)
+    token = s.token
+    if token is None or token not in ids:  # an id between others (a file's ids may have gaps)
         st.warning(t("This tokenizer has no token with id {token:,}.", token=s.token))
         return
-    tree = attempt(t("build the merge tree"), lambda: merge_tree.merge_tree(subject.tokenizer, s.token))
+    tree = attempt(t("build the merge tree"), lambda: merge_tree.merge_tree(subject.tokenizer, token))
     if tree is None:
         return
-    if tree.is_leaf:
+    if tree.is_leaf or tree.merge_rank is None:  # (a merged token always has its round)
         st.caption(t("A single byte or a special token: nothing was merged to make it."))
     else:
         st.caption(t("{label} — made in round {round:,} from its two parts; {depth} merge levels down to {n} bytes. "
@@ -182,7 +184,7 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
     st.html(tree_html(tree))
 
 
-def never_section(tokenizer, never: list[int]) -> None:
+def never_section(tokenizer: Tokenizer, never: list[int]) -> None:
     st.caption(t("{n:,} of {merges:,} learned tokens never appear when encoding the corpus: longer tokens made from "
                  "them replaced them everywhere.", n=len(never), merges=tokenizer.num_merges))
     shown = never[:NEVER_SHOWN]

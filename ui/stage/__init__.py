@@ -74,7 +74,7 @@ def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK
     ``rows`` rows, which the stage's type sizes reach (the grid draws its cells on a canvas at ~14 px whatever the
     page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``playground.text.plain``)."""
     if not talk:
-        st.dataframe(frame, hide_index=True, width="stretch", **({"height": height} if height else {}))
+        st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto")
         return
     shown = frame.head(rows).map(lambda value: plain(value) if isinstance(value, str) else value)
     st.table(shown, hide_index=True)

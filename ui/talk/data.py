@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bpe_core import ClassicTokenizer
 from bpe_core import analysis as voc
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from playground.trained import Request, Trained, train_job
@@ -51,4 +52,7 @@ def mixed(kind: str) -> Trained:
 @st.cache_resource(show_spinner=False)
 def real_curve() -> list[tuple[int, float]]:
     """Bytes per token at every vocab size of :func:`real` on its own text, sampled for a chart."""
-    return voc.sample_curve(voc.bytes_per_token_curve(real().tokenizer, load_sample(REAL_CORPUS)), 300)
+    tokenizer = real().tokenizer
+    if isinstance(tokenizer, ClassicTokenizer):  # not reached: real() is byte-level
+        raise TypeError("the curve needs a byte-level tokenizer")
+    return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
