@@ -106,7 +106,7 @@ def engine_factory_for(tie_break: str, positional: bool, base_rank: Sequence[int
     return lambda sequences, symbols: layout(sequences, symbols, key)
 
 
-class _FirstSeen:
+class FirstSeenQueue:
     """The queue of the ``"first"`` rule, for either layout: entries (-count, (position,), (), pair)."""
 
     _counts: defaultdict[int, int]
@@ -150,7 +150,7 @@ class _FirstSeen:
         return None
 
 
-class FirstSeenWordEngine(_FirstSeen, WordEngine):
+class FirstSeenWordEngine(FirstSeenQueue, WordEngine):
     """The word layout under the ``"first"`` rule: words in the order they first appear in the text."""
 
     def _byte_offset(self, word: str, at: int) -> int:
@@ -176,7 +176,7 @@ class FirstSeenWordEngine(_FirstSeen, WordEngine):
         return offset == 0 and word[at : at + 2] == chr(pair >> PAIR_SHIFT) + chr(pair & _RIGHT)
 
 
-class FirstSeenPositionEngine(_FirstSeen, PositionEngine):
+class FirstSeenPositionEngine(FirstSeenQueue, PositionEngine):
     """The positional layout under the ``"first"`` rule: positions are in text order already."""
 
     def _first_position(self, pair: int) -> int | None:
