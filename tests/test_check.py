@@ -32,12 +32,12 @@ def prose() -> str:
 
 
 def chinese() -> str:
-    text = (ROOT / "ui/samples/chinese_classics.txt").read_text(encoding="utf-8")[:6000]
+    text = (ROOT / "ui/samples/chinese_classics.txt").read_text(encoding="utf-8")[:4000]
     return _documents(text.splitlines(True), 8)
 
 
 def code() -> str:
-    return _documents(Path(textwrap.__file__).read_text(encoding="utf-8")[:12000].splitlines(True), 20)
+    return _documents(Path(textwrap.__file__).read_text(encoding="utf-8")[:8000].splitlines(True), 20)
 
 
 CORPORA = {"prose": prose, "chinese": chinese, "code": code}

@@ -16,6 +16,7 @@ one round of interest (the first that differs from the project's training).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...pretokenize import count_pretokens, split_on_special
@@ -76,7 +77,7 @@ class Replay:
             characters = sorted({character for word in words for character in word})
             symbols = [*(c.encode("utf-8") for c in characters), END_OF_WORD]
             index = {character: n for n, character in enumerate(characters)}
-            sequences: list[tuple[list[int], int]] = [
+            sequences: list[tuple[Sequence[int], int]] = [
                 ([index[c] for c in word] + [len(characters)], count) for word, count in words.items()
             ]
             base_rank: list[int] = list(range(len(symbols)))
@@ -88,7 +89,7 @@ class Replay:
             else:
                 counts = count_pretokens(text, hypothesis.pattern, specials)
             symbols = [bytes([byte]) for byte in range(256)]
-            sequences = [(list(word.encode("utf-8")), count) for word, count in counts.items()]
+            sequences = [(word.encode("utf-8"), count) for word, count in counts.items()]  # bytes: the fast path
             base_rank = gpt2_byte_order()
         # Always the word layout: a text without pre-tokenization is one word per piece (exact, if slower).
         self.engine: MergeEngine = engine_factory_for(hypothesis.tie_break, False, base_rank)(sequences, symbols)
