@@ -158,3 +158,21 @@ def test_every_sentence_fills_from_named_fields():
 def test_bad_merges_are_clear_errors(merges, message):
     with pytest.raises(ValueError, match=message):
         check_merges("abc", merges)
+
+
+def test_tie_break_without_pre_tokenization():
+    text = prose()[:3000]
+    merges = tutorial_train(text, 60, pattern=None, tie="first")
+    expected = first_difference(merges, tutorial_train(text, 60, pattern=None))
+    check = check_merges(text, merges, special_tokens=[ENDOFTEXT], pattern=None)
+    assert (check.first_difference, check.cause, check.reproduced_by) == (expected, "tie-break", "tie_break='first'")
+    assert check.reproduced["tie_break='first'"] == 60
+
+
+@settings(max_examples=30)
+@given(st.text(alphabet="abc d\n\u00e9", max_size=80), st.integers(0, 20), st.sampled_from(["greatest", "first", "hf"]))
+def test_classic_own_merges_pass(text, n_merges, rule):
+    base = len(set("".join(text.split()))) + 1
+    merges = bpe_core.train_classic(text, base + n_merges, tie_break=rule).merges
+    check = check_merges(text, merges, classic=True, tie_break=rule)
+    assert (check.cause, check.first_difference) == ("none", None)

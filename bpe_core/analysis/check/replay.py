@@ -91,8 +91,11 @@ class Replay:
             symbols = [bytes([byte]) for byte in range(256)]
             sequences = [(word.encode("utf-8"), count) for word, count in counts.items()]  # bytes: the fast path
             base_rank = gpt2_byte_order()
-        # Always the word layout: a text without pre-tokenization is one word per piece (exact, if slower).
-        self.engine: MergeEngine = engine_factory_for(hypothesis.tie_break, False, base_rank)(sequences, symbols)
+        # Without pre-tokenization each piece is one long sequence: the positional layout, unless pairs are
+        # counted without overlap, which reads words (the word layout is exact there too, if slower).
+        positional = hypothesis.pattern is None and hypothesis.overlapping and not hypothesis.classic
+        factory = engine_factory_for(hypothesis.tie_break, positional, base_rank)
+        self.engine: MergeEngine = factory(sequences, symbols)
         self.ids: dict[bytes, list[int]] = {}
         rule_key: SymbolKey = {"greatest": greatest_key, "smallest": smallest_key}.get(
             hypothesis.tie_break, hf_key(base_rank)
