@@ -18,7 +18,8 @@ paths), :mod:`.formats` (files), :mod:`.analysis` (what the Compare views show),
 [1.0, 1.18, 1.44, 1.44, 1.44]
 
 The analyses behind the Compare page (choosing a vocab size, languages, tokenizer health) load
-on first use, with numpy: ``bpe_core.size_table``, ``bpe_core.health_report`` and the rest below.
+on first use, with numpy: ``bpe_core.size_table``, ``bpe_core.health_report`` and the rest below;
+so does ``bpe_core.check_merges`` (where a learner's own trainer parts from this one, and why).
 """
 
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
@@ -52,6 +53,9 @@ _LAZY = {
     "health_report": "health",
     "hold_out": "heldout",
     "line_overlap": "heldout",
+    "check_merges": "check",
+    "MergeCheck": "check",
+    "read_merges": "check",
 }
 
 
@@ -72,6 +76,7 @@ __all__ = [
     "ClassicResult",
     "ClassicTokenizer",
     "FormatError",
+    "MergeCheck",
     "MergeRecord",
     "ParityResult",
     "PatternTimeout",
@@ -80,6 +85,7 @@ __all__ = [
     "TrainResult",
     "TrainingCancelled",
     "bytes_per_token_curve",
+    "check_merges",
     "dropout_samples",
     "encode_with_dropout",
     "health_report",
@@ -91,6 +97,7 @@ __all__ = [
     "parallel_sample",
     "premiums_by_size",
     "pretokenize",
+    "read_merges",
     "read_parallel",
     "reference",
     "save",

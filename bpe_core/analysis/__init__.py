@@ -4,7 +4,8 @@
 - :mod:`.curves`: a text at every vocab size in one pass (token counts, bytes per token);
 - :mod:`.side_by_side`: one text at chosen sizes, and the tokens that differ between two views;
 - :mod:`.vocabulary`: the vocabulary explorer's table, usage and length histogram;
-- :mod:`.merge_tree`: a token's merge tree (``from bpe_core.analysis import merge_tree``).
+- :mod:`.merge_tree`: a token's merge tree (``from bpe_core.analysis import merge_tree``);
+- :mod:`.check`: a learner's own merges against bpe_core's training, and why they differ (``bpe_core.check_merges``).
 
 >>> import bpe_core
 >>> from bpe_core import analysis

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpe_core train | encode | decode | choose | languages | health``.
+"""Command line: ``python -m bpe_core train | encode | decode | choose | languages | health | check``.
 
 Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
 grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
@@ -16,7 +16,8 @@ ids in memory; decode them back::
 
 Errors are one line on stderr and exit status 2 (:mod:`.errors`). The commands: :mod:`.train`
 (with :mod:`.progress`, its bars), :mod:`.encode` (encode and decode), :mod:`.analysis` (choose a vocab
-size, the cost of languages, a tokenizer's health: tables on stdout); their arguments:
+size, the cost of languages, a tokenizer's health: tables on stdout), :mod:`.check` (a learner's
+merges against bpe_core's training); their arguments:
 :mod:`.parser`; files and stdin/stdout: :mod:`.text_io`.
 """
 
@@ -44,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "encode":
             return run_encode(args)
+        if args.command == "check":
+            from .check import run_check
+
+            return run_check(args)
         if args.command in analysis.COMMANDS:
             return analysis.run(args, load_tokenizer)
         return run_decode(args)

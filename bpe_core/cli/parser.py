@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from .. import formats
 from ..pretokenize import PATTERNS
-from . import analysis
+from . import analysis, check
 from .errors import PROG, CliError
 
 
@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_tokenizer_options(command)
         command.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     analysis.add_commands(commands, add_tokenizer_options)
+    check.add_command(commands)
     return parser
 
 

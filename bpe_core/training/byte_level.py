@@ -20,6 +20,7 @@ from ..pretokenize import compile_pattern, split_on_special
 from .counting import count_text
 from .merge_engine import MergeEngine, PositionEngine
 from .shape import MergeRecord, ProgressCallback, Reporter, check_special_tokens, merge_rounds
+from .ties import check_tie_break, engine_factory_for, gpt2_byte_order
 from .word_engine import WordEngine
 
 EngineFactory = Callable[[Iterable[tuple[bytes, int]], list[bytes]], MergeEngine]
@@ -75,6 +76,7 @@ def train(
     special_tokens: Iterable[str] = (),
     pattern: str | None = "gpt2",
     progress: ProgressCallback | None = None,
+    tie_break: str = "greatest",
 ) -> TrainResult:
     """Train a byte-level BPE tokenizer on ``text``.
 
@@ -82,7 +84,9 @@ def train(
     in ``PATTERNS``, a regex, or ``None`` for no pre-tokenization (merges may then span words).
     ``progress(done, total)`` is called at least every 1 % of the work and every 0.25 s; an
     exception raised from it stops training and propagates. For corpora in files, or too big for
-    memory, see ``train_files``.
+    memory, see ``train_files``. ``tie_break`` picks among pairs of equal count: ``"greatest"``
+    (the lexicographically greatest, CS336's rule), ``"smallest"``, ``"first"`` (first seen in the
+    text, as minbpe and Sennrich et al.'s code) or ``"hf"`` (Hugging Face's); see :mod:`.ties`.
 
     >>> result = train("aaabdaaabac", 259)
     >>> result.merges
@@ -93,6 +97,7 @@ def train(
     started = time.perf_counter()
     checked_text(text)
     specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
+    check_tie_break(tie_break)
     report = Reporter(progress, 1 + n_merges)
     chunks_total = [1]
 
@@ -110,6 +115,7 @@ def train(
         pattern=pattern,
         progress=lambda done: report(chunks_total[0] + done),
         started=started,
+        tie_break=tie_break,
     )
     result.special_token_count = count_special_tokens(text, specials)
     return result
@@ -129,6 +135,7 @@ def train_counts(
     progress: Callable[[int], None] | None = None,
     started: float | None = None,
     engine_factory: EngineFactory | None = None,
+    tie_break: str = "greatest",
 ) -> TrainResult:
     """Train on pre-token counts already made (by ``count_pretokens`` or on a cluster).
 
@@ -136,7 +143,7 @@ def train_counts(
     ``progress(merges_done)`` is called after every merge. ``started`` is when the whole
     training began (``time.perf_counter()``), so the timings include counting.
     ``engine_factory`` replaces the usual engine by one that picks pairs its own way (the
-    variants: ``parity``, ``superword``).
+    variants: ``parity``, ``superword``); ``tie_break`` is the rule for ties otherwise (see ``train``).
 
     >>> train_counts({"low": 5, " lower": 2}, 258).merges
     [(b'o', b'w'), (b'l', b'ow')]
@@ -148,6 +155,8 @@ def train_counts(
     byte_symbols = [bytes([byte]) for byte in range(256)]
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
     # long sequence, which only the positional layout merges in time proportional to its size.
+    if engine_factory is None and check_tie_break(tie_break) != "greatest":
+        engine_factory = engine_factory_for(tie_break, pattern is None, gpt2_byte_order())
     if engine_factory is None:
         engine_factory = PositionEngine if pattern is None else WordEngine
     rounds = merge_rounds(lambda: engine_factory(words, byte_symbols), n_merges, progress or (lambda done: None))
@@ -162,7 +171,8 @@ def train_counts(
     return TrainResult(
         tokenizer=tokenizer,
         trace=trace,
-        settings={"vocab_size": vocab_size, "special_tokens": specials, "pattern": pattern},
+        settings={"vocab_size": vocab_size, "special_tokens": specials, "pattern": pattern}
+        | ({} if tie_break == "greatest" else {"tie_break": tie_break}),
         seconds=finished - started,
         pretoken_count=sum(pretokens.values()),
         unique_pretokens=len(pretokens),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..encoding.arguments import checked_text
 from ..encoding.classic import END, END_OF_WORD, Atoms, ClassicTokenizer
 from .shape import MergeRecord, ProgressCallback, Reporter, merge_rounds
-from .word_engine import WordEngine
+from .ties import check_tie_break, engine_factory_for
 
 
 @dataclass
@@ -34,16 +34,22 @@ class ClassicResult:
         return self.tokenizer.merges
 
 
-def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | None = None) -> ClassicResult:
+def train_classic(
+    text: str, vocab_size: int, *, progress: ProgressCallback | None = None, tie_break: str = "greatest"
+) -> ClassicResult:
     """Train classic character-level BPE. ``vocab_size`` counts characters seen + ``</w>`` + merges.
 
-    Trace records hold symbols as UTF-8 bytes, like the byte-level trainer's.
+    Trace records hold symbols as UTF-8 bytes, like the byte-level trainer's. ``tie_break`` as in
+    ``train`` (:mod:`.ties`); ``"hf"`` orders the characters by code point, then ``</w>``, then the merges.
 
     >>> result = train_classic("low low lower newest newest widest widest widest", 14)
     >>> result.merges[:3]  # (e,s), (s,t), (t,</w>) all occur 5 times: the greatest pair wins
     [('t', '</w>'), ('s', 't</w>'), ('e', 'st</w>')]
+    >>> train_classic("low low lower newest newest widest widest widest", 14, tie_break="first").merges[:3]
+    [('e', 's'), ('es', 't'), ('est', '</w>')]
     """
     started = time.perf_counter()
+    check_tie_break(tie_break)
     words = Counter(checked_text(text).split())
     characters = sorted({character for word in words for character in word})
     base = [*characters, END_OF_WORD]
@@ -56,7 +62,8 @@ def train_classic(text: str, vocab_size: int, *, progress: ProgressCallback | No
     sequences = (([symbol_id[c] for c in word] + [symbol_id[END_OF_WORD]], count) for word, count in words.items())
     symbol_bytes = [symbol.encode("utf-8") for symbol in base]
     n_merges = vocab_size - len(base)
-    rounds = merge_rounds(lambda: WordEngine(sequences, symbol_bytes), n_merges, Reporter(progress, n_merges))
+    engine = engine_factory_for(tie_break, False, range(len(base)))
+    rounds = merge_rounds(lambda: engine(sequences, symbol_bytes), n_merges, Reporter(progress, n_merges))
     # Symbols as atoms, by id: training is on ids, so a literal "</w>" stays apart from the mark.
     symbols: list[Atoms] = [(character,) for character in characters]
     symbols.append((END,))

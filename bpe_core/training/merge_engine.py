@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 PAIR_SHIFT = 32
@@ -51,6 +51,16 @@ def _descending_key(symbol: bytes) -> tuple[int, ...]:
     return tuple(255 - byte for byte in symbol) + (256,)
 
 
+SymbolKey = Callable[[int, bytes], tuple[int, ...]]
+"""A symbol's tie-break key from its id and bytes: of two pairs with the same count, the one whose
+(left key, right key) is smaller is merged first (:mod:`.ties` gives one per rule)."""
+
+
+def greatest_key(identifier: int, symbol: bytes) -> tuple[int, ...]:
+    """The default rule's key: the lexicographically greatest pair first."""
+    return _descending_key(symbol)
+
+
 class MergeEngine:
     """Pair counts of weighted symbol sequences and the queue of the best pair; subclasses merge.
 
@@ -58,11 +68,14 @@ class MergeEngine:
     appended by ``merge``. Pair counts count every adjacent occurrence, overlapping ones included
     (``aaa`` holds two ``(a, a)``), and a merge replaces occurrences left to right without overlap:
     the conventions of the reference implementations.
+
+    ``symbol_key`` sets the tie rule (default: the lexicographically greatest pair, see :mod:`.ties`).
     """
 
-    def __init__(self, symbols: Sequence[bytes]):
+    def __init__(self, symbols: Sequence[bytes], symbol_key: SymbolKey = greatest_key):
         self.symbol_bytes: list[bytes] = list(symbols)
-        self._sort_key = [_descending_key(symbol) for symbol in self.symbol_bytes]
+        self._symbol_key = symbol_key
+        self._sort_key = [symbol_key(identifier, symbol) for identifier, symbol in enumerate(self.symbol_bytes)]
         self._counts: defaultdict[int, int] = defaultdict(int)
         self._heap: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []
 
@@ -96,7 +109,8 @@ class MergeEngine:
     def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
         """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
 
-        Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes).
+        Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes), unless
+        the engine was given another rule.
         The queue is left as it was (less the stale entries found on the way).
         """
         winner = self._pop_live()
@@ -117,10 +131,18 @@ class MergeEngine:
         best, *others = [(-entry[0], entry[3] >> PAIR_SHIFT, entry[3] & _RIGHT) for entry in popped]
         return best, others
 
+    def pair_count(self, a: int, b: int) -> int:
+        """How often the pair (a, b) occurs now (weighted)."""
+        return self._counts.get((a << PAIR_SHIFT) | b, 0)
+
+    def live_pairs(self) -> list[tuple[int, int, int]]:
+        """Every pair that occurs now, as (count, left, right), in no particular order."""
+        return [(count, pair >> PAIR_SHIFT, pair & _RIGHT) for pair, count in self._counts.items() if count > 0]
+
     def _new_symbol(self, a: int, b: int) -> int:
         new = len(self.symbol_bytes)
         self.symbol_bytes.append(self.symbol_bytes[a] + self.symbol_bytes[b])
-        self._sort_key.append(_descending_key(self.symbol_bytes[new]))
+        self._sort_key.append(self._symbol_key(new, self.symbol_bytes[new]))
         return new
 
     def merge(self, a: int, b: int) -> tuple[int, int]:
@@ -131,8 +153,13 @@ class MergeEngine:
 class PositionEngine(MergeEngine):
     """Every position of every sequence in one doubly linked list: for text with no pre-tokenization."""
 
-    def __init__(self, sequences: Iterable[tuple[Sequence[int], int]], symbols: Sequence[bytes]):
-        super().__init__(symbols)
+    def __init__(
+        self,
+        sequences: Iterable[tuple[Sequence[int], int]],
+        symbols: Sequence[bytes],
+        symbol_key: SymbolKey = greatest_key,
+    ):
+        super().__init__(symbols, symbol_key)
         token: list[int] = []
         weight: list[int] = []
         previous: list[int] = []

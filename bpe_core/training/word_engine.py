@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from .merge_engine import PAIR_SHIFT, MergeEngine
+from .merge_engine import PAIR_SHIFT, MergeEngine, SymbolKey, greatest_key
 
 MAX_SYMBOLS = 0x110000
 """Symbols are characters of a ``str``: ids stay below ``chr``'s limit (a vocabulary of 1.1 million)."""
@@ -34,9 +34,14 @@ MAX_SYMBOLS = 0x110000
 class WordEngine(MergeEngine):
     """Distinct weighted words, each a string of symbol characters, and for each pair the words that hold it."""
 
-    def __init__(self, words: Iterable[tuple[Sequence[int], int]], symbols: Sequence[bytes]):
-        """``words``: each word's symbol ids (``bytes`` is the fast case) and its weight."""
-        super().__init__(symbols)
+    def __init__(
+        self,
+        words: Iterable[tuple[Sequence[int], int]],
+        symbols: Sequence[bytes],
+        symbol_key: SymbolKey = greatest_key,
+    ):
+        """``words``: each word's symbol ids (``bytes`` is the fast case) and its weight; ``symbol_key``: ties."""
+        super().__init__(symbols, symbol_key)
         self._text: list[str] = []
         self._weights: list[int] = []
         texts, weights = self._text, self._weights
@@ -57,6 +62,12 @@ class WordEngine(MergeEngine):
             self._counts[pair] = sum(map(weight_of, found))
             self._words[pair] = set(found)
         self._start_queue()
+
+    def words_holding(self, a: int, b: int) -> list[tuple[list[int], int]]:
+        """The words that hold the pair (a, b) now, each as its symbol ids and its weight."""
+        target = chr(a) + chr(b)
+        found = [index for index in self._words.get((a << PAIR_SHIFT) | b, ()) if target in self._text[index]]
+        return [([ord(c) for c in self._text[index]], self._weights[index]) for index in found]
 
     def merge(self, a: int, b: int) -> tuple[int, int]:
         if len(self.symbol_bytes) >= MAX_SYMBOLS:
