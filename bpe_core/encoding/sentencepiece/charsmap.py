@@ -16,6 +16,10 @@ from __future__ import annotations
 import sys
 from array import array
 
+# A walk reads at most this many bytes: real rules are short (the longest key of nmt_nfkc, nfkc and their
+# _cf variants is 12 bytes), and a stranger's trie must not make each position cost the rest of the text.
+MAX_KEY_BYTES = 1024
+
 
 class Charsmap:
     """Normalization rules read from a ``precompiled_charsmap`` blob; a malformed blob is a ValueError.
@@ -52,7 +56,7 @@ class Charsmap:
         size = len(units)
         node = units[0] >> 10 << ((units[0] & 512) >> 6)
         best: tuple[int, int] | None = None
-        for index in range(start, len(data)):
+        for index in range(start, min(len(data), start + MAX_KEY_BYTES)):
             byte = data[index]
             node ^= byte
             if node >= size:
@@ -67,6 +71,8 @@ class Charsmap:
                 best = (index + 1 - start, units[node] & 0x7FFFFFFF)
         if best is None:
             return None
+        if start + best[0] < len(data) and 0x80 <= data[start + best[0]] < 0xC0:
+            raise ValueError("the precompiled_charsmap is broken: a rule's key ends inside a character")
         return best[0], self._replacement(best[1])
 
     def _replacement(self, offset: int) -> str:
