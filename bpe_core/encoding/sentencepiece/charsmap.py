@@ -100,3 +100,30 @@ class Charsmap:
                 return False
             node ^= units[node] >> 10 << ((units[node] & 512) >> 6)
         return True
+
+    def next_characters(self, prefix: bytes) -> set[str]:
+        """Every character whose bytes a walk that has read ``prefix`` can read next (empty if none)."""
+        units = self._units
+        size = len(units)
+        node = units[0] >> 10 << ((units[0] & 512) >> 6)
+        for byte in prefix:
+            node ^= byte
+            if node >= size or units[node] & 0x800000FF != byte:
+                return set()
+            node ^= units[node] >> 10 << ((units[node] & 512) >> 6)
+        found: set[str] = set()
+        stack: list[tuple[int, bytes]] = [(node, b"")]
+        while stack:
+            node, read = stack.pop()
+            if read and len(read) == _utf8_length(read[0]):
+                found.update(read.decode("utf-8", errors="ignore"))
+                continue
+            for byte in range(0x80, 0xC0) if read else range(1, 0x100):
+                child = node ^ byte
+                if child < size and units[child] & 0x800000FF == byte:
+                    stack.append((child ^ (units[child] >> 10 << ((units[child] & 512) >> 6)), read + bytes([byte])))
+        return found
+
+
+def _utf8_length(lead: int) -> int:
+    return 1 if lead < 0xC0 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4

@@ -46,12 +46,19 @@ class Normalizer:
         self, spec: NormalizerSpec, *, whitespace_as_suffix: bool = False, user_defined_symbols: Iterable[str] = ()
     ):
         self.spec = spec
+        user_defined_symbols = list(user_defined_symbols)
         self._charsmap = Charsmap(spec.precompiled_charsmap) if spec.precompiled_charsmap else None
         self._user_symbols = symbol_matcher(symbols for symbols in user_defined_symbols if symbols)
         self._suffix = whitespace_as_suffix
         self._space = SPACE_SYMBOL if spec.escape_whitespaces else " "
-        # Characters that start no charsmap rule are kept as they are without walking the trie again.
-        self._plain: set[str] = set()
+        # Characters that may start a rule or a symbol (or are spaces), and every character looked at so far.
+        self._symbol_starts = {symbol[0] for symbol in user_defined_symbols if symbol}
+        self._starters: set[str] = set()
+        self._prefixes: set[str] = set()  # starters that are no rule by themselves
+        self._continuations: set[str] = set()  # what may follow a prefix inside a rule
+        self._alone: dict[str, str] = {}  # characters that are a whole rule and start no longer one
+        self._classified: set[str] = set()
+        self._plain = regex.compile(".+", regex.DOTALL)
 
     def normalize(self, text: str) -> str:
         """The normalized text (empty when nothing but removable spaces is given)."""
@@ -111,14 +118,27 @@ class Normalizer:
         return body
 
     def _chunks(self, text: str) -> Iterator[str]:
-        """The text cut as SentencePiece's ``NormalizePrefix`` cuts it, each chunk already replaced."""
+        """The text cut as SentencePiece's ``NormalizePrefix`` cuts it, each chunk already replaced.
+
+        A run of characters that start no rule and no symbol is given as one chunk, its runs of spaces
+        collapsed when extra whitespace is removed: the whitespace rules then treat it exactly as they
+        treat its characters one by one.
+        """
         symbols = self._user_symbols
         charsmap = self._charsmap
-        plain = self._plain
+        plain_run = self._plain_run(text)
+        collapse = self.spec.remove_extra_whitespaces
         data = text.encode("utf-8") if charsmap is not None else b""
         position = offset = 0  # in characters, and in bytes of ``data``
         length = len(text)
         while position < length:
+            run = plain_run.match(text, position)
+            if run is not None:
+                chunk = run.group()
+                position = run.end()
+                offset += len(chunk.encode("utf-8")) if charsmap is not None else 0
+                yield regex.sub(" {2,}", " ", chunk) if collapse and "  " in chunk else chunk
+                continue
             if symbols is not None:
                 found = symbols.match(text, position)
                 if found is not None:
@@ -127,23 +147,62 @@ class Normalizer:
                     position = found.end()
                     continue
             character = text[position]
-            if charsmap is None or character in plain:
+            replacement = self._alone.get(character)
+            if replacement is not None:
+                yield replacement
+                offset += len(character.encode("utf-8"))
+                position += 1
+                continue
+            match = charsmap.longest_match(data, offset) if charsmap is not None else None
+            if match is None:
                 yield character
+                offset += len(character.encode("utf-8")) if charsmap is not None else 0
+                position += 1
             else:
-                match = charsmap.longest_match(data, offset)
-                if match is None:
-                    if len(plain) < 1 << 16 and not charsmap.can_start(character.encode("utf-8")):
-                        plain.add(character)
-                    yield character
-                else:
-                    size, replacement = match
-                    consumed = len(data[offset : offset + size].decode("utf-8"))
-                    yield replacement
-                    offset += size
-                    position += consumed
-                    continue
-            offset += len(character.encode("utf-8")) if charsmap is not None else 0
-            position += 1
+                size, replacement = match
+                yield replacement
+                position += len(data[offset : offset + size].decode("utf-8"))
+                offset += size
+
+    def _plain_run(self, text: str) -> regex.Pattern[str]:
+        """A regex for a run of characters where no rule or symbol starts.
+
+        A character some rule starts with still counts when it is not a rule by itself and the next
+        character cannot continue any rule (``A`` before anything but a combining mark, for NFKC).
+        What each character may start is learnt from the trie the first time it is seen.
+        """
+        new = set(text) - self._classified
+        if new:
+            if len(self._classified) > 1 << 16:  # a stranger's texts must not grow these without bound
+                self._classified, self._starters, self._prefixes, self._continuations = set(), set(), set(), set()
+                self._alone = {}
+            charsmap = self._charsmap
+            for character in new:
+                if character in self._symbol_starts:
+                    self._starters.add(character)
+                elif charsmap is not None and charsmap.can_start(encoded := character.encode("utf-8")):
+                    self._starters.add(character)
+                    alone = charsmap.longest_match(encoded + b"\xff", 0)
+                    following = charsmap.next_characters(encoded)
+                    if alone is None:  # not a rule by itself: a prefix of some
+                        self._prefixes.add(character)
+                        self._continuations |= following
+                    elif not following:  # a rule by itself that nothing extends: no walk needed
+                        self._alone[character] = alone[1]
+            self._classified |= new
+            self._plain = regex.compile(_run_pattern(self._starters, self._prefixes, self._continuations), regex.DOTALL)
+        return self._plain
+
+
+def _run_pattern(starters: set[str], prefixes: set[str], continuations: set[str]) -> str:
+    def one_of(characters: set[str]) -> str:
+        return "[" + "".join(regex.escape(character) for character in sorted(characters)) + "]"
+
+    other = f"[^{one_of(starters)[1:-1]}]" if starters else "."
+    if not prefixes:
+        return f"{other}+"
+    prefix = one_of(prefixes) + (f"(?!{one_of(continuations)})" if continuations else "")
+    return f"(?:{other}|{prefix})+"
 
 
 def _prepend(first: str, rest: Iterator[str]) -> Iterator[str]:
