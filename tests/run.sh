@@ -9,6 +9,8 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r tests/requirements.txt
+# Only for the SentencePiece .model files (Mistral v1-v7) it ships: without its dependencies (tests/test_sentencepiece.py).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "mistral-common>=1.5"
 
 # Playwright cannot download its own browser here; the browser tests drive Debian's. Screenshots
 # need real CJK and emoji glyphs, not empty boxes: install the Noto fonts when fontconfig lacks them.

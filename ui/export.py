@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core import formats
+from bpe_core import Tokenizer, formats
 from bpe_core.formats.archive import read_zip
 from playground.i18n import N_, t
 from playground.session import Session
@@ -84,6 +84,9 @@ def load_files(files: list[File]) -> tuple[Any, str]:
         target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
         try:
             tokenizer = formats.load(target)
+            if not isinstance(tokenizer, Tokenizer):  # a SentencePiece model: char-level, none of the views fit
+                reason = "a SentencePiece model; bpe_core.load reads it, the app cannot show it yet"
+                raise formats.FormatError(names[0], reason)
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
             message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
             raise ValueError(t("Could not load a tokenizer from {files}: {error}", files=", ".join(names),

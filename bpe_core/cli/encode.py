@@ -30,7 +30,13 @@ def load_tokenizer(args: argparse.Namespace) -> Tokenizer:
         if not identifier.isdigit():
             raise CliError(f"--special-id {token} {identifier}: the id must be a non-negative integer")
         specials[token] = int(identifier)
-    return formats.load(args.tokenizer, args.format, special_tokens=specials, pattern=pattern_arg(args.pattern))
+    tokenizer = formats.load(args.tokenizer, args.format, special_tokens=specials, pattern=pattern_arg(args.pattern))
+    if not isinstance(tokenizer, Tokenizer):
+        raise CliError(
+            f"{args.tokenizer}: a SentencePiece model; the command line does not stream it yet "
+            "(in Python: bpe_core.load(path).encode(text))"
+        )
+    return tokenizer
 
 
 def run_encode(args: argparse.Namespace) -> int:

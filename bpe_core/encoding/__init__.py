@@ -5,7 +5,8 @@
 - :mod:`.arguments`: checking what callers pass; :mod:`.ranks`: merges read from ranks;
 - :mod:`.lifetimes`: a text's segmentation at every vocab size from one pass;
 - :mod:`.classic`: :class:`ClassicTokenizer`, classic BPE with an end-of-word mark;
-- :mod:`.dropout`: BPE-dropout, merges skipped at random while encoding (any tokenizer above).
+- :mod:`.dropout`: BPE-dropout, merges skipped at random while encoding (any tokenizer above);
+- :mod:`.sentencepiece`: SentencePiece BPE models (Llama 2, Mistral), encoded as ``sentencepiece`` does.
 
 >>> from bpe_core.encoding import Tokenizer
 >>> Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")]).encode("abc")

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
 from .archive import ZIP_MAGIC, read_zip
@@ -51,6 +52,7 @@ from .huggingface import HF_FILENAME, load_hf, parse_hf, save_hf
 from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json, tokenizer_from_json
 from .oniguruma import to_oniguruma
 from .oniguruma_to_python import from_oniguruma
+from .sentencepiece import SENTENCEPIECE_FILENAME, load_sentencepiece, looks_like_sentencepiece
 from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
 
 __all__ = [
@@ -83,6 +85,8 @@ __all__ = [
 
 FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf"]
 FORMATS: tuple[FormatName, ...] = ("bpe-playground", "gpt2", "tiktoken", "hf")
+# Formats that are read, never written: a SentencePiece model (see .sentencepiece).
+DetectedFormat = FormatName | Literal["sentencepiece"]
 
 # The files each format is looked for as in a directory, in the order detect_format() prefers them.
 _FILE_NAMES: dict[FormatName, tuple[str, ...]] = {
@@ -124,11 +128,12 @@ def save(
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def detect_format(path: PathLike) -> tuple[FormatName, Path]:
+def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
     """Which format a file (or the best file in a directory) is in, and that file.
 
-    In a directory the preference is bpe-playground, hf, gpt2, tiktoken. A file is judged by its
-    content: a tiktoken file is lines of ``base64 rank``, the JSON formats by their keys.
+    In a directory the preference is bpe-playground, hf, gpt2, tiktoken, sentencepiece. A file is
+    judged by its content: a tiktoken file is lines of ``base64 rank``, the JSON formats by their
+    keys, a SentencePiece model by its protobuf (or a ``.model`` name).
     """
     path = Path(path)
     if path.is_dir():
@@ -139,9 +144,11 @@ def detect_format(path: PathLike) -> tuple[FormatName, Path]:
         tiktoken_files = sorted(path.glob("*.tiktoken"))
         if tiktoken_files:
             return "tiktoken", tiktoken_files[0]
+        if (path / SENTENCEPIECE_FILENAME).is_file():
+            return "sentencepiece", path / SENTENCEPIECE_FILENAME
         raise FileNotFoundError(
-            f"{path}: no tokenizer file in this directory "
-            f"(looked for {JSON_FILENAME}, {HF_FILENAME}, {GPT2_VOCAB_FILENAME} + {GPT2_MERGES_FILENAME}, *.tiktoken)"
+            f"{path}: no tokenizer file in this directory (looked for {JSON_FILENAME}, {HF_FILENAME}, "
+            f"{GPT2_VOCAB_FILENAME} + {GPT2_MERGES_FILENAME}, *.tiktoken, {SENTENCEPIECE_FILENAME})"
         )
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file or directory")
@@ -151,6 +158,8 @@ def detect_format(path: PathLike) -> tuple[FormatName, Path]:
         return "gpt2", path
     with open(path, "rb") as file:
         raw_head = file.read(4096)
+    if looks_like_sentencepiece(raw_head) or path.suffix == ".model":
+        return "sentencepiece", path
     # A byte order mark (UTF-16/32) is read past: the checks below look at the text.
     head = raw_head.decode(text_encoding(raw_head), errors="ignore").lstrip().encode("utf-8")
     if head.startswith(b"{"):
@@ -172,7 +181,10 @@ def detect_format(path: PathLike) -> tuple[FormatName, Path]:
         )
     if path.suffix == ".tiktoken" or looks_like_tiktoken(head):
         return "tiktoken", path
-    raise FormatError(path, "not a tokenizer file this library recognises (bpe-playground, hf, gpt2 or tiktoken)")
+    raise FormatError(
+        path,
+        "not a tokenizer file this library recognises (bpe-playground, hf, gpt2, tiktoken or a SentencePiece .model)",
+    )
 
 
 def load(
@@ -182,12 +194,13 @@ def load(
     special_tokens: Mapping[str, int] | None = None,
     pattern: str | None = "gpt2",
     name: str | None = None,
-) -> Tokenizer:
+) -> Tokenizer | SentencePieceTokenizer:
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
     ``special_tokens`` and ``pattern`` are used only where the format does not store them
     (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
-    zipped together, say) is read with :func:`load_zip`.
+    zipped together, say) is read with :func:`load_zip`. A SentencePiece BPE ``.model`` is detected
+    by its content and gives a :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`.
 
     >>> import tempfile, bpe_core
     >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
@@ -200,7 +213,10 @@ def load(
     if path.is_file() and path.read_bytes()[:4] == ZIP_MAGIC:
         return load_zip(path, special_tokens=special_tokens, pattern=pattern, name=name)
     if fmt is None:
-        fmt, path = detect_format(path)
+        detected, path = detect_format(path)
+        if detected == "sentencepiece":
+            return load_sentencepiece(path, name=name)
+        fmt = detected
     elif fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     elif path.is_dir():
