@@ -15,11 +15,11 @@ from bpe_core.analysis import health as hl
 from bpe_core.analysis.heldout import hold_out, line_overlap
 from bpe_core.analysis.reachability import INVALID_UTF8
 from playground import heldout_texts as held_out
+from playground import runs
 from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
 from playground.session import FIELDS, Session
 from playground.workspace import decode, encode
 from ui.compare import health as health_view
-from ui.compare.common import known
 from ui.compare.parity import pair_requests
 
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
@@ -164,7 +164,7 @@ def test_parity_training_through_the_app_equals_train_parity():
     at.button(key="parity_run").click().run()
     no_exception(at)
     _, wanted = pair_requests(bpe_core.parallel_sample(), True, 600)
-    standard, parity = (known(("variant", request.key)) for _, request in wanted)
+    standard, parity = (runs.cached(request) for _, request in wanted)  # the one cache of trained results
     assert parity.tokenizer.merges == direct.tokenizer.merges
     assert standard.tokenizer.merges == bpe_core.train(load_sample("parallel-sample"), 600,
                                                        special_tokens=["<|endoftext|>"]).tokenizer.merges

@@ -120,3 +120,32 @@ def test_the_exported_animation_carries_its_language():
     page = animation_html(player_payload(trained, 0), "title", "zh")
     assert '<html lang="zh">' in page and '"play": "▶ 播放"' in page
     assert '"play": "▶ Play"' in animation_html(player_payload(trained, 0), "title", "en")
+
+
+def test_a_talk_step_trains_as_a_job_shared_by_sessions_and_above_the_budget_waits_for_a_click(monkeypatch):
+    from playground import caches, runs
+    from playground.trained import train_job
+    from runtime import jobs
+    from ui import training
+    from ui.talk import data
+
+    caches.clear_all()
+    submitted, real_run = [], jobs.run_with_progress
+
+    def counted(fn, args, *more, **kwargs):
+        submitted.append(args[1])  # (parts, request): the job gets the corpus cut, and the request
+        return real_run(fn, args, *more, **kwargs)
+
+    monkeypatch.setattr(runs.jobs, "run_with_progress", counted)
+    monkeypatch.setattr(training, "AUTO_TRAIN_SECONDS", 0.0)  # every estimate is above it: a click is asked for
+    request, text = data.job(data.REAL_CORPUS, "byte", data.REAL_VOCAB)
+    at = open_talk(step="4")
+    assert submitted == [] and runs.cached(request) is None
+    assert "It starts only when you click" in at.info[0].value
+    at.button(key=f"talk_{data.REAL_CORPUS}_byte_{data.REAL_VOCAB}_confirm").click().run()
+    no_exception(at)
+    assert submitted == [request]  # trained in a job process, not in the server's thread
+    trained = runs.cached(request)
+    assert trained.tokenizer.merges == train_job(text, request).tokenizer.merges
+    other = open_talk(step="7")  # another session, another step on the same tokenizer: the shared result
+    assert not other.info and submitted == [request]
