@@ -6,7 +6,8 @@ room's memory goes back after it leaves (``runtime.jobs.release_memory`` expires
 the objects declared here (``ui.compare.common`` its results, ``ui.encoding`` the references, ...), never a cache
 of their own: ``tests/test_caches.py`` scans ``ui/`` and ``playground/`` for module-level caches built elsewhere.
 
-:func:`sizes` reports each cache (``bench/room.py``, a test); :func:`clear_all` empties them (tests).
+:func:`sizes` reports each cache (a test; ``bench/room.py`` reads them from the server through :func:`report`,
+written after every page run when ``BPE_CACHE_REPORT`` names a file); :func:`clear_all` empties them (tests).
 
 >>> sorted(sizes())[:3]
 ['compare.content_keys', 'compare.results', 'corpus.splits']
@@ -16,9 +17,13 @@ of their own: ``tests/test_caches.py`` scans ``ui/`` and ``playground/`` for mod
 
 from __future__ import annotations
 
+import json
+import os
+import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from runtime.lru import LRU
@@ -91,6 +96,20 @@ def sizes() -> dict[str, Size]:
             store.max_idle if bounded else None,
         )
     return out
+
+
+REPORT_ENV = "BPE_CACHE_REPORT"
+
+
+def report() -> None:
+    """Write :func:`sizes` as JSON to the file ``BPE_CACHE_REPORT`` names, if it names one (a bench reads what
+    the server's caches hold; replaced whole, so a reader never sees half of it)."""
+    path = os.environ.get(REPORT_ENV)
+    if not path:
+        return
+    partial = Path(f"{path}.{os.getpid()}.{threading.get_ident()}.partial")  # sessions run in threads
+    partial.write_text(json.dumps({name: asdict(size) for name, size in sizes().items()}, indent=1))
+    partial.replace(path)
 
 
 def clear_all() -> None:

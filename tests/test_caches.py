@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import threading
 import weakref
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -120,6 +122,16 @@ def test_sizes_report_entries_and_weight_and_clear_all_empties_every_cache():
     assert sizes["trained.in_flight"].max_entries is None  # not an LRU: reported by its length
     caches.clear_all()
     assert sum(size.entries for size in caches.sizes().values()) == 0
+
+
+def test_the_report_a_bench_reads_is_what_sizes_says(monkeypatch, tmp_path):
+    caches.clear_all()
+    caches.FAILURES.put("k", "no")
+    monkeypatch.setenv(caches.REPORT_ENV, str(tmp_path / "caches.json"))
+    caches.report()
+    written = json.loads((tmp_path / "caches.json").read_text())
+    assert written == {name: asdict(size) for name, size in caches.sizes().items()}
+    assert written["trained.failures"]["entries"] == 1 and list(tmp_path.iterdir()) == [tmp_path / "caches.json"]
 
 
 def test_every_registered_cache_says_what_it_holds_and_is_bounded():
