@@ -149,3 +149,29 @@ def test_a_talk_step_trains_as_a_job_shared_by_sessions_and_above_the_budget_wai
     assert trained.tokenizer.merges == train_job(text, request).tokenizer.merges
     other = open_talk(step="7")  # another session, another step on the same tokenizer: the shared result
     assert not other.info and submitted == [request]
+
+
+def test_a_cancelled_talk_step_waits_for_a_click_instead_of_training_again():
+    from playground import caches, runs
+    from ui import training
+    from ui.talk import data
+
+    caches.clear_all()
+    request, _ = data.job(data.PAIRS_CORPUS, "byte", 259)
+    key = f"talk_{data.PAIRS_CORPUS}_byte_259"
+    at = open_talk(step="2")
+    assert runs.cached(request) is not None  # cheap: trained by itself
+    s = sess(at)
+    s.running_job = key  # as while its job ran; then what Cancel's click does before the rerun it starts
+    training._cancel_clicked(s, key, "Training cancelled: this step trains it when you click.")
+    caches.clear_all()  # the cancelled run left nothing behind
+    at.run()
+    no_exception(at)
+    assert [w.value for w in at.warning] == ["Training cancelled: this step trains it when you click."]
+    assert "It starts only when you click" in at.info[0].value and runs.cached(request) is None
+    at.button(key=f"{key}_confirm").click().run()
+    no_exception(at)
+    assert runs.cached(request) is not None and key not in sess(at).stopped_jobs
+    assert vega_specs(at)  # the step's chart, drawn in the run the click started
+    at.run()
+    assert not at.info and vega_specs(at)  # and from then on without asking
