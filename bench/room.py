@@ -27,7 +27,8 @@ as separate people have). Phases, in order:
 8. restart: that server stops; a new one starts on the same ``BPE_DATA_DIR`` (baseline visit first); every
    person opens their same address on the new port (cookies are per host, so they carry over); timed and
    checked as in 6; memory per restored session as in 5.
-9. leave: all contexts closed; after ``--ttl`` + ``--settle`` s one more visit; RSS − that server's baseline.
+9. leave: all contexts closed; after ``--ttl`` + ``--settle`` s one more visit; RSS − that server's baseline, and
+   what each of the server's caches still holds (``playground.caches.sizes``, through ``BPE_CACHE_REPORT``).
 10. big sessions (if ``../shared/corpora/docs10m.txt`` exists): ``--big-people`` people each upload ``--big-mb`` MB
     (10^6 bytes) of it, slices a quarter MB apart, and train at ``--big-vocab``; server RSS after − before; reload;
     restart (a third server). ``--people 0 --big-people 30 --big-mb 3`` is a room of 30 at vocab 32,000.
@@ -131,9 +132,12 @@ class Room:
     def kept(self, name: str, baseline: float) -> None:
         time.sleep(self.args.ttl + self.args.settle)
         self.visit()
-        now = rs.usage(self.pid)
+        now, caches = rs.usage(self.pid), rs.server_caches()
         self.report[name] = {"kept MiB": now.server_mb - baseline, "server MiB": now.server_mb, "jobs MiB": now.jobs_mb}
+        self.report[name]["caches"] = caches
         self.row(f"{name}: server RSS − baseline", now.server_mb - baseline, "MiB", 0)
+        held = ", ".join(f"{cache} {size['entries']}" for cache, size in caches.items() if size["entries"])
+        self.row(f"{name}: cache entries", held or "none")
 
     def restores(self, name: str, pages: list, started: float, checks: list) -> None:
         """Times the restores of ``pages`` (navigations begun at epoch ``started``); ``checks[i](page)`` gives
@@ -264,6 +268,7 @@ def main() -> None:
         # streamlit_process takes no extra variables.
         os.environ["BPE_DATA_DIR"] = str(Path(folder) / "store")
         os.environ["STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL"] = str(args.ttl)
+        os.environ[rs.CACHE_REPORT] = str(Path(folder) / "caches.json")  # playground.caches.report writes it
         browser = playwright.chromium.launch(executable_path=support.CHROMIUM, args=support.CHROMIUM_ARGS)
         room = Room(args, browser, support)
         print(f"{args.people} people, {args.chars:,} characters each, vocab {args.vocab:,}+; app {args.app}; "

@@ -7,6 +7,7 @@ tests/browser_support.py it imports, and that checkout's page texts are the same
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -235,3 +236,14 @@ def timing_summary(results: list) -> dict:
     if not own:
         return {"median s": None, "max s": None, "all back after s": None}
     return {"median s": statistics.median(own), "max s": max(own), "all back after s": max(room)}
+
+
+CACHE_REPORT = "BPE_CACHE_REPORT"
+"""The file the server writes its caches' sizes to after each page run (``playground.caches.report``)."""
+
+
+def server_caches() -> dict:
+    """What the server's caches hold, by name (``playground.caches.sizes`` as JSON, written after its last page
+    run); {} from an app without the report."""
+    path = Path(os.environ[CACHE_REPORT])
+    return json.loads(path.read_text()) if path.exists() else {}

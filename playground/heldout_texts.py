@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bpe_core.analysis.heldout import hold_out, without_lines_of
 from bpe_core.analysis.parallel import parallel_sample
+from playground import caches
 from playground.corpora import (
     HELDOUT_REST,
     PASTE,
@@ -166,3 +167,15 @@ def split_corpus(text: str, holdout: int, languages: tuple[str, ...] = ()) -> tu
         return hold_out(text, holdout / 100)
     parts = [hold_out(part, holdout / 100) for part in parallel_texts(text, languages).values()]
     return "".join(train for train, _ in parts), "".join(held for _, held in parts)
+
+
+def split_once(text: str, digest: str, holdout: int, languages: tuple[str, ...] = ()) -> tuple[str, str]:
+    """:func:`split_corpus` of ``text`` (whose digest is ``digest``), cut once and read from
+    ``playground.caches.SPLITS`` by the Train page's limits, the training job and Compare's texts.
+
+    >>> split_once("a\\nb\\nc\\nd\\n", "doc-abcd", 25) is split_once("a\\nb\\nc\\nd\\n", "doc-abcd", 25)
+    True
+    """
+    if not holdout:
+        return text, ""
+    return caches.SPLITS.get_or_compute((digest, holdout, languages), lambda: split_corpus(text, holdout, languages))

@@ -197,6 +197,8 @@ class Session(HasState):
     notices: Field[list[Notice]] = Field(list, saved=False)
     cancelled: Field[str] = Field("", saved=False)  # "Training cancelled…" (Markdown-safe), until shown once
     running_job: Field[str] = Field("", saved=False)  # the key of the job whose Cancel button is on screen
+    # Jobs that would start by themselves (a talk step's training) and were cancelled: they wait for a click now.
+    stopped_jobs: Field[tuple[str, ...]] = Field((), saved=False)
     # The query strings this session last wrote or read (the newest last). A rerun can carry an address its browser
     # had not yet replaced (a click while the run before it was ending): that one is this session's own, not a link.
     link_signatures: Field[tuple[str, ...]] = Field((), saved=False)

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 
 from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
+from playground import caches
 from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
-from playground.heldout_texts import split_corpus
+from playground.heldout_texts import split_once
 from playground.i18n import N_, Later, later, t
 from playground.session import MAX_VOCAB, Session
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime import jobs
-from runtime.lru import LRU
 from runtime.store import text_digest
 
 EXACT_LIMIT_CHARS = 2_000_000
@@ -128,7 +128,7 @@ def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...])
     return Limits(minimum, min(MAX_VOCAB, minimum + bound), True, sum(length > 1 for length in lengths))
 
 
-_limits: LRU[tuple[str, str, str | None, tuple[str, ...]], Limits | SettingsError] = LRU(64)
+_limits = caches.LIMITS
 
 
 def limits_for(s: Session, text: str, digest: str) -> Limits:
@@ -224,17 +224,18 @@ def request_for(s: Session) -> tuple[Request, str]:
 
 def trained_part(s: Session, text: str, digest: str, languages: tuple[str, ...] = ()) -> tuple[str, str]:
     """The part of the corpus that is trained on, and a key for it: all of it, or all but what ``s.holdout``
-    holds out (SettingsError when the corpus has too few lines to hold anything out)."""
+    holds out, cut once (the job gets the same part: ``playground.runs``); SettingsError when the corpus has too
+    few lines to hold anything out."""
     if not s.holdout:
         return text, digest
     try:
-        return split_corpus(text, s.holdout, languages)[0], f"{digest}:holdout={s.holdout}"
+        return split_once(text, digest, s.holdout, languages)[0], f"{digest}:holdout={s.holdout}"
     except ValueError:
         raise SettingsError(later("The corpus has too few lines to hold out {n}% of them: hold out nothing, or give "
                                   "a text of several lines.", n=s.holdout)) from None
 
 
-_stops: LRU[tuple[str, str, str | None, tuple[str, ...], int], int] = LRU(256)
+_stops = caches.STOPS
 """Merges after which training ran out of pairs, by corpus digest and settings (not the vocab size): once a
 training has stopped early, the Train page knows the corpus's largest vocab size exactly."""
 

@@ -164,9 +164,18 @@ def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symb
 
 
 def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
-    """Train as ``request`` says and measure the result (runs in a worker process). ``text`` is the whole corpus:
-    the part the request holds out is cut here (``playground.heldout_texts.split_corpus``), never trained on, and measured."""
-    text, heldout = split_corpus(text, request.holdout, request.languages)
+    """Train as ``request`` says and measure the result. ``text`` is the whole corpus: the part the request holds
+    out is cut here (``playground.heldout_texts.split_corpus``), never trained on, and measured. The app's jobs
+    get the corpus already cut (:func:`train_parts`, from ``playground.runs``)."""
+    return train_parts(split_corpus(text, request.holdout, request.languages), request, progress)
+
+
+def train_parts(
+    parts: tuple[str, str], request: Request, progress: Callable[[int, int], None] | None = None
+) -> Trained:
+    """:func:`train_job` of a corpus already cut into ``(training part, held-out part)`` (runs in a worker
+    process): the training part is trained on, the held-out part (if any) measured."""
+    text, heldout = parts
     if request.kind == "classic":
         result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
             text, request.vocab_size, progress=progress

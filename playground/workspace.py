@@ -28,7 +28,6 @@ import hashlib
 import json
 import struct
 import time
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -37,6 +36,7 @@ import bpe_core
 from bpe_core import Tokenizer
 from bpe_core.encoding.classic import END
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
+from playground import caches
 from playground.corpora import Upload
 from playground.i18n import t
 from playground.packed_trace import PackedTrace
@@ -80,7 +80,7 @@ def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
     return json.dumps({"format": FORMAT, "version": VERSION, "values": values}, ensure_ascii=False), blobs
 
 
-_tokenizer_digests: weakref.WeakKeyDictionary[Tokenizer, str] = weakref.WeakKeyDictionary()
+_tokenizer_digests = caches.TOKENIZER_DIGESTS
 
 
 def _tokenizer_json(tokenizer: Tokenizer) -> tuple[str, BlobSource]:

@@ -108,6 +108,11 @@ class LRU(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def total_weight(self) -> float:
+        """The sum of ``weight`` over the entries kept (0 without a weight function)."""
+        return self._total
+
     def _take(self, key: K) -> tuple[V] | None:
         """(value,) for a live key, marked as just used; None when missing or idle too long (then dropped)."""
         entry = self._entries.get(key)

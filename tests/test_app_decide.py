@@ -15,11 +15,11 @@ from bpe_core.analysis import health as hl
 from bpe_core.analysis.heldout import hold_out, line_overlap
 from bpe_core.analysis.reachability import INVALID_UTF8
 from playground import heldout_texts as held_out
+from playground import runs
 from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
 from playground.session import FIELDS, Session
 from playground.workspace import decode, encode
 from ui.compare import health as health_view
-from ui.compare.common import known
 from ui.compare.parity import pair_requests
 
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
@@ -139,7 +139,16 @@ def test_language_counts_of_the_references_equal_tiktoken(tiktoken_encodings):  
     assert link(at)["compared"] == "gpt2" and link(at)["parallel"] == "all"
 
 
-def test_parity_training_through_the_app_equals_train_parity():
+def test_parity_training_through_the_app_equals_train_parity(monkeypatch):
+    from runtime import jobs
+
+    submitted, real_run = [], jobs.run_with_progress
+
+    def counted(fn, args, *more, **kwargs):
+        submitted.append(args[1])  # (parts, request)
+        return real_run(fn, args, *more, **kwargs)
+
+    monkeypatch.setattr(runs.jobs, "run_with_progress", counted)
     at = fresh()
     at.selectbox(key=Session.corpus.key).set_value("parallel-sample").run()
     at.radio(key=Session.kind.key).set_value("parity").run()
@@ -161,10 +170,13 @@ def test_parity_training_through_the_app_equals_train_parity():
     at.session_state[Session.view.key] = "languages"
     at.session_state[Session.pair_vocab.key] = 600
     at.run()
+    submitted.clear()
     at.button(key="parity_run").click().run()
     no_exception(at)
     _, wanted = pair_requests(bpe_core.parallel_sample(), True, 600)
-    standard, parity = (known(("variant", request.key)) for _, request in wanted)
+    # One way to train, one cache: the parity-aware member is the Train page's tokenizer, so only standard BPE ran.
+    assert submitted == [wanted[0][1]] and runs.cached(wanted[1][1]) is trained
+    standard, parity = (runs.cached(request) for _, request in wanted)  # the one cache of trained results
     assert parity.tokenizer.merges == direct.tokenizer.merges
     assert standard.tokenizer.merges == bpe_core.train(load_sample("parallel-sample"), 600,
                                                        special_tokens=["<|endoftext|>"]).tokenizer.merges

@@ -120,3 +120,58 @@ def test_the_exported_animation_carries_its_language():
     page = animation_html(player_payload(trained, 0), "title", "zh")
     assert '<html lang="zh">' in page and '"play": "▶ 播放"' in page
     assert '"play": "▶ Play"' in animation_html(player_payload(trained, 0), "title", "en")
+
+
+def test_a_talk_step_trains_as_a_job_shared_by_sessions_and_above_the_budget_waits_for_a_click(monkeypatch):
+    from playground import caches, runs
+    from playground.trained import train_job
+    from runtime import jobs
+    from ui import training
+    from ui.talk import data
+
+    caches.clear_all()
+    submitted, real_run = [], jobs.run_with_progress
+
+    def counted(fn, args, *more, **kwargs):
+        submitted.append(args[1])  # (parts, request): the job gets the corpus cut, and the request
+        return real_run(fn, args, *more, **kwargs)
+
+    monkeypatch.setattr(runs.jobs, "run_with_progress", counted)
+    monkeypatch.setattr(training, "AUTO_TRAIN_SECONDS", 0.0)  # every estimate is above it: a click is asked for
+    request, text = data.job(data.REAL_CORPUS, "byte", data.REAL_VOCAB)
+    at = open_talk(step="4")
+    assert submitted == [] and runs.cached(request) is None
+    assert "It starts only when you click" in at.info[0].value
+    at.button(key=f"talk_{data.REAL_CORPUS}_byte_{data.REAL_VOCAB}_confirm").click().run()
+    no_exception(at)
+    assert submitted == [request]  # trained in a job process, not in the server's thread
+    trained = runs.cached(request)
+    assert trained.tokenizer.merges == train_job(text, request).tokenizer.merges
+    other = open_talk(step="7")  # another session, another step on the same tokenizer: the shared result
+    assert not other.info and submitted == [request]
+
+
+def test_a_cancelled_talk_step_waits_for_a_click_instead_of_training_again():
+    from playground import caches, runs
+    from ui import training
+    from ui.talk import data
+
+    caches.clear_all()
+    request, _ = data.job(data.PAIRS_CORPUS, "byte", 259)
+    key = f"talk_{data.PAIRS_CORPUS}_byte_259"
+    at = open_talk(step="2")
+    assert runs.cached(request) is not None  # cheap: trained by itself
+    s = sess(at)
+    s.running_job = key  # as while its job ran; then what Cancel's click does before the rerun it starts
+    training._cancel_clicked(s, key, "Training cancelled: this step trains it when you click.")
+    caches.clear_all()  # the cancelled run left nothing behind
+    at.run()
+    no_exception(at)
+    assert [w.value for w in at.warning] == ["Training cancelled: this step trains it when you click."]
+    assert "It starts only when you click" in at.info[0].value and runs.cached(request) is None
+    at.button(key=f"{key}_confirm").click().run()
+    no_exception(at)
+    assert runs.cached(request) is not None and key not in sess(at).stopped_jobs
+    assert vega_specs(at)  # the step's chart, drawn in the run the click started
+    at.run()
+    assert not at.info and vega_specs(at)  # and from then on without asking

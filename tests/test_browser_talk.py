@@ -220,9 +220,11 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
 
 def tie_round() -> int:
     """A round of step 4's tokenizer whose winner was tied (the player shows its tie note and runner-ups)."""
+    from playground.trained import train_job
     from ui.talk import data
 
-    trace = data.trained(data.REAL_CORPUS, "byte", data.REAL_VOCAB).trace
+    request, text = data.job(data.REAL_CORPUS, "byte", data.REAL_VOCAB)
+    trace = train_job(text, request).trace
     return next(k for k, record in enumerate(trace, start=1) if record.tied and len(record.candidates) >= 3)
 
 

@@ -17,10 +17,10 @@ import streamlit as st
 
 from bpe_core import ClassicTokenizer, Tokenizer
 from bpe_core.encoding.lifetimes import PERMANENT
+from playground import caches
 from playground.i18n import t
 from playground.session import TRAINED, AnyTokenizer, Session
 from playground.trained import Trained
-from runtime.lru import LRU
 from ui import tokens as tok_ui
 
 if TYPE_CHECKING:
@@ -31,10 +31,9 @@ REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)"
 MAX_RENDERED_TOKENS = 4000
 
 
-REFERENCE_IDLE_SECONDS = 900.0
-"""A reference tokenizer unused this long is dropped (80 MB for the three): a room's memory goes back after it
+_references = caches.REFERENCES
+"""A reference tokenizer unused for a while is dropped (80 MB for the three): a room's memory goes back after it
 leaves, and building one again takes 0.1-0.3 s."""
-_references: LRU[str, Tokenizer] = LRU(3, max_idle=REFERENCE_IDLE_SECONDS)
 
 
 def reference_tokenizer(name: str) -> Tokenizer:

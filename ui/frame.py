@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from playground import i18n, links, session, workspace
+from playground import caches, i18n, links, session, workspace
 from playground.corpora import PASTE, UPLOAD
 from playground.i18n import N_, t
 from playground.session import Session
@@ -95,6 +95,7 @@ def run_app() -> None:
             talk_keys.mount(s, [(page_id, path) for page_id, _, _, path, _ in PAGES])
         s.scroll_to = ""
         _let_go(s)
+        caches.report()  # what the caches hold now, for a bench (only when BPE_CACHE_REPORT names a file)
 
 
 def _let_go(s: Session) -> None:

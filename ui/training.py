@@ -1,59 +1,41 @@
-"""The one way anything is trained and stored: the Train button, a link and Compare all call :func:`run`.
+"""The one way anything is trained, page side: :func:`train` draws the progress bar and Cancel over
+``playground.runs.train`` (the cache, the runs shared by sessions, the job). The Train button, a link, Compare's
+algorithms, the parity pair, the superword twin and the talk's steps all call it.
 
-A run is checked before any work (``playground.train_form.request_for``: corpus present, pattern valid, vocab size
-within what the corpus can make), served from a cache when the same request was trained before
-(per session, and across sessions so a room opening one link trains it once), and otherwise run
-as a job in a worker process with a progress bar and a Cancel button that stops the CPU for real.
+A session's own tokenizer (:func:`run`) is checked before any work (``playground.train_form.request_for``: corpus
+present, pattern valid, vocab size within what the corpus can make), served from a cache when the same request was
+trained before (per session, and across sessions so a room opening one link trains it once), and otherwise run as
+a job in a worker process with a progress bar and a Cancel button that stops the CPU for real.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
 
-from playground.corpora import PASTE, SLUGS, UPLOAD, sample_name
+from playground import runs
+from playground.corpora import PASTE, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import human_bytes, plain
-from playground.train_form import SettingsError, estimate_seconds, note_stop, request_for
-from playground.trained import Request, Trained, train_job
+from playground.train_form import SettingsError, estimate_seconds, request_for
+from playground.trained import Request, Trained
 from runtime import jobs
-from runtime.lru import LRU
 
-SHARED_RESULTS = 16
-"""Trained results of built-in corpora shared by all sessions (a session keeps its own: ``Session.results``),
-at most :data:`SHARED_MERGES` merges in all, none kept unused for more than :data:`SHARED_IDLE_SECONDS`."""
-SHARED_MERGES = 60_000
-SHARED_IDLE_SECONDS = 1800.0
 AUTO_TRAIN_SECONDS = float(os.environ.get("BPE_AUTO_TRAIN_SECONDS", "5"))
-"""A link may start training by itself only when the estimate is below this; above, it asks for a click."""
-
-
-# -- caches -----------------------------------------------------------------------------------------
-
-_shared: LRU[str, Trained] = LRU(SHARED_RESULTS, max_weight=SHARED_MERGES, weight=lambda trained: trained.num_merges,
-                                 max_idle=SHARED_IDLE_SECONDS)  # fmt: skip
+"""A link (or a talk step) may start training by itself only when the estimate is below this; above, it asks for
+a click."""
 
 
 def cached(s: Session, request: Request) -> Trained | None:
-    """The result of ``request`` if this session, or any session for a built-in corpus, has it."""
-    return s.results.get(request.key) or _shared.get(request.key)
-
-
-def _remember(s: Session, trained: Trained) -> None:
-    note_stop(trained)  # where it ran out of pairs, for the Train page's vocab range
-    s.results.put(trained.request.key, trained)
-    if trained.request.corpus in SLUGS:  # built-in text is public: share the result with every session
-        _shared.put(trained.request.key, trained)
+    """The result of ``request`` if this session, or the shared cache, has it."""
+    return runs.cached(request, s.results)
 
 
 def store(s: Session, trained: Trained) -> None:
     """Make ``trained`` the session's tokenizer; the Merges page opens on its last round."""
-    _remember(s, trained)
+    runs.remember(trained, s.results)
     s.trained = trained
     s.round = None
 
@@ -63,17 +45,24 @@ def store(s: Session, trained: Trained) -> None:
 
 SESSION_JOBS = ("train", "quick", "link")
 """Keys of the jobs that train the session's own tokenizer (``run``'s)."""
-STOPPED = (jobs.JobStopped, ValueError, TypeError)
+STOPPED = runs.STOPPED
 """What a job can end in besides its result: a limit, Cancel, a crash; bad settings from the library."""
 
 
-def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *, key: str, cancelled: str) -> Any:
-    """``fn(*args)`` as a killable job (runtime.jobs), with a progress bar titled ``label`` and a Cancel button.
+def train(
+    s: Session, request: Request, text: str, label: str, *, key: str, cancelled: str, own: bool = False
+) -> Trained:
+    """``request`` trained on ``text`` (``playground.runs.train``: from the cache, or after another session's run
+    of it, or as a killable job), with a progress bar titled ``label`` and a Cancel button; ``own``: the session's
+    own tokenizer (kept with the session's results), else a helper training (kept in the shared cache).
 
     A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and runtime.jobs
     kills the job; ``cancelled`` is shown once on the next run. Closing the tab ends the session the
     same way. The exceptions in :data:`STOPPED` propagate.
     """
+    results = s.results if own else None
+    if runs.cached(request, results) is not None:  # no bar, no button: nothing to wait for
+        return runs.train(request, text, results=results)
     holder = st.empty()
     with holder.container():
         bar = st.progress(0.0, text=f"{plain(label)}…")
@@ -89,16 +78,20 @@ def with_progress(s: Session, fn: Callable[..., Any], args: tuple, label: str, *
             text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
         bar.progress(min(1.0, status.fraction), text=text)
 
+    def on_wait(seconds: float) -> None:  # a room opening one link: the first session trains, the others wait
+        bar.progress(min(0.99, seconds / 60), text=t("Another session is training {label}: waiting for it… {n:.0f} s",
+                                                     label=plain(request.label), n=seconds))
+
     s.running_job = key
     try:
-        result = jobs.run_with_progress(fn, args, on_progress)
+        trained = runs.train(request, text, on_progress, results=results, on_wait=on_wait)
     except STOPPED:
         s.running_job = ""
         raise
     finally:
         holder.empty()
     s.running_job = ""  # a Cancel click that arrives now is too late: _cancel_clicked says so
-    return result
+    return trained
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
@@ -115,6 +108,8 @@ def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
                 if value is not None:
                     setattr(s, name, value)
         s.cancelled = cancelled
+        if key not in SESSION_JOBS and key not in s.stopped_jobs:  # a talk step's: it now waits for a click
+            s.stopped_jobs = (*s.stopped_jobs, key)
         if key == "link":
             s.link_pending = False  # a cancelled link is not trained again by itself on the next run
     s.running_job = ""
@@ -128,60 +123,46 @@ def cancel_notice(s: Session) -> None:
         s.cancelled = ""
 
 
-_in_flight: dict[str, threading.Event] = {}
-
-
-def _wait_for_other_session(request: Request) -> None:
-    """A room opening one link: the first session trains, the others wait here (interruptibly)."""
-    event = _in_flight.get(request.key)
-    if event is None:
-        return
-    bar = st.progress(0.0, text=t("Another session is training {label}: waiting for it…", label=plain(request.label)))
-    waited = 0.0
-    while not event.wait(0.25):
-        waited += 0.25
-        bar.progress(min(0.99, waited / 60), text=t("Another session is training {label}: waiting for it… {n:.0f} s",
-                                                    label=plain(request.label), n=waited))
-    bar.empty()
-
-
 def run(s: Session, request: Request, text: str, *, key: str = "train") -> Trained | None:
-    """Train ``request`` (or take it from a cache), store it, and return it; None after a shown error."""
-    _wait_for_other_session(request)
-    found = cached(s, request)
-    if found is not None:
-        store(s, found)
-        return found
-    event = _in_flight.setdefault(request.key, threading.Event())
+    """Train ``request`` (or take it from a cache) as the session's tokenizer, store it, and return it; None after a
+    shown error."""
+    if s.trained is None:
+        cancelled = t("Training cancelled. No tokenizer was trained.")
+    else:
+        cancelled = t("Training cancelled. The tokenizer shown is still the previous one, and the settings are "
+                      "back to it: {label}.", label=plain(s.trained.label))
     try:
-        if s.trained is None:
-            cancelled = t("Training cancelled. No tokenizer was trained.")
-        else:
-            cancelled = t("Training cancelled. The tokenizer shown is still the previous one, and the settings are "
-                          "back to it: {label}.", label=plain(s.trained.label))
-        trained = with_progress(s, train_job, (text, request), t("Training {label}", label=request.label), key=key,
-                                cancelled=cancelled)
+        trained = train(s, request, text, t("Training {label}", label=request.label), key=key, cancelled=cancelled,
+                        own=True)
     except STOPPED as failure:
         st.error(t("Training stopped: {reason}. The previous tokenizer is kept.", reason=plain(failure, limit=600)))
         return None
-    finally:
-        _in_flight.pop(request.key, None)
-        event.set()
     store(s, trained)
     return trained
 
 
+def affordable(s: Session, request: Request, text: str, why: str, *, key: str, own: bool = True) -> bool:
+    """Whether ``request`` may be trained now without asking: it is cached, or its estimate is within
+    :data:`AUTO_TRAIN_SECONDS` and its job (``key``) was not cancelled in this session; else show the estimate and a
+    button, and say whether it was clicked."""
+    if runs.cached(request, s.results if own else None) is not None:
+        return True
+    n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
+    seconds = estimate_seconds(request, n_bytes)
+    if seconds <= AUTO_TRAIN_SECONDS and key not in s.stopped_jobs:
+        return True
+    st.info(t("{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
+              why=t(why), label=plain(request.label), size=human_bytes(n_bytes), n=seconds))
+    if not st.button(t("Train it ▶"), type="primary", key=f"{key}_confirm"):
+        return False
+    s.stopped_jobs = tuple(each for each in s.stopped_jobs if each != key)
+    return True
+
+
 def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Trained | None:
-    """Train by itself when cheap; above the budget, show the estimate and train only on a click."""
-    if cached(s, request) is None:
-        n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-        seconds = estimate_seconds(request, n_bytes)
-        if seconds > AUTO_TRAIN_SECONDS:
-            st.info(t("{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
-                      why=t(why), label=plain(request.label), size=human_bytes(n_bytes), n=seconds))
-            if not st.button(t("Train it ▶"), type="primary", key=f"{key}_confirm"):
-                return None
-    return run(s, request, text, key=key)
+    """Train the session's tokenizer by itself when cheap; above the budget, show the estimate and train only on a
+    click."""
+    return run(s, request, text, key=key) if affordable(s, request, text, why, key=key) else None
 
 
 def ensure(s: Session, what: str) -> Trained | None:

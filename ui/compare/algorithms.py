@@ -1,27 +1,30 @@
 """Three ways to train on the same corpus at the same vocab size: byte-level BPE with pre-tokenization,
 without it (merges may cross words), and classic character-level BPE with ``</w>`` (Sennrich et al.).
 
-The trainings start only on a click, each as a killable job with a progress bar and Cancel (the
-Train page's), on at most :data:`ALGO_CORPUS_LIMIT` characters of the corpus.
+The trainings start only on a click, each as a killable job with a progress bar and Cancel (the one way to
+train: ``ui.training.train``, whose cache they share with the Train page), on at most :data:`ALGO_CORPUS_LIMIT`
+characters of the corpus.
 """
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from bpe_core.pretokenize import pattern_regex
+from playground import runs
 from playground.i18n import t
 from playground.session import Session
 from playground.text import human_bytes, plain
-from playground.trained import Request, Trained, train_job
+from playground.trained import Request, Trained
 from runtime.store import text_digest
 from ui import encoding as enc
 from ui import training
 from ui.compare import texts
-from ui.compare.common import Subject, View, draw_views, known, neighbour_diffs, remember, summary
+from ui.compare.common import Subject, View, draw_views, neighbour_diffs, summary
 
 ALGO_CORPUS_LIMIT = 600_000
 """Characters of the corpus the three trainings use (its start), so a click never waits minutes."""
@@ -48,20 +51,22 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
     return out
 
 
+def result_of(s: Session, request: Request) -> Trained | str | None:
+    """A variant trained before (by this session, another, or the Train page: the same request), or the message
+    of its failure; None when it has not been tried."""
+    return training.cached(s, request) or runs.failure(request)
+
+
 def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
-    """Train each variant not yet known, one job after the other; a failure is kept as its message."""
+    """Train each variant not yet known, one job after the other (``ui.training.train``); a failure is kept as its
+    message (``playground.runs.failure``)."""
     for index, (name, request) in enumerate(wanted, 1):
-        if known(("variant", request.key)) is not None:
+        if result_of(s, request) is not None:
             continue
-        try:
-            label = t("Training {i}/{n}: {name}", i=index, n=len(wanted), name=name)
-            result: Trained | str = training.with_progress(
-                s, train_job, (text, request), label, key=f"algos_{index}",
-                cancelled=t("Comparing algorithms cancelled: click the button to train the rest."),
-            )  # fmt: skip
-        except training.STOPPED as failure:
-            result = str(failure)
-        remember(("variant", request.key), result)
+        label = t("Training {i}/{n}: {name}", i=index, n=len(wanted), name=name)
+        cancelled = t("Comparing algorithms cancelled: click the button to train the rest.")
+        with suppress(*training.STOPPED):  # shown by the view, from playground.runs.failure
+            training.train(s, request, text, label, key=f"algos_{index}", cancelled=cancelled)
 
 
 def render(s: Session, subject: Subject) -> None:
@@ -83,12 +88,12 @@ def render(s: Session, subject: Subject) -> None:
         st.code(pattern_regex(subject.trained.request.pattern), language=None)
     st.text_area(t("Sample text (Chinese shows the byte vs character difference)"), key=Session.algo_text.key,
                  height=100, persist_state="session")
-    if any(known(("variant", request.key)) is None for _, request in wanted):
+    if any(result_of(s, request) is None for _, request in wanted):
         if not st.button(t("Train the variants and compare ▶"), type="primary", key="algos_run"):
             st.caption(t("Training takes a few seconds for the built-in samples."))
             return
         train_all(s, wanted, text)
-    results = [(name, known(("variant", request.key))) for name, request in wanted]
+    results = [(name, result_of(s, request)) for name, request in wanted]
     comparison(s.algo_text or "", results)
 
 

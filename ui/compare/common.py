@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -14,10 +13,10 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from bpe_core import analysis as voc
+from playground import caches
 from playground.i18n import N_, t
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
-from runtime.lru import LRU
 from ui import encoding as enc
 from ui import tokens as tok_ui
 
@@ -84,7 +83,7 @@ def subject(s: Session) -> Subject | None:
     return Subject(s.compared, tokenizer, choices(s).get(s.compared, s.compared), content_key(tokenizer), None)
 
 
-_content_keys: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_content_keys = caches.CONTENT_KEYS
 
 
 def content_key(tokenizer: Any) -> str:
@@ -111,11 +110,9 @@ def byte_level_only(subject: Subject) -> bool:
 
 # -- results, computed once ---------------------------------------------------------------------------
 
-RESULTS_KEPT = 48
-RESULTS_IDLE_SECONDS = 900.0
-_results: LRU[tuple[Any, ...], Any] = LRU(RESULTS_KEPT, max_idle=RESULTS_IDLE_SECONDS)
+_results = caches.COMPARE_RESULTS
 """Results shared by all sessions (keyed by content digests, so no session sees another's text); none is kept
-unused for longer than RESULTS_IDLE_SECONDS, so a room's memory goes back after it leaves."""
+unused for long (``playground.caches``), so a room's memory goes back after it leaves."""
 
 
 def remembered(key: tuple[Any, ...], compute: Callable[[], T]) -> T:

@@ -1,8 +1,8 @@
 """Standard and parity-aware BPE at the same size, on the same parallel corpus: how evenly each spreads the cost
 across languages (max/min and Gini of the premiums), measured on sentences neither was trained on.
 
-Both train through the one way to train (``playground.trained.train_job`` with a :class:`~playground.trained.Request`, as jobs
-with a progress bar and Cancel, ``ui.compare.algorithms.train_all``) on a click, on the first three quarters of
+Both train through the one way to train (``ui.training.train`` over ``playground.runs``, as jobs with a progress
+bar and Cancel, ``ui.compare.algorithms.train_all``) on a click, on the first three quarters of
 each language's sentences (of the built-in sample: exactly the Train page's parallel corpus, so a tokenizer
 trained there is reused) and are measured on the last quarter.
 """
@@ -19,9 +19,7 @@ from playground.session import ParallelTexts, Session
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
-from ui import training
-from ui.compare.algorithms import train_all
-from ui.compare.common import known, remembered
+from ui.compare.algorithms import result_of, train_all
 from ui.compare.premiums import Measured, Parallel, costs, premium_chart, spread_table
 
 PARALLEL_SLUG = "parallel-sample"
@@ -50,9 +48,7 @@ def held_out(sentences: ParallelTexts) -> Parallel:
 
 def trained(s: Session, request: Request) -> Trained | None:
     """A member of the pair trained before: on this page, or on the Train page (the same request)."""
-    found = known(("variant", request.key))
-    if found is None and (earlier := training.cached(s, request)) is not None:
-        found = remembered(("variant", request.key), lambda: earlier)
+    found = result_of(s, request)
     return found if isinstance(found, Trained) else None
 
 
@@ -78,7 +74,7 @@ def render(s: Session, sentences: ParallelTexts, built_in: bool, baseline: str) 
     for name, request in wanted:
         result = trained(s, request)
         if result is None:
-            reason = plain(known(("variant", request.key)) or t("not trained"), limit=400)
+            reason = plain(result_of(s, request) or t("not trained"), limit=400)
             st.warning(t("{name} could not be trained: {reason}", name=name, reason=reason))
             continue
         item = Measured(name, result.tokenizer, request.key)

@@ -110,7 +110,7 @@ def _parts(s: Session, trained: Trained) -> tuple[Text, Text | None] | None:
         if corpus is None:
             return None
         if request.holdout:
-            train, held = held_out.split_corpus(corpus.text, request.holdout, request.languages)
+            train, held = held_out.split_once(corpus.text, request.text_digest, request.holdout, request.languages)
             found = (make_text("", train), make_text("", held))
         else:
             found = (corpus, None)
@@ -145,7 +145,7 @@ def training_corpus(s: Session, trained: Trained) -> str | None:
     text = _whole_corpus(s, request)
     if text is None or not request.holdout:
         return text
-    return held_out.split_corpus(text, request.holdout, request.languages)[0]
+    return held_out.split_once(text, request.text_digest, request.holdout, request.languages)[0]
 
 
 def default_choice(s: Session, trained: Trained | None) -> str:

@@ -2,8 +2,9 @@
 same vocab size (``ui.superword.plain_twin``). The curve view draws both, so what superword tokens buy is read
 off one chart at every size, and at the full size on the held-out text.
 
-The twin trains only on a click, as a killable job with a progress bar and Cancel (the Train page's), and is
-kept with the Algorithms view's variants (one cache, keyed by the request), so either view trains it once.
+The twin trains only on a click, as a killable job with a progress bar and Cancel (``ui.training.train``), and is
+kept in the one cache of trained results (``playground.runs``, keyed by the request) with the Algorithms view's
+variants, so either view trains it once.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from bpe_core.pretokenize.superword import is_superword
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
-from playground.trained import Request, Trained, train_job
+from playground.trained import Request, Trained
 from ui import training
-from ui.compare.common import Subject, known, remembered
+from ui.compare.algorithms import result_of
+from ui.compare.common import Subject
 from ui.compare.texts import Text
 from ui.superword import plain_twin
 
@@ -37,7 +39,7 @@ def wanted(subject: Subject) -> Request | None:
 
 def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
     """The twin if trained; else a button that trains it on ``corpus`` (the whole training text)."""
-    found = known(("variant", request.key))
+    found = result_of(s, request)
     if isinstance(found, str):  # a failed run is kept as its message
         st.warning(t("Plain BPE could not be trained: {error}", error=plain(found, limit=400)))
         return None
@@ -51,14 +53,13 @@ def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
     if not st.button(t("Train plain BPE at vocab {n:,} ▶", n=request.vocab_size), key="twin_run"):
         return None
     try:
-        result: Trained | str = training.with_progress(
-            s, train_job, (corpus, request), t("Training plain BPE at vocab {n:,}", n=request.vocab_size),
-            key="twin", cancelled=t("Plain BPE was not trained (cancelled): click the button to train it."),
+        return training.train(
+            s, request, corpus, t("Training plain BPE at vocab {n:,}", n=request.vocab_size), key="twin",
+            cancelled=t("Plain BPE was not trained (cancelled): click the button to train it."),
         )  # fmt: skip
     except training.STOPPED as failure:
-        result = str(failure)
-    remembered(("variant", request.key), lambda: result)
-    return result if isinstance(result, Trained) else None
+        st.warning(t("Plain BPE could not be trained: {error}", error=plain(failure, limit=400)))
+        return None
 
 
 def gain_caption(superword_tokens: int, plain_tokens: int, text: Text, vocab: int) -> None:

@@ -1,8 +1,10 @@
 """What the guided talk's steps show: built-in texts and the small tokenizers trained on them.
 
-Every training here is bounded (built-in texts of at most 60 K characters, vocab at most 2,000:
-about 0.1 s on this machine), so it runs in the page, once per server (``st.cache_resource``: the
-results are shared by every session and read-only); anything bigger goes through ``ui.training``.
+Every training here goes the one way to train (``ui.training.train`` over ``playground.runs``): a job with a
+progress bar and Cancel, under the job limits, its result in the shared cache (the texts are built in, so every
+session and Compare read the same result). The talk's are small (built-in texts of at most 60 K characters, vocab
+at most 2,000: about 0.1 s), so a step trains by itself, as a cheap link does; above ``BPE_AUTO_TRAIN_SECONDS``,
+or after a Cancel, it waits for a click. A step whose tokenizer is not trained yet draws nothing more.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ import streamlit as st
 from bpe_core import ClassicTokenizer
 from bpe_core import analysis as voc
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
-from playground.trained import Request, Trained, train_job
+from playground.i18n import N_, t
+from playground.text import plain
+from playground.trained import Request, Trained
 from runtime.store import text_digest
+from ui import state, training
+from ui.compare.common import remembered
 
 BYTES_SENTENCE = "Hi, 世界! 🙂"
 """Step 1: ASCII (one byte each), Chinese (three) and an emoji (four)."""
+PAIRS_CORPUS = "aaabdaaabac"
 PAIRS_TEXT = WIKIPEDIA_AAABDAAABAC
 BOUNDARY_TEXT = "Tokenizers split text into tokens, not words: unbelievable, tokenization, 2026."
 PARTIAL_TEXT = "字节对编码 🙂 naïve café"
@@ -32,27 +39,54 @@ def request(corpus: str, label: str, text: str, kind: str, vocab: int) -> Reques
     return Request(corpus, label, text_digest(text), kind, vocab, pattern or "none", pattern, ())
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def trained(corpus: str, kind: str, vocab: int) -> Trained:
-    """A tokenizer trained on a built-in text (``corpus``: a sample's slug, or "aaabdaaabac")."""
-    text = PAIRS_TEXT if corpus == "aaabdaaabac" else load_sample(corpus)
-    return train_job(text, request(corpus, corpus, text, kind, vocab))
+def job(corpus: str, kind: str, vocab: int) -> tuple[Request, str]:
+    """The request of a talk tokenizer and its text (``corpus``: a sample's slug, or :data:`PAIRS_CORPUS`)."""
+    text = PAIRS_TEXT if corpus == PAIRS_CORPUS else load_sample(corpus)
+    return request(corpus, corpus, text, kind, vocab), text
 
 
-def real() -> Trained:
+def trained(corpus: str, kind: str, vocab: int) -> Trained | None:
+    """A tokenizer trained on a built-in text, or None while it is not (waiting for a click, or stopped: said)."""
+    s = state.current()
+    wanted, text = job(corpus, kind, vocab)
+    key = f"talk_{corpus}_{kind}_{vocab}"
+    if not training.affordable(s, wanted, text, N_("This step shows"), key=key, own=False):
+        return None
+    label = t("Training {label}", label=wanted.label)
+    cancelled = t("Training cancelled: this step trains it when you click.")
+    try:
+        return training.train(s, wanted, text, label, key=key, cancelled=cancelled)
+    except training.STOPPED as failure:
+        st.error(t("Training stopped: {reason}.", reason=plain(failure, limit=600)))
+        return None
+
+
+def pairs() -> Trained | None:
+    """Steps 2 and 3: three merges of “aaabdaaabac”."""
+    return trained(PAIRS_CORPUS, "byte", 259)
+
+
+def real() -> Trained | None:
     """Steps 4 and 7: English prose (the Python language reference shipped with Python)."""
     return trained(REAL_CORPUS, "byte", REAL_VOCAB)
 
 
-def mixed(kind: str) -> Trained:
+def mixed(kind: str) -> Trained | None:
     """Step 9: the English / Chinese sample, byte-level or classic."""
     return trained("mixed-english-chinese", kind, MIXED_VOCAB)
 
 
-@st.cache_resource(show_spinner=False)
-def real_curve() -> list[tuple[int, float]]:
-    """Bytes per token at every vocab size of :func:`real` on its own text, sampled for a chart."""
-    tokenizer = real().tokenizer
-    if isinstance(tokenizer, ClassicTokenizer):  # not reached: real() is byte-level
-        raise TypeError("the curve needs a byte-level tokenizer")
-    return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
+def real_curve() -> list[tuple[int, float]] | None:
+    """Bytes per token at every vocab size of :func:`real` on its own text, sampled for a chart (kept with
+    Compare's results: ``playground.caches``)."""
+    found = real()
+    if found is None:
+        return None
+
+    def curve() -> list[tuple[int, float]]:
+        tokenizer = found.tokenizer
+        if isinstance(tokenizer, ClassicTokenizer):  # not reached: real() is byte-level
+            raise TypeError("the curve needs a byte-level tokenizer")
+        return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
+
+    return remembered(("talk-curve", found.request.key), curve)

@@ -15,6 +15,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from bpe_core import MergeRecord
 from playground.corpora import load_sample
 from playground.i18n import N_, t, tn
 from playground.session import REFERENCES
@@ -62,9 +63,9 @@ def bytes_of_a_sentence() -> None:
                   hex=" ".join(f"{b:02X}" for b in world)))  # fmt: skip
 
 
-def pair_rows() -> list[dict]:
-    """The adjacent pairs of the step's text and how often each occurs (the first round's candidates)."""
-    record = data.trained("aaabdaaabac", "byte", 259).trace[0]
+def pair_rows(record: MergeRecord) -> list[dict]:
+    """The adjacent pairs of the step's text and how often each occurs (``record``: the first round's, with its
+    runner-ups)."""
     pairs = [(record.left, record.right, record.count), *((c.left, c.right, c.count) for c in record.candidates)]
     return [{"pair": f"{tok_ui.display_bytes(a)} {tok_ui.display_bytes(b)}", "count": n} for a, b, n in pairs]
 
@@ -72,7 +73,10 @@ def pair_rows() -> list[dict]:
 def counting_pairs() -> None:
     st.markdown(t("The text “{text}” as bytes, and every pair of neighbours counted:", text=plain(data.PAIRS_TEXT)))
     _tokens([bytes([b]) for b in data.PAIRS_TEXT.encode()])
-    frame = pd.DataFrame(pair_rows())
+    tokenizer = data.pairs()
+    if tokenizer is None:
+        return
+    frame = pd.DataFrame(pair_rows(tokenizer.trace[0]))
     bars = (
         alt.Chart(frame)
         .mark_bar(color="#0072b2", stroke="#111", strokeWidth=1.5)
@@ -84,7 +88,9 @@ def counting_pairs() -> None:
 
 
 def first_merge() -> None:
-    tokenizer = data.trained("aaabdaaabac", "byte", 259)
+    tokenizer = data.pairs()
+    if tokenizer is None:
+        return
     record = tokenizer.trace[0]
     st.markdown(t("Round 1: the most frequent pair {left} + {right} ({count} times) becomes token {id}.",
                   left=plain(tok_ui.display_bytes(record.left)), right=plain(tok_ui.display_bytes(record.right)),
@@ -101,6 +107,8 @@ def first_merge() -> None:
 
 def animation() -> None:
     trained = data.real()
+    if trained is None:
+        return
     st.markdown(t("{n:,} merges learned from {corpus}. Press space to play, → to step.",
                   n=trained.num_merges, corpus=t("the Python language reference")))  # fmt: skip
     merge_player(mg.player_payload(trained, 0, 30), key=PLAYER_KEY, compact=True)
@@ -125,6 +133,8 @@ def vocab_against_compression() -> None:
     text = load_sample(data.REAL_CORPUS)
     corpus = make_text(t("training text"), text)
     points = data.real_curve()
+    if points is None:
+        return
     line = curve_view.Line(corpus, points, round(corpus.n_bytes / points[-1][1]), 0.0)
     st.markdown(
         t(
@@ -150,7 +160,10 @@ def three_tokenizers() -> None:
 def classic_and_byte_level() -> None:
     st.markdown(t("Both trained on the English / Chinese sample, vocab {n}: classic BPE (characters + </w>) and "
                   "byte-level BPE.", n=data.MIXED_VOCAB))  # fmt: skip
-    comparison(data.CLASSIC_TEXT, [(t("byte-level"), data.mixed("byte")), (t("classic </w>"), data.mixed("classic"))],
+    byte_level, classic = data.mixed("byte"), data.mixed("classic")
+    if byte_level is None or classic is None:
+        return
+    comparison(data.CLASSIC_TEXT, [(t("byte-level"), byte_level), (t("classic </w>"), classic)],
                table=False)  # the two views say tokens and bytes per token; the table would not fit the screen
 
 
