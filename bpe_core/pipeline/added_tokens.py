@@ -1,0 +1,113 @@
+"""Added tokens, found in the text before anything else, as Hugging Face ``tokenizers`` finds them.
+
+Tokens with ``normalized: false`` are looked for in the raw text; the text between them is
+normalized, and tokens with ``normalized: true`` (in their normalized spelling) are looked for in
+that. At each place the longest token wins (leftmost-longest). ``single_word`` drops a match
+that touches a word character on either side; ``lstrip`` / ``rstrip`` make the token swallow the
+whitespace before / after it. ``special`` only matters when decoding skips special tokens.
+
+>>> tokens = AddedTokens([AddedToken("<s>", 5, rstrip=True)])
+>>> tokens.split_raw("a<s>  b")
+[('a', None, 0), ('<s>  ', 5, 1), ('b', None, 6)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import regex
+
+from .splitting import RUST_SPACE, RUST_WORD
+
+_ENDS_WITH_WORD = regex.compile(rf"{RUST_WORD}\Z")
+_STARTS_WITH_WORD = regex.compile(RUST_WORD)  # used with .match(text, pos)
+_TRAILING_SPACE = regex.compile(rf"{RUST_SPACE}*\Z")
+_LEADING_SPACE = regex.compile(rf"{RUST_SPACE}*")  # used with .match(text, pos)
+
+
+@dataclass(frozen=True)
+class AddedToken:
+    content: str
+    id: int
+    special: bool = False
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+    normalized: bool = False
+
+
+# (text, the added token's id or None, where the text starts in the string searched)
+Part = tuple[str, "int | None", int]
+
+
+class AddedTokens:
+    """The added tokens of a tokenizer; ``normalize`` gives a normalized token's spelling."""
+
+    def __init__(self, tokens: list[AddedToken], normalize: Callable[[str], str] | None = None):
+        self.tokens = tokens
+        self.by_id = {token.id: token for token in tokens}
+        self.special_ids = {token.id for token in tokens if token.special}
+        raw = {token.content: token for token in tokens if not token.normalized}
+        spelled = {}
+        for token in tokens:
+            if token.normalized:
+                spelled[normalize(token.content) if normalize else token.content] = token
+        self._raw, self._raw_regex = raw, _alternation(raw)
+        self._normalized, self._normalized_regex = spelled, _alternation(spelled)
+
+    def split_raw(self, text: str, skip_special: bool = False) -> list[Part]:
+        """The raw text cut around the tokens matched unnormalized (``skip_special``: special ones read as text)."""
+        return _split(text, self._raw_regex, self._raw, skip_special)
+
+    def split_normalized(self, text: str, skip_special: bool = False) -> list[Part]:
+        """Normalized text cut around the tokens matched in their normalized spelling."""
+        return _split(text, self._normalized_regex, self._normalized, skip_special)
+
+    @property
+    def has_normalized(self) -> bool:
+        return self._normalized_regex is not None
+
+    def describe(self) -> str:
+        special = len(self.special_ids)
+        return f"{len(self.tokens)} added tokens ({special} special, {len(self._normalized)} matched after normalizing)"
+
+
+def _alternation(tokens: dict[str, AddedToken]) -> regex.Pattern | None:
+    if not tokens:
+        return None
+    # Longest first: at a given place the longest token wins, as in an Aho-Corasick leftmost-longest search.
+    ordered = sorted(tokens, key=lambda content: (-len(content), content))
+    return regex.compile("|".join(regex.escape(content) for content in ordered))
+
+
+def _split(
+    text: str, compiled: regex.Pattern | None, tokens: dict[str, AddedToken], skip_special: bool
+) -> list[Part]:
+    if compiled is None or not text:
+        return [(text, None, 0)] if text else []
+    parts: list[Part] = []
+    offset = 0
+    for match in compiled.finditer(text):
+        start, stop = match.span()
+        token = tokens[match.group()]
+        if skip_special and token.special:
+            continue
+        if token.single_word and (
+            (start > 0 and _ENDS_WITH_WORD.search(text, 0, start))
+            or (stop < len(text) and _STARTS_WITH_WORD.match(text, stop))
+        ):
+            continue
+        if token.lstrip:
+            found = _TRAILING_SPACE.search(text, 0, start)
+            start = max(found.start() if found else start, offset)
+        if token.rstrip:
+            found = _LEADING_SPACE.match(text, stop)
+            stop = found.end() if found else stop
+        if offset < start:
+            parts.append((text[offset:start], None, offset))
+        parts.append((text[start:stop], token.id, start))
+        offset = stop
+    if offset != len(text):
+        parts.append((text[offset:], None, offset))
+    return parts
