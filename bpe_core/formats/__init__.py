@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..encoding.tokenizer import Tokenizer
+from ..pipeline import PipelineTokenizer
 from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
 from .archive import ZIP_MAGIC, read_zip
 from .gpt2 import (
@@ -182,9 +183,11 @@ def load(
     special_tokens: Mapping[str, int] | None = None,
     pattern: str | None = "gpt2",
     name: str | None = None,
-) -> Tokenizer:
+) -> Tokenizer | PipelineTokenizer:
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
+    A Hugging Face ``tokenizer.json`` that a plain Tokenizer cannot reproduce comes back as a
+    :class:`~bpe_core.pipeline.PipelineTokenizer` (see :func:`load_hf`).
     ``special_tokens`` and ``pattern`` are used only where the format does not store them
     (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
     zipped together, say) is read with :func:`load_zip`.
@@ -226,7 +229,7 @@ def load_zip(
     special_tokens: Mapping[str, int] | None = None,
     pattern: str | None = "gpt2",
     name: str | None = None,
-) -> Tokenizer:
+) -> Tokenizer | PipelineTokenizer:
     """Load the tokenizer in a zip: any one format's files, unpacked within limits (see :mod:`.archive`).
 
     >>> import io, tempfile, zipfile, bpe_core

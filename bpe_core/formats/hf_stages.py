@@ -97,7 +97,7 @@ def read_normalizer(spec: Any, read: Reader, where: str = "normalizer") -> norma
             [read_normalizer(step, read, f"{where}.normalizers[{i}]") for i, step in enumerate(steps)]
         )
     if kind in ("NFC", "NFD", "NFKC", "NFKD"):
-        return normalizers.Unicode(kind)
+        return normalizers.Unicode(kind)  # type: ignore[arg-type]  # one of the four, just checked
     if kind == "Lowercase":
         return normalizers.Lowercase()
     if kind == "Replace":

@@ -53,6 +53,9 @@ class AddedTokens:
         for token in tokens:
             if token.normalized:
                 spelled[normalize(token.content) if normalize else token.content] = token
+        # What id_to_token gives (and decoding reads): a normalized token's normalized spelling.
+        self.spelling = {token.id: token.content for token in tokens}
+        self.spelling.update({token.id: spelling for spelling, token in spelled.items()})
         self._raw, self._raw_regex = raw, _alternation(raw)
         self._normalized, self._normalized_regex = spelled, _alternation(spelled)
 

@@ -10,7 +10,7 @@ leading characters that stand at offset 0 of the original text).
 from __future__ import annotations
 
 import unicodedata
-from typing import Protocol
+from typing import Literal, Protocol
 
 import regex
 
@@ -28,8 +28,8 @@ class Normalizer(Protocol):
 class Unicode:
     """NFC, NFD, NFKC or NFKD."""
 
-    def __init__(self, form: str):
-        self.form = form
+    def __init__(self, form: Literal["NFC", "NFD", "NFKC", "NFKD"]):
+        self.form: Literal["NFC", "NFD", "NFKC", "NFKD"] = form
 
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
         form = self.form

@@ -44,7 +44,7 @@ class PipelineTokenizer:
         self.space_mark = space_mark
         self.byte_level = _uses(decoder, ByteLevelDecoder)
         self._tokens = dict(model.vocab_r)
-        self._tokens.update({token.id: token.content for token in added.tokens})
+        self._tokens.update(added.spelling)
 
     # -- encoding -----------------------------------------------------------------------------
 
@@ -68,9 +68,13 @@ class PipelineTokenizer:
         return ids
 
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
-        """Each text encoded on its own (a pipeline's splits cannot be streamed across texts exactly)."""
-        for text in texts:
-            yield from self.encode(text)
+        """The ids of the texts joined. Held whole: a pipeline's stages may look across any cut
+        (a regex, Metaspace's first piece), so only the whole text gives tokenizers' ids."""
+        yield from self.encode("".join(texts))
+
+    def encode_iterable_batches(self, texts: Iterable[str]) -> Iterator[list[int]]:
+        """:meth:`encode_iterable`'s ids as one list."""
+        yield self.encode("".join(texts))
 
     def pretokenize(self, text: str) -> list[str]:
         """The pieces the model sees (normalized, pre-tokenized), added tokens as they matched."""
@@ -125,7 +129,7 @@ class PipelineTokenizer:
         mark as a space; an added token's text. (``decode`` applies the decoder's rules exactly.)"""
         token = self.token_string(token_id)
         if token_id in self.added.by_id:
-            return token.encode("utf-8")
+            return self.added.by_id[token_id].content.encode("utf-8")
         if self.byte_level and all(char in CHAR_TO_BYTE for char in token):
             return bytes(CHAR_TO_BYTE[char] for char in token)
         if self.model.byte_fallback and _uses(self.decoder, ByteFallback):
