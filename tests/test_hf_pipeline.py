@@ -239,3 +239,79 @@ def test_deepseek_v4_real_file_matches_tokenizers(deepseek_path):
         assert ours.decode(expected) == hf.decode(expected, skip_special_tokens=False), text
         assert ours.decode(expected, skip_special_tokens=True) == hf.decode(expected), text
     assert "Split" in ours.describe() and "ByteLevel" in ours.describe()
+
+
+# -- which class comes back -----------------------------------------------------------------------
+
+
+def test_files_a_plain_tokenizer_reproduces_load_as_one(tmp_path):
+    trained = bpe_core.train("".join(CORPUS) * 5, 400, special_tokens=["<|eot|>"]).tokenizer
+    (path,) = bpe_core.formats.save_hf(trained, tmp_path)
+    loaded = bpe_core.load(path)
+    assert isinstance(loaded, bpe_core.Tokenizer) and loaded.pattern == "gpt2"
+    assert_same_as_tokenizers(path, TEXTS)
+
+
+def test_a_custom_split_that_leaves_gaps_is_a_pipeline_with_the_gaps_as_pieces(tmp_path):
+    # A Tokenizer would refuse text its regex leaves unmatched; tokenizers encodes the gaps as pieces.
+    trained = bpe_core.train("".join(CORPUS) * 5, 400, pattern=r"\p{L}+|\s+|.").tokenizer
+    (path,) = bpe_core.formats.save_hf(trained, tmp_path)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = r"\p{L}+"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    loaded = bpe_core.load(path)
+    assert isinstance(loaded, PipelineTokenizer)
+    assert loaded.pretokenize("ab 12cd") == ["ab", "Ġ12", "cd"]
+    assert_same_as_tokenizers(path, TEXTS)
+
+
+# -- refusals name what cannot be honoured ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "edit, where",
+    [
+        (lambda d: d.__setitem__("normalizer", {"type": "BertNormalizer"}), "normalizer.type: BertNormalizer"),
+        (lambda d: d.__setitem__("normalizer", {"type": "Precompiled", "precompiled_charsmap": ""}), "Precompiled"),
+        (
+            lambda d: d.__setitem__("normalizer", {"type": "Sequence", "normalizers": [{"type": "StripAccents"}]}),
+            r"normalizer.normalizers\[0\].type: StripAccents is not supported",
+        ),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "BertPreTokenizer"}), "BertPreTokenizer"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "CharDelimiterSplit", "delimiter": "x"}), "CharDelimiter"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "FixedLength", "length": 5}), "FixedLength"),
+        (lambda d: d.__setitem__("decoder", {"type": "WordPiece", "prefix": "##"}), "decoder.type: WordPiece"),
+        (lambda d: d.__setitem__("decoder", {"type": "CTC"}), "decoder.type: CTC"),
+        (lambda d: d["model"].__setitem__("type", "Unigram"), "model.type"),
+        (lambda d: d["model"].__setitem__("dropout", 0.2), "model.dropout: must be null"),
+        (lambda d: d["model"].__setitem__("unk_token", "<nope>"), "model: the unk_token '<nope>' is not in the vocab"),
+        (lambda d: d.__setitem__("version", "2.0"), "field version"),
+        (
+            lambda d: d.__setitem__("pre_tokenizer", {"type": "Split", "pattern": {"Regex": r"\w+"}, "behavior": "Isolated"}),
+            r"pre_tokenizer.pattern: \\w means something else in Oniguruma",
+        ),
+        (
+            lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "sometimes"}),
+            "prepend_scheme: 'sometimes'",
+        ),
+    ],
+)
+def test_what_cannot_be_honoured_is_refused_by_name(saved, tmp_path, edit, where):
+    document = json.loads(saved["llama2_normalizer_byte_fallback"].read_text(encoding="utf-8"))
+    edit(document)
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(FormatError, match=where) as caught:
+        bpe_core.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_describe_says_every_stage(both):
+    _, ours = both["llama2_normalizer_byte_fallback"]
+    lines = ours.describe().splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "added tokens", "normalizer", "pre-tokenizer", "model", "decoder", "post-processor",
+    ]
+    assert "Prepend('▁')" in lines[1] and "byte_fallback" in lines[3] and "not run" in lines[5]
+    assert ours.token_bytes(ours.encode("é")[-1]) in (b"\xa9", "é".encode())
+    assert ours.n_vocab == max(ours.vocab) + 1 and ours.num_merges == len(ours.merges)
