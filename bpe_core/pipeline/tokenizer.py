@@ -1,7 +1,7 @@
 """The tokenizer that runs a Hugging Face pipeline, with :class:`~bpe_core.Tokenizer`'s methods
 wherever they make sense.
 
->>> from bpe_core.pipeline import normalizers, pre_tokenizers, decoders
+>>> from bpe_core.pipeline import AddedToken, normalizers, pre_tokenizers, decoders
 >>> tokenizer = PipelineTokenizer(
 ...     normalizers.Lowercase(), pre_tokenizers.Whitespace(), BPE({"h": 0, "i": 1, "hi": 2}, [("h", "i")]),
 ...     decoders.Fuse(), AddedTokens([AddedToken("<s>", 3, special=True)]),
