@@ -170,6 +170,9 @@ def saved(tmp_path_factory):
         document = json.loads(tokenizer.to_str())
         if document["model"].get("byte_fallback"):
             document = with_byte_fallback(document)
+        merges = document["model"]["merges"]
+        if name.startswith(("byte_level", "llama2")) and not any(" " in part for merge in merges for part in merge):
+            document["model"]["merges"] = [" ".join(merge) for merge in merges]  # the older "left right" form
         paths[name] = directory / f"{name}.json"
         paths[name].write_text(json.dumps(document, ensure_ascii=False), encoding="utf-8")
     return paths
@@ -208,7 +211,10 @@ RANDOM_TEXT = st.lists(
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=RANDOM_TEXT | st.text(max_size=30))
 def test_random_text_matches_tokenizers(both, text):
-    for name in ("llama2_normalizer_byte_fallback", "metaspace_first", "split_merged_with_next", "byte_level_gpt2"):
+    for name in (
+        "llama2_normalizer_byte_fallback", "metaspace_first", "split_merged_with_next", "byte_level_gpt2",
+        "nfkc_lowercase_whitespace_suffix", "nfd_strip_prefix_unk", "punctuation_merged_with_previous",
+    ):  # fmt: skip
         hf, ours = both[name]
         assert ours.encode(text) == hf.encode(text, add_special_tokens=False).ids, name
 
@@ -263,6 +269,31 @@ def test_a_custom_split_that_leaves_gaps_is_a_pipeline_with_the_gaps_as_pieces(t
     assert isinstance(loaded, PipelineTokenizer)
     assert loaded.pretokenize("ab 12cd") == ["ab", "Ġ12", "cd"]
     assert_same_as_tokenizers(path, TEXTS)
+
+
+def test_only_listed_pairs_merge_as_in_tokenizers(tmp_path):
+    # "abc" is made from (a, bc), but BPE on "abc" merges (a, b) first: tokenizers then has no listed
+    # pair (ab, c) and stops at [ab, c], where tiktoken's rule (a plain Tokenizer) would make abc.
+    alphabet = {char: i for i, char in enumerate(_byte_alphabet())}
+    vocab = {**alphabet, "ab": 256, "bc": 257, "abc": 258}
+    document = {
+        "version": "1.0", "added_tokens": [], "normalizer": None, "post_processor": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True},
+        "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True},
+        "model": {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["b", "c"], ["a", "bc"]]},
+    }  # fmt: skip
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    loaded = bpe_core.load(path)
+    assert isinstance(loaded, PipelineTokenizer)
+    assert_same_as_tokenizers(path, ["abc", "abcabc bc", "xbcy aabc", *TEXTS])
+    assert loaded.encode("abc") == [256, alphabet["c"]]
+
+
+def _byte_alphabet() -> list[str]:
+    from bpe_core.pipeline.pre_tokenizers import BYTE_TO_CHAR
+
+    return [BYTE_TO_CHAR[byte] for byte in range(256)]
 
 
 # -- refusals name what cannot be honoured ----------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..pipeline import BPE, AddedToken
+from ..pipeline.models import MergeError
 from ._common import is_id, typed_field
 from .hf_stages import Reader
 
@@ -24,27 +25,19 @@ def read_model(spec: Any, read: Reader) -> BPE:
     if dropout not in (None, 0, 0.0):
         raise read.fail("model.dropout", f"must be null: BPE-dropout is random, so no ids could match ({dropout!r})")
     vocab = typed_field(model, "vocab", dict, read.source, "model.vocab")
-    seen: dict[int, str] = {}
-    for text, identifier in vocab.items():
-        if not is_id(identifier):
-            raise read.fail(f"model.vocab[{text!r}]", f"id must be a non-negative integer, not {identifier!r}")
-        if identifier in seen:
-            raise read.fail(f"model.vocab[{text!r}]", f"id {identifier} is used twice (also by {seen[identifier]!r})")
-        seen[identifier] = text
+    identifiers = list(vocab.values())
+    if not all(type(identifier) is int and identifier >= 0 for identifier in identifiers) or len(
+        set(identifiers)
+    ) != len(identifiers):
+        _name_bad_id(vocab, read)
     merges: list[tuple[str, str]] = []
     for index, merge in enumerate(typed_field(model, "merges", list, read.source, "model.merges")):
-        where = f"model.merges[{index}]"
-        if isinstance(merge, str):
-            parts = merge.split(" ")
-        elif isinstance(merge, list) and all(isinstance(part, str) for part in merge):
-            parts = merge
-        else:
-            raise read.fail(where, f"must be 'left right' or [left, right], not {merge!r}")
-        if len(parts) != 2:
+        parts = merge.split(" ") if type(merge) is str else merge
+        if type(parts) is not list or len(parts) != 2 or not all(isinstance(part, str) for part in parts):
+            where = f"model.merges[{index}]"
+            if not isinstance(parts, list) or not all(isinstance(part, str) for part in parts):
+                raise read.fail(where, f"must be 'left right' or [left, right], not {merge!r}")
             raise read.fail(where, f"must have two tokens, not {len(parts)}")
-        for part in parts:
-            if part not in vocab:
-                raise read.fail(where, f"token {part!r} is not in model.vocab")
         merges.append((parts[0], parts[1]))
     options = {}
     for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
@@ -53,8 +46,20 @@ def read_model(spec: Any, read: Reader) -> BPE:
         options[key] = read.value(model, key, "model", bool, False)
     try:
         return BPE(vocab, merges, **options)
-    except (ValueError, UnicodeDecodeError) as error:
+    except MergeError as error:
+        raise read.fail(f"model.merges[{error.index}]", str(error)) from None
+    except ValueError as error:
         raise read.fail("model", str(error)) from None
+
+
+def _name_bad_id(vocab: dict, read: Reader) -> None:
+    seen: dict[int, str] = {}
+    for text, identifier in vocab.items():
+        if not is_id(identifier):
+            raise read.fail(f"model.vocab[{text!r}]", f"id must be a non-negative integer, not {identifier!r}")
+        if identifier in seen:
+            raise read.fail(f"model.vocab[{text!r}]", f"id {identifier} is used twice (also by {seen[identifier]!r})")
+        seen[identifier] = text
 
 
 def read_added_tokens(spec: Any, read: Reader, model: BPE) -> list[AddedToken]:

@@ -20,6 +20,14 @@ CACHE_LIMIT = 1 << 17  # pre-tokens remembered, as Tokenizer remembers them
 CACHE_PIECE_CHARS = 256  # longer pre-tokens are not remembered (tokenizers' MAX_LENGTH)
 
 
+class MergeError(ValueError):
+    """A merge that uses or makes a token not in the vocabulary; ``index`` is its place in the list."""
+
+    def __init__(self, index: int, message: str):
+        super().__init__(message)
+        self.index = index
+
+
 class BPE:
     """Vocabulary (token string -> id) and merges (pairs of token strings, in rank order)."""
 
@@ -37,17 +45,7 @@ class BPE:
     ):
         self.vocab = dict(vocab)
         self.vocab_r = {identifier: token for token, identifier in self.vocab.items()}
-        prefix_bytes = len(continuing_subword_prefix.encode("utf-8")) if continuing_subword_prefix else 0
-        # (left id, right id) -> (rank, new id); a pair listed twice keeps its last rank, as in tokenizers.
-        self.merges: dict[tuple[int, int], tuple[int, int]] = {}
-        for rank, (left, right) in enumerate(merges):
-            for part in (left, right):
-                if part not in self.vocab:
-                    raise ValueError(f"merge {rank} ({left!r}, {right!r}) uses {part!r}, which is not in the vocab")
-            merged = left + right.encode("utf-8")[prefix_bytes:].decode("utf-8", errors="strict")
-            if merged not in self.vocab:
-                raise ValueError(f"merge {rank} ({left!r}, {right!r}) makes {merged!r}, which is not in the vocab")
-            self.merges[self.vocab[left], self.vocab[right]] = (rank, self.vocab[merged])
+        self.merges = self._merge_table(merges, continuing_subword_prefix)
         if unk_token is not None and unk_token not in self.vocab:
             raise ValueError(f"the unk_token {unk_token!r} is not in the vocab")
         self.unk_id = self.vocab[unk_token] if unk_token is not None else None
@@ -55,6 +53,32 @@ class BPE:
         self.prefix, self.suffix = continuing_subword_prefix or "", end_of_word_suffix or ""
         self.byte_ids = [self.vocab.get(f"<0x{byte:02X}>") for byte in range(256)] if byte_fallback else []
         self._cache: dict[str, list[int]] = {}
+
+    def _merge_table(self, merges: list[tuple[str, str]], prefix: str | None) -> dict[tuple[int, int], tuple[int, int]]:
+        """(left id, right id) -> (rank, new id); a pair listed twice keeps its last rank, as in tokenizers.
+        The new token is left + right without the continuing-subword prefix's bytes (tokenizers' rule)."""
+        vocab = self.vocab
+        cut = len(prefix.encode("utf-8")) if prefix else 0
+        table: dict[tuple[int, int], tuple[int, int]] = {}
+        try:
+            if not cut:
+                for rank, (left, right) in enumerate(merges):
+                    table[vocab[left], vocab[right]] = (rank, vocab[left + right])
+                return table
+            for rank, (left, right) in enumerate(merges):
+                merged = left + right.encode("utf-8")[cut:].decode("utf-8")
+                table[vocab[left], vocab[right]] = (rank, vocab[merged])
+            return table
+        except (KeyError, UnicodeDecodeError):
+            rank = len(table)
+        for rank, (left, right) in enumerate(merges):  # the slow way, to name the bad merge
+            for part in (left, right):
+                if part not in vocab:
+                    raise MergeError(rank, f"token {part!r} is not in model.vocab") from None
+            merged = left + right.encode("utf-8")[cut:].decode("utf-8", errors="replace")
+            if merged not in vocab:
+                raise MergeError(rank, f"the merge makes {merged!r}, which is not in model.vocab") from None
+        raise AssertionError("unreachable")
 
     def encode(self, piece: str) -> list[int]:
         """The ids of one pre-token."""
