@@ -24,6 +24,7 @@ on first use, with numpy: ``bpe_core.size_table``, ``bpe_core.health_report`` an
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
 from .encoding import ClassicTokenizer, Segmentation, Tokenizer, dropout_samples, encode_with_dropout
 from .formats import FormatError, load, save
+from .pipeline import PipelineTokenizer
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
 from .training import (
@@ -75,6 +76,7 @@ __all__ = [
     "MergeRecord",
     "ParityResult",
     "PatternTimeout",
+    "PipelineTokenizer",
     "Segmentation",
     "Tokenizer",
     "TrainResult",

@@ -32,14 +32,34 @@ CORPUS = [
 ADDED = ["<s>", "</s>", "[MASK]", "day", " ok"]
 
 _BASE = [
-    "", " ", "   ", "a", "\r\n", "\t\t x", "  leading and trailing  ", "x\u00a0y\u3000z\u2003w",
-    "e\u0301 cafe\u0301 Å A\u030a ﬁ Ｆｕｌｌ ①②", "👨‍👩‍👧‍👦 👍🏽 🇫🇷🇯🇵 ✨",
+    "",
+    " ",
+    "   ",
+    "a",
+    "\r\n",
+    "\t\t x",
+    "  leading and trailing  ",
+    "x\u00a0y\u3000z\u2003w",
+    "e\u0301 cafe\u0301 Å A\u030a ﬁ Ｆｕｌｌ ①②",
+    "👨‍👩‍👧‍👦 👍🏽 🇫🇷🇯🇵 ✨",
     "Hello World HELLO hello, ΣΑΣ ΟΔΟΣ İstanbul straße",
     "Русский текст, ελληνικά, עברית, العربية, हिन्दी, ไทย, 한국어, 日本語のテキスト, 中文文本, ქართული",
     "x = 1234567 + 3.14159; y = 0x1F  # note\n    return [a, b]\r\n\tpass",
-    "12 345 6789 ٣٤٥ ²³ Ⅻ", "don't we'll I'd they've it's", "!!! ... ?! --- ((a)) [b] {c} $5 <=>",
-    "<s>hello</s>", "a<s>b", " <s> ", "  <s>  x", "the[MASK]thing", "[MASK] [MASK]", "today day Day days",
-    "word ok okay  ok", "<s> </s>day[MASK] ok", "▁already▁marked", "a\u200db\u200cc", "\x00\x01\x7f\x85\u2028",
+    "12 345 6789 ٣٤٥ ²³ Ⅻ",
+    "don't we'll I'd they've it's",
+    "!!! ... ?! --- ((a)) [b] {c} $5 <=>",
+    "<s>hello</s>",
+    "a<s>b",
+    " <s> ",
+    "  <s>  x",
+    "the[MASK]thing",
+    "[MASK] [MASK]",
+    "today day Day days",
+    "word ok okay  ok",
+    "<s> </s>day[MASK] ok",
+    "▁already▁marked",
+    "a\u200db\u200cc",
+    "\x00\x01\x7f\x85\u2028",
 ]
 TEXTS = _BASE + [a + b for a in _BASE[::3] for b in _BASE[1::4]] + ["".join(CORPUS), CORPUS[3] * 3]
 
@@ -119,12 +139,19 @@ PIPELINES = {
     "metaspace_always": lambda: llama_like(split_metaspace=True, scheme="always"),
     "metaspace_never": lambda: llama_like(split_metaspace=True, scheme="never"),
     "nfkc_lowercase_whitespace_suffix": lambda: pipeline(
-        normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]), pre_tokenizers.Whitespace(),
-        decoders.BPEDecoder("</w>"), end_of_word_suffix="</w>", unk_token="<unk>",
+        normalizers.Sequence([normalizers.NFKC(), normalizers.Lowercase()]),
+        pre_tokenizers.Whitespace(),
+        decoders.BPEDecoder("</w>"),
+        end_of_word_suffix="</w>",
+        unk_token="<unk>",
     ),
     "nfd_strip_prefix_unk": lambda: pipeline(
-        normalizers.Sequence([normalizers.NFD(), normalizers.Strip()]), pre_tokenizers.WhitespaceSplit(),
-        decoders.Fuse(), continuing_subword_prefix="##", unk_token="<unk>", fuse_unk=False,
+        normalizers.Sequence([normalizers.NFD(), normalizers.Strip()]),
+        pre_tokenizers.WhitespaceSplit(),
+        decoders.Fuse(),
+        continuing_subword_prefix="##",
+        unk_token="<unk>",
+        fuse_unk=False,
     ),
     "nfkd_replace_regex_digits": lambda: pipeline(
         normalizers.Sequence([normalizers.NFKD(), normalizers.Replace(Regex(r"\s+"), " ")]),
@@ -133,8 +160,11 @@ PIPELINES = {
     "nfc_punctuation_contiguous_digits_individual": lambda: pipeline(
         normalizers.NFC(),
         pre_tokenizers.Sequence(
-            [pre_tokenizers.Punctuation("contiguous"), pre_tokenizers.Digits(individual_digits=True),
-             pre_tokenizers.Metaspace(prepend_scheme="always", split=False)]
+            [
+                pre_tokenizers.Punctuation("contiguous"),
+                pre_tokenizers.Digits(individual_digits=True),
+                pre_tokenizers.Metaspace(prepend_scheme="always", split=False),
+            ]
         ),
         decoders.Metaspace(),
     ),
@@ -143,8 +173,11 @@ PIPELINES = {
             lambda behavior=behavior, invert=invert: pipeline(
                 None,
                 pre_tokenizers.Sequence(
-                    [pre_tokenizers.Split(Regex(r"\p{L}+|\s+"), behavior, invert=invert),
-                     pre_tokenizers.Split(" ", "merged_with_next"), pre_tokenizers.ByteLevel(use_regex=False)]
+                    [
+                        pre_tokenizers.Split(Regex(r"\p{L}+|\s+"), behavior, invert=invert),
+                        pre_tokenizers.Split(" ", "merged_with_next"),
+                        pre_tokenizers.ByteLevel(use_regex=False),
+                    ]
                 ),
                 decoders.ByteLevel(),
             )
@@ -153,7 +186,9 @@ PIPELINES = {
         for invert in (False, True)
     },
     "punctuation_merged_with_previous": lambda: pipeline(
-        normalizers.Lowercase(), pre_tokenizers.Punctuation("merged_with_previous"), decoders.Fuse(),
+        normalizers.Lowercase(),
+        pre_tokenizers.Punctuation("merged_with_previous"),
+        decoders.Fuse(),
         unk_token="<unk>",
     ),
 }
@@ -212,9 +247,14 @@ RANDOM_TEXT = st.lists(
 @given(text=RANDOM_TEXT | st.text(max_size=30))
 def test_random_text_matches_tokenizers(both, text):
     for name in (
-        "llama2_normalizer_byte_fallback", "metaspace_first", "split_merged_with_next", "byte_level_gpt2",
-        "nfkc_lowercase_whitespace_suffix", "nfd_strip_prefix_unk", "punctuation_merged_with_previous",
-    ):  # fmt: skip
+        "llama2_normalizer_byte_fallback",
+        "metaspace_first",
+        "split_merged_with_next",
+        "byte_level_gpt2",
+        "nfkc_lowercase_whitespace_suffix",
+        "nfd_strip_prefix_unk",
+        "punctuation_merged_with_previous",
+    ):
         hf, ours = both[name]
         assert ours.encode(text) == hf.encode(text, add_special_tokens=False).ids, name
 
@@ -277,11 +317,14 @@ def test_only_listed_pairs_merge_as_in_tokenizers(tmp_path):
     alphabet = {char: i for i, char in enumerate(_byte_alphabet())}
     vocab = {**alphabet, "ab": 256, "bc": 257, "abc": 258}
     document = {
-        "version": "1.0", "added_tokens": [], "normalizer": None, "post_processor": None,
+        "version": "1.0",
+        "added_tokens": [],
+        "normalizer": None,
+        "post_processor": None,
         "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True},
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": True},
         "model": {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["b", "c"], ["a", "bc"]]},
-    }  # fmt: skip
+    }
     path = tmp_path / "tokenizer.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     loaded = bpe_core.load(path)
@@ -318,11 +361,11 @@ def _byte_alphabet() -> list[str]:
         (lambda d: d["model"].__setitem__("unk_token", "<nope>"), "model: the unk_token '<nope>' is not in the vocab"),
         (lambda d: d.__setitem__("version", "2.0"), "field version"),
         (
-            lambda d: d.__setitem__("pre_tokenizer", {"type": "Split", "pattern": {"Regex": r"\w+"}, "behavior": "Isolated"}),
+            lambda d: d.__setitem__("pre_tokenizer", {"type": "Split", "pattern": {"Regex": r"\w+"}, "behavior": "x"}),
             r"pre_tokenizer.pattern: \\w means something else in Oniguruma",
         ),
         (
-            lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "sometimes"}),
+            lambda d: d.__setitem__("pre_tokenizer", {"type": "Metaspace", "prepend_scheme": "sometimes"}),
             "prepend_scheme: 'sometimes'",
         ),
     ],
@@ -341,8 +384,22 @@ def test_describe_says_every_stage(both):
     _, ours = both["llama2_normalizer_byte_fallback"]
     lines = ours.describe().splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "added tokens", "normalizer", "pre-tokenizer", "model", "decoder", "post-processor",
+        "added tokens",
+        "normalizer",
+        "pre-tokenizer",
+        "model",
+        "decoder",
+        "post-processor",
     ]
     assert "Prepend('▁')" in lines[1] and "byte_fallback" in lines[3] and "not run" in lines[5]
     assert ours.token_bytes(ours.encode("é")[-1]) in (b"\xa9", "é".encode())
     assert ours.n_vocab == max(ours.vocab) + 1 and ours.num_merges == len(ours.merges)
+
+
+def test_a_huge_inserted_text_is_refused(saved, tmp_path):
+    document = json.loads(saved["llama2_normalizer_byte_fallback"].read_text(encoding="utf-8"))
+    document["normalizer"]["normalizers"][0]["prepend"] = "▁" * 5000
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"normalizers\[0\].prepend: inserts 5,000 characters; at most 1,000"):
+        bpe_core.load(path)

@@ -19,8 +19,15 @@ from .oniguruma_to_python import from_oniguruma
 
 NORMALIZERS = ("Sequence", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace", "Prepend", "Strip")
 PRE_TOKENIZERS = (
-    "Sequence", "Split", "ByteLevel", "Digits", "Metaspace", "Punctuation", "Whitespace", "WhitespaceSplit",
-)  # fmt: skip
+    "Sequence",
+    "Split",
+    "ByteLevel",
+    "Digits",
+    "Metaspace",
+    "Punctuation",
+    "Whitespace",
+    "WhitespaceSplit",
+)
 DECODERS = ("Sequence", "ByteLevel", "Metaspace", "ByteFallback", "Fuse", "Strip", "Replace", "BPEDecoder")
 
 
@@ -37,9 +44,7 @@ class Reader:
         if not isinstance(spec, dict) or not isinstance(spec.get("type"), str):
             raise self.fail(where, f"must be an object with a string 'type', not {json_type_name(spec)}")
         if spec["type"] not in allowed:
-            raise self.fail(
-                where + ".type", f"{spec['type']} is not supported; these load: {', '.join(allowed)}"
-            )
+            raise self.fail(where + ".type", f"{spec['type']} is not supported; these load: {', '.join(allowed)}")
         return spec["type"]
 
     def value(self, spec: dict, key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -64,7 +69,7 @@ class Reader:
         where = f"{where}.pattern"
         if not isinstance(pattern, dict) or len(pattern) != 1 or not isinstance(next(iter(pattern.values())), str):
             raise self.fail(where, 'must be {"String": text} or {"Regex": regex}')
-        (kind, text), = pattern.items()
+        ((kind, text),) = pattern.items()
         if kind == "String":
             return regex.compile(regex.escape(text)), text
         if kind != "Regex":
@@ -81,6 +86,17 @@ class Reader:
         if len(found) != 1:
             raise self.fail(f"{where}.{key}", f"must be one character, not {found!r}")
         return found
+
+
+MAX_INSERTED_CHARS = 1000
+"""Longest text a normalizer may insert (Prepend, Replace): each insertion repeats, so a huge one
+in a stranger's file would blow up every text it normalizes. Real files insert a character or two."""
+
+
+def _inserted(text: str, read: Reader, where: str) -> str:
+    if len(text) > MAX_INSERTED_CHARS:
+        raise read.fail(where, f"inserts {len(text):,} characters; at most {MAX_INSERTED_CHARS:,} are allowed")
+    return text
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -102,9 +118,10 @@ def read_normalizer(spec: Any, read: Reader, where: str = "normalizer") -> norma
         return normalizers.Lowercase()
     if kind == "Replace":
         compiled, shown = read.pattern(spec, where)
-        return normalizers.Replace(compiled, read.value(spec, "content", where, str), shown)
+        content = _inserted(read.value(spec, "content", where, str), read, f"{where}.content")
+        return normalizers.Replace(compiled, content, shown)
     if kind == "Prepend":
-        return normalizers.Prepend(read.value(spec, "prepend", where, str))
+        return normalizers.Prepend(_inserted(read.value(spec, "prepend", where, str), read, f"{where}.prepend"))
     return normalizers.Strip(read.value(spec, "strip_left", where, bool), read.value(spec, "strip_right", where, bool))
 
 
@@ -127,9 +144,10 @@ def read_pre_tokenizer(spec: Any, read: Reader, where: str = "pre_tokenizer") ->
         return pre_tokenizers.Digits(read.value(spec, "individual_digits", where, bool, False))
     if kind == "Metaspace":
         return pre_tokenizers.Metaspace(
-            read.char(spec, "replacement", where, "▁"), _prepend_scheme(spec, read, where),
+            read.char(spec, "replacement", where, "▁"),
+            _prepend_scheme(spec, read, where),
             read.value(spec, "split", where, bool, True),
-        )  # fmt: skip
+        )
     if kind == "Punctuation":
         return pre_tokenizers.Punctuation(_behavior(spec, read, where, "Isolated"))
     if kind == "Whitespace":
@@ -172,7 +190,9 @@ def read_decoder(spec: Any, read: Reader, where: str = "decoder") -> decoders.De
         return decoders.Fuse()
     if kind == "Strip":
         return decoders.Strip(
-            read.char(spec, "content", where), read.value(spec, "start", where, int), read.value(spec, "stop", where, int)
+            read.char(spec, "content", where),
+            read.value(spec, "start", where, int),
+            read.value(spec, "stop", where, int),
         )
     if kind == "Replace":
         compiled, _ = read.pattern(spec, where)

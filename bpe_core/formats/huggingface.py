@@ -145,9 +145,14 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
         return plain
     spell = (lambda text: normalizer.normalize(text, 1)[0]) if normalizer is not None else None
     return PipelineTokenizer(
-        normalizer, pre_tokenizer, model, decoder, AddedTokens(added, spell),
-        name=name, space_mark=_space_mark(normalizer, pre_tokenizer),
-    )  # fmt: skip
+        normalizer,
+        pre_tokenizer,
+        model,
+        decoder,
+        AddedTokens(added, spell),
+        name=name,
+        space_mark=_space_mark(normalizer, pre_tokenizer),
+    )
 
 
 def _space_mark(normalizer: Any, pre_tokenizer: Any) -> str | None:

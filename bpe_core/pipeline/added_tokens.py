@@ -86,9 +86,7 @@ def _alternation(tokens: dict[str, AddedToken]) -> re.Pattern | None:
     return re.compile("|".join(re.escape(content) for content in ordered))
 
 
-def _split(
-    text: str, compiled: re.Pattern | None, tokens: dict[str, AddedToken], skip_special: bool
-) -> list[Part]:
+def _split(text: str, compiled: re.Pattern | None, tokens: dict[str, AddedToken], skip_special: bool) -> list[Part]:
     if compiled is None or not text:
         return [(text, None, 0)] if text else []
     parts: list[Part] = []

@@ -120,7 +120,8 @@ class Strip:
         return text, min(at_start, len(text))
 
     def describe(self) -> str:
-        return f"Strip({'left' if self.left else ''}{'+' if self.left and self.right else ''}{'right' if self.right else ''})"
+        sides = [side for side, on in (("left", self.left), ("right", self.right)) if on]
+        return f"Strip({'+'.join(sides)})"
 
 
 class Sequence:
