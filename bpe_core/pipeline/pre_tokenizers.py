@@ -135,6 +135,8 @@ class ByteLevel(_Base):
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
         for text, at_start in pieces:
+            if not text:
+                continue
             if self.add_prefix_space and not text.startswith(" "):
                 text, at_start = " " + text, at_start + 1 if at_start else 0
             parts = pretokenize(text, "gpt2") if self.use_regex else [text]
@@ -162,6 +164,8 @@ class Metaspace(_Base):
         out: list[Piece] = []
         mark = self.replacement
         for text, at_start in pieces:
+            if not text:
+                continue
             text = text.replace(" ", mark)
             if not text.startswith(mark) and (
                 self.prepend_scheme == "always" or (self.prepend_scheme == "first" and at_start > 0)

@@ -29,7 +29,8 @@ RUST_SPACE = r"\p{White_Space}"
 
 
 def regex_spans(compiled: regex.Pattern, text: str, invert: bool = False) -> list[Span]:
-    """Every match of ``compiled`` in ``text`` and the gaps between them, in order (empty matches kept).
+    """Every match of ``compiled`` in ``text`` and the gaps between them, in order: empty matches
+    kept, except one right where the previous match ended (Oniguruma's iteration, not Python's).
 
     A custom regex runs within the project's time budget (see :mod:`bpe_core.pretokenize.patterns`).
     """
@@ -38,9 +39,13 @@ def regex_spans(compiled: regex.Pattern, text: str, invert: bool = False) -> lis
     budget = regex_timeout_seconds() * max(1.0, len(text) / CHUNK_CHARS)
     spans: list[Span] = []
     previous = 0
+    matched = False
     try:
         for match in compiled.finditer(text, timeout=budget):
             start, end = match.span()
+            if start == end == previous and matched:
+                continue  # Oniguruma (like Rust's regex) skips an empty match right after a match
+            matched = True
             if start != previous:
                 spans.append((previous, start, invert))
             spans.append((start, end, not invert))
