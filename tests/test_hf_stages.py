@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core.formats.hf_stages import Reader, read_decoder, read_normalizer, read_pre_tokenizer
+from bpe_core.formats.huggingface import parse_hf
 
 BEHAVIORS = ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"]
 
@@ -153,3 +154,70 @@ def test_decoder_chains_match_tokenizers(steps, tokens):
         tokens = [t + "ab" for t in tokens]  # tokenizers' Strip panics on a token shorter than what it strips
     expected = hf_tokenizer(decoder=spec).decoder.decode(tokens)
     assert read_decoder(spec, Reader("t.json")).decode(tokens) == expected
+
+
+ADDED_CONTENTS = ["<s>", "day", " ok", "ab", "a", "▁x", "<s>day", "Day"]
+ADDED = st.lists(
+    st.builds(
+        lambda content, special, single_word, lstrip, rstrip, normalized: {
+            "id": 0,
+            "content": content,
+            "special": special,
+            "single_word": single_word,
+            "lstrip": lstrip,
+            "rstrip": rstrip,
+            "normalized": normalized,
+        },
+        st.sampled_from(ADDED_CONTENTS),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+        st.booleans(),
+    ),
+    min_size=1,
+    max_size=4,
+)
+ADDED_TEXT = st.lists(st.sampled_from([*ADDED_CONTENTS, " ", "  ", "x", "Y", "\n", "é", "1"]), max_size=12).map("".join)
+_CHARS = sorted(set("".join(ADDED_CONTENTS) + " xY\né1▁"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    added=ADDED,
+    normalizer=st.sampled_from(
+        [
+            None,
+            {"type": "Lowercase"},
+            {
+                "type": "Sequence",
+                "normalizers": [
+                    {"type": "Prepend", "prepend": "▁"},
+                    {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+                ],
+            },
+        ]
+    ),
+    text=ADDED_TEXT,
+    ordinary=st.booleans(),
+)
+def test_added_tokens_match_as_in_tokenizers(added, normalizer, text, ordinary):
+    vocab = {char: index for index, char in enumerate([*_CHARS, "ab", "▁x"])}
+    document = {
+        "version": "1.0",
+        "added_tokens": added,
+        "normalizer": normalizer,
+        "post_processor": None,
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+        "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+        "model": {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["▁", "x"]]},
+    }
+    for index, token in enumerate(added):
+        token["id"] = len(vocab) + index
+    hf = tokenizers.Tokenizer.from_str(json.dumps(document))
+    hf.encode_special_tokens = ordinary
+    ours = parse_hf(document)
+    expected = hf.encode(text, add_special_tokens=False).ids
+    assert (ours.encode_ordinary(text) if ordinary else ours.encode(text)) == expected
+    assert ours.decode(expected) == hf.decode(expected, skip_special_tokens=False)
+    assert ours.decode(expected, skip_special_tokens=True) == hf.decode(expected)

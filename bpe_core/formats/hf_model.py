@@ -62,10 +62,14 @@ def _name_bad_id(vocab: dict, read: Reader) -> None:
         seen[identifier] = text
 
 
-def read_added_tokens(spec: Any, read: Reader, model: BPE) -> list[AddedToken]:
-    """The added tokens with the ids tokenizers gives them (see the module docstring)."""
+def read_added_tokens(spec: Any, read: Reader, model: BPE) -> tuple[list[AddedToken], set[int], set[str]]:
+    """The added tokens with the ids tokenizers gives them (see the module docstring); and, for a
+    text listed twice, what tokenizers keeps of the earlier entries: the ids ever marked
+    ``normalized`` and the texts ever marked ``special``."""
     entries = typed_field(spec, "added_tokens", list, read.source, default=[])
     by_content: dict[str, AddedToken] = {}
+    once_normalized: set[int] = set()
+    special_texts: set[str] = set()
     next_id = len(model.vocab)
     for index, entry in enumerate(entries):
         where = f"added_tokens[{index}]"
@@ -83,4 +87,8 @@ def read_added_tokens(spec: Any, read: Reader, model: BPE) -> list[AddedToken]:
         else:
             identifier, next_id = next_id, next_id + 1
         by_content[content] = AddedToken(content, identifier, **flags)
-    return list(by_content.values())
+        if flags["normalized"]:
+            once_normalized.add(identifier)
+        if flags["special"]:
+            special_texts.add(content)
+    return list(by_content.values()), once_normalized, special_texts

@@ -136,7 +136,7 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
     if spec.get("version", "1.0") != "1.0":
         raise read.fail("version", f"{spec.get('version')!r} is not a version this loader knows (1.0)")
     model = read_model(spec, read)
-    added = read_added_tokens(spec, read, model)
+    added, once_normalized, special_texts = read_added_tokens(spec, read, model)
     normalizer = read_normalizer(spec["normalizer"], read) if spec.get("normalizer") is not None else None
     pre_tokenizer = read_pre_tokenizer(spec["pre_tokenizer"], read) if spec.get("pre_tokenizer") is not None else None
     decoder = read_decoder(spec.get("decoder"), read)
@@ -149,7 +149,7 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
         pre_tokenizer,
         model,
         decoder,
-        AddedTokens(added, spell),
+        AddedTokens(added, spell, once_normalized=once_normalized, special_texts=special_texts),
         name=name,
         space_mark=_space_mark(normalizer, pre_tokenizer),
     )

@@ -45,28 +45,40 @@ Part = tuple[str, "int | None", int]
 class AddedTokens:
     """The added tokens of a tokenizer; ``normalize`` gives a normalized token's spelling."""
 
-    def __init__(self, tokens: list[AddedToken], normalize: Callable[[str], str] | None = None):
+    def __init__(
+        self,
+        tokens: list[AddedToken],
+        normalize: Callable[[str], str] | None = None,
+        *,
+        once_normalized: set[int] | None = None,
+        special_texts: set[str] | None = None,
+    ):
+        """``once_normalized`` (ids) and ``special_texts`` carry what tokenizers remembers of earlier
+        entries for the same text in a file that lists it twice; by default, these tokens' own flags."""
         self.tokens = tokens
         self.by_id = {token.id: token for token in tokens}
-        self.special_ids = {token.id for token in tokens if token.special}
-        raw = {token.content: token for token in tokens if not token.normalized}
-        spelled = {}
-        for token in tokens:
-            if token.normalized:
-                spelled[normalize(token.content) if normalize else token.content] = token
+        if once_normalized is None:
+            once_normalized = {token.id for token in tokens if token.normalized}
+        self.special_texts = special_texts if special_texts is not None else {t.content for t in tokens if t.special}
         # What id_to_token gives (and decoding reads): a normalized token's normalized spelling.
-        self.spelling = {token.id: token.content for token in tokens}
-        self.spelling.update({token.id: spelling for spelling, token in spelled.items()})
+        self.spelling = {
+            token.id: normalize(token.content) if normalize and token.id in once_normalized else token.content
+            for token in tokens
+        }
+        # tokenizers skips a token when decoding if its spelling is a special text.
+        self.special_ids = {token.id for token in tokens if self.spelling[token.id] in self.special_texts}
+        raw = {token.content: token for token in tokens if not token.normalized}
+        spelled = {self.spelling[token.id]: token for token in tokens if token.normalized}
         self._raw, self._raw_regex = raw, _alternation(raw)
         self._normalized, self._normalized_regex = spelled, _alternation(spelled)
 
     def split_raw(self, text: str, skip_special: bool = False) -> list[Part]:
         """The raw text cut around the tokens matched unnormalized (``skip_special``: special ones read as text)."""
-        return _split(text, self._raw_regex, self._raw, skip_special)
+        return _split(text, self._raw_regex, self._raw, self.special_texts if skip_special else set())
 
     def split_normalized(self, text: str, skip_special: bool = False) -> list[Part]:
         """Normalized text cut around the tokens matched in their normalized spelling."""
-        return _split(text, self._normalized_regex, self._normalized, skip_special)
+        return _split(text, self._normalized_regex, self._normalized, self.special_texts if skip_special else set())
 
     @property
     def has_normalized(self) -> bool:
@@ -86,7 +98,7 @@ def _alternation(tokens: dict[str, AddedToken]) -> re.Pattern | None:
     return re.compile("|".join(re.escape(content) for content in ordered))
 
 
-def _split(text: str, compiled: re.Pattern | None, tokens: dict[str, AddedToken], skip_special: bool) -> list[Part]:
+def _split(text: str, compiled: re.Pattern | None, tokens: dict[str, AddedToken], skipped: set[str]) -> list[Part]:
     if compiled is None or not text:
         return [(text, None, 0)] if text else []
     parts: list[Part] = []
@@ -94,8 +106,8 @@ def _split(text: str, compiled: re.Pattern | None, tokens: dict[str, AddedToken]
     for match in compiled.finditer(text):
         start, stop = match.span()
         token = tokens[match.group()]
-        if skip_special and token.special:
-            continue
+        if token.content in skipped:
+            continue  # a special token read as text
         if token.single_word and (
             (start > 0 and _ENDS_WITH_WORD.search(text, 0, start))
             or (stop < len(text) and _STARTS_WITH_WORD.match(text, stop))
