@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import tokenizers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core.formats.hf_stages import Reader, read_decoder, read_normalizer, read_pre_tokenizer
 from bpe_core.formats.huggingface import parse_hf
+from bpe_core.pretokenize import PatternTimeout
 
 BEHAVIORS = ["Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous"]
 
@@ -221,3 +223,12 @@ def test_added_tokens_match_as_in_tokenizers(added, normalizer, text, ordinary):
     assert (ours.encode_ordinary(text) if ordinary else ours.encode(text)) == expected
     assert ours.decode(expected) == hf.decode(expected, skip_special_tokens=False)
     assert ours.decode(expected, skip_special_tokens=True) == hf.decode(expected)
+
+
+def test_a_runaway_split_regex_stops_at_its_budget(monkeypatch):
+    # Catastrophic backtracking on a few hundred characters: the project's time budget stops it.
+    monkeypatch.setenv("BPE_REGEX_TIMEOUT", "0.05")
+    spec = {"type": "Split", "pattern": {"Regex": r"(?:a|a)+b|\s+|[^a]"}, "behavior": "Isolated", "invert": False}
+    split = read_pre_tokenizer(spec, Reader("t.json"))
+    with pytest.raises(PatternTimeout, match="backtracks catastrophically"):
+        split.split("a" * 300)

@@ -13,7 +13,7 @@ from typing import Protocol
 import regex
 
 from ..pretokenize import pretokenize
-from .splitting import RUST_SPACE, RUST_WORD, Piece, regex_spans, split_each, split_spans
+from .splitting import RUST_SPACE, RUST_WORD, Piece, budget_for, regex_spans, split_each, split_spans, timed_out
 
 
 class PreTokenizer(Protocol):
@@ -44,7 +44,33 @@ class Split(_Base):
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         compiled, behavior, invert = self.compiled, self.behavior, self.invert
+        if behavior == "Isolated" and not invert and not compiled.groups:
+            return self._isolated(pieces)
         return split_each(pieces, lambda piece: split_spans(piece, regex_spans(compiled, piece[0], invert), behavior))
+
+    def _isolated(self, pieces: list[Piece]) -> list[Piece]:
+        """The common case, faster: when the matches cover a piece, they are its pieces (an empty
+        match makes no piece either way); otherwise the gaps count too, as in the general case."""
+        out: list[Piece] = []
+        findall = self.compiled.findall
+        for piece in pieces:
+            text, at_start = piece
+            budget = budget_for(text)
+            try:
+                parts = findall(text, timeout=budget)
+            except TimeoutError:
+                raise timed_out(self.compiled, budget, text) from None
+            if sum(map(len, parts)) != len(text):
+                out.extend(split_spans(piece, regex_spans(self.compiled, text), "Isolated"))
+            elif at_start:
+                offset = 0
+                for part in parts:
+                    if part:
+                        out.append((part, max(0, at_start - offset)))
+                        offset += len(part)
+            else:
+                out.extend((part, 0) for part in parts if part)
+        return out
 
     def describe(self) -> str:
         return f"Split({self.shown!r}, {self.behavior}{', inverted' if self.invert else ''})"

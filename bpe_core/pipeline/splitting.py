@@ -36,7 +36,7 @@ def regex_spans(compiled: regex.Pattern, text: str, invert: bool = False) -> lis
     """
     if not text:
         return [(0, 0, invert)]
-    budget = regex_timeout_seconds() * max(1.0, len(text) / CHUNK_CHARS)
+    budget = budget_for(text)
     spans: list[Span] = []
     previous = 0
     matched = False
@@ -51,13 +51,22 @@ def regex_spans(compiled: regex.Pattern, text: str, invert: bool = False) -> lis
             spans.append((start, end, not invert))
             previous = end
     except TimeoutError:
-        raise PatternTimeout(
-            f"the regex {shown_pattern(compiled.pattern)} took more than {budget:.3g} s on {len(text):,} "
-            "characters: it backtracks catastrophically"
-        ) from None
+        raise timed_out(compiled, budget, text) from None
     if previous != len(text):
         spans.append((previous, len(text), invert))
     return spans
+
+
+def budget_for(text: str) -> float:
+    """Seconds a file's regex may run on ``text`` (the project's budget per CHUNK_CHARS characters)."""
+    return regex_timeout_seconds() * max(1.0, len(text) / CHUNK_CHARS)
+
+
+def timed_out(compiled: regex.Pattern, budget: float, text: str) -> PatternTimeout:
+    return PatternTimeout(
+        f"the regex {shown_pattern(compiled.pattern)} took more than {budget:.3g} s on {len(text):,} "
+        "characters: it backtracks catastrophically"
+    )
 
 
 def split_spans(piece: Piece, spans: list[Span], behavior: str) -> list[Piece]:
