@@ -144,12 +144,16 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
     if plain is not None:
         return plain
     spell = (lambda text: normalizer.normalize(text, 1)[0]) if normalizer is not None else None
+    try:
+        added_tokens = AddedTokens(added, spell, once_normalized=once_normalized, special_texts=special_texts)
+    except ValueError as error:
+        raise read.fail("added_tokens", str(error)) from None
     return PipelineTokenizer(
         normalizer,
         pre_tokenizer,
         model,
         decoder,
-        AddedTokens(added, spell, once_normalized=once_normalized, special_texts=special_texts),
+        added_tokens,
         name=name,
         space_mark=_space_mark(normalizer, pre_tokenizer),
     )

@@ -68,7 +68,15 @@ class AddedTokens:
         # tokenizers skips a token when decoding if its spelling is a special text.
         self.special_ids = {token.id for token in tokens if self.spelling[token.id] in self.special_texts}
         raw = {token.content: token for token in tokens if not token.normalized}
-        spelled = {self.spelling[token.id]: token for token in tokens if token.normalized}
+        spelled: dict[str, AddedToken] = {}
+        for token in tokens:
+            if token.normalized:
+                other = spelled.setdefault(self.spelling[token.id], token)
+                if other is not token:
+                    raise ValueError(
+                        f"the added tokens {other.content!r} and {token.content!r} both read "
+                        f"{self.spelling[token.id]!r} once normalized: tokenizers would pick either, at random"
+                    )
         self._raw, self._raw_regex = raw, _alternation(raw)
         self._normalized, self._normalized_regex = spelled, _alternation(spelled)
 
