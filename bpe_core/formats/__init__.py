@@ -24,6 +24,10 @@ and the line (text formats) or the field (JSON formats) at fault.
 Each format has its own module, whose docstring describes the files in detail: :mod:`.native`
 (``bpe-playground``), :mod:`.gpt2`, :mod:`.tiktoken_ranks` and :mod:`.huggingface` (with
 :mod:`.oniguruma` for the pattern's regex dialect). This module picks the format and the file.
+
+Any BPE ``tokenizer.json`` loads with ``tokenizers``' exact ids: as a plain Tokenizer when it is
+one (ours, GPT-2's), else as a :class:`~bpe_core.pipeline.PipelineTokenizer` running its
+normalizer, pre-tokenizer, model and decoder (:mod:`.hf_plain`, :mod:`.hf_stages`, :mod:`.hf_model`).
 """
 
 from __future__ import annotations
