@@ -188,18 +188,22 @@ _CHARS = sorted(set("".join(ADDED_CONTENTS) + " xY\né1▁"))
 @settings(max_examples=300, deadline=None)
 @given(
     added=ADDED,
-    normalizer=st.sampled_from(
-        [
-            None,
-            {"type": "Lowercase"},
-            {
-                "type": "Sequence",
-                "normalizers": [
-                    {"type": "Prepend", "prepend": "▁"},
-                    {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
-                ],
-            },
-        ]
+    normalizer=st.one_of(
+        st.sampled_from(
+            [
+                None,
+                {"type": "Lowercase"},
+                {
+                    "type": "Sequence",
+                    "normalizers": [
+                        {"type": "Prepend", "prepend": "▁"},
+                        {"type": "Replace", "pattern": {"String": " "}, "content": "▁"},
+                    ],
+                },
+            ]
+        ),
+        # Chains that move the text's start (Strip, Replace, Prepend), for Metaspace's "first" piece.
+        st.lists(NORMALIZERS, min_size=1, max_size=3).map(lambda steps: {"type": "Sequence", "normalizers": steps}),
     ),
     text=ADDED_TEXT,
     ordinary=st.booleans(),

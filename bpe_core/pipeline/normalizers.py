@@ -68,19 +68,21 @@ class Replace:
 
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
         out: list[str] = []
-        lead, counting = 0, True
+        lead, counting = 0, at_start > 0
         for start, end, is_match in regex_spans(self.compiled, text):
             part = self.content if is_match else text[start:end]
             out.append(part)
-            if counting:
-                # Replacement characters take the place of the match's start; others their own.
-                if start >= at_start:
-                    counting = False
-                elif is_match:
-                    lead += len(part)
-                else:
-                    lead += min(end, at_start) - start
-                    counting = end <= at_start
+            if not counting or not part:
+                continue
+            if is_match:
+                # tokenizers aligns the new characters with the match's last character (an empty
+                # match: the character before it, or the very start).
+                source = end - 1 if end > start else start - 1
+                counting = source < at_start
+                lead += len(part) if counting else 0
+            else:
+                lead += max(0, min(end, at_start) - start)
+                counting = end <= at_start
         return "".join(out), lead
 
     def describe(self) -> str:
