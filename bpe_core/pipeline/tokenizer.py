@@ -117,7 +117,8 @@ class PipelineTokenizer:
         return token
 
     def decode(self, ids: Iterable[int], *, skip_special_tokens: bool = False) -> str:
-        """The text, as ``tokenizers``' ``decode`` gives it (the decoder's rules, U+FFFD for bad UTF-8)."""
+        """The text, as ``tokenizers``' ``decode`` gives it (the decoder's rules, U+FFFD for bad UTF-8).
+        An id not in the vocabulary is a ValueError, as for Tokenizer (tokenizers skips it silently)."""
         if isinstance(ids, (str, bytes)):
             raise TypeError(f"ids must be an iterable of integers, not {type(ids).__name__}")
         special = self.added.special_ids
