@@ -25,6 +25,7 @@ so does ``bpe_core.check_merges`` (where a learner's own trainer parts from this
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
 from .encoding import ClassicTokenizer, Segmentation, Tokenizer, dropout_samples, encode_with_dropout
 from .formats import FormatError, load, save
+from .pipeline import PipelineTokenizer
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
 from .reference import reference
 from .training import (
@@ -80,6 +81,7 @@ __all__ = [
     "MergeRecord",
     "ParityResult",
     "PatternTimeout",
+    "PipelineTokenizer",
     "Segmentation",
     "Tokenizer",
     "TrainResult",

@@ -10,12 +10,13 @@ from typing import TextIO
 
 from .. import formats
 from ..encoding.tokenizer import Tokenizer
+from ..pipeline import PipelineTokenizer
 from .errors import CliError, describe
 from .parser import pattern_arg
 from .text_io import open_input, open_output, read_chunks
 
 
-def load_tokenizer(args: argparse.Namespace) -> Tokenizer:
+def load_tokenizer(args: argparse.Namespace) -> Tokenizer | PipelineTokenizer:
     """The tokenizer ``--tokenizer`` or ``--reference`` names."""
     if args.reference is not None:
         from ..reference import reference, reference_names
@@ -60,6 +61,10 @@ def run_decode(args: argparse.Namespace) -> int:
     # Ids are decoded in batches; a character split across two batches must still come out whole.
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     with open_input(args.file) as source, open_output(args.output) as sink:
+        if isinstance(tokenizer, PipelineTokenizer):
+            # Its decoder sees all the tokens at once (Metaspace drops the first token's space).
+            sink.write(_decoded(tokenizer, list(read_ids(source))))
+            return 0
         batch: list[int] = []
         for token_id in read_ids(source):
             batch.append(token_id)
@@ -68,6 +73,13 @@ def run_decode(args: argparse.Namespace) -> int:
                 batch.clear()
         sink.write(decoder.decode(_decode_bytes(tokenizer, batch), final=True))
     return 0
+
+
+def _decoded(tokenizer: PipelineTokenizer, ids: list[int]) -> str:
+    try:
+        return tokenizer.decode(ids)
+    except ValueError as error:
+        raise CliError(describe(error)) from None
 
 
 def _decode_bytes(tokenizer: Tokenizer, ids: list[int]) -> bytes:

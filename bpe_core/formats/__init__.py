@@ -24,6 +24,10 @@ and the line (text formats) or the field (JSON formats) at fault.
 Each format has its own module, whose docstring describes the files in detail: :mod:`.native`
 (``bpe-playground``), :mod:`.gpt2`, :mod:`.tiktoken_ranks` and :mod:`.huggingface` (with
 :mod:`.oniguruma` for the pattern's regex dialect). This module picks the format and the file.
+
+Any BPE ``tokenizer.json`` loads with ``tokenizers``' exact ids: as a plain Tokenizer when it is
+one (ours, GPT-2's), else as a :class:`~bpe_core.pipeline.PipelineTokenizer` running its
+normalizer, pre-tokenizer, model and decoder (:mod:`.hf_plain`, :mod:`.hf_stages`, :mod:`.hf_model`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from typing import Any, Literal
 
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
+from ..pipeline import PipelineTokenizer
 from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
 from .archive import ZIP_MAGIC, read_zip
 from .gpt2 import (
@@ -194,9 +199,11 @@ def load(
     special_tokens: Mapping[str, int] | None = None,
     pattern: str | None = "gpt2",
     name: str | None = None,
-) -> Tokenizer | SentencePieceTokenizer:
+) -> Tokenizer | PipelineTokenizer | SentencePieceTokenizer:
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
+    A Hugging Face ``tokenizer.json`` that a plain Tokenizer cannot reproduce comes back as a
+    :class:`~bpe_core.pipeline.PipelineTokenizer` (see :func:`load_hf`).
     ``special_tokens`` and ``pattern`` are used only where the format does not store them
     (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
     zipped together, say) is read with :func:`load_zip`. A SentencePiece BPE ``.model`` is detected
@@ -242,7 +249,7 @@ def load_zip(
     special_tokens: Mapping[str, int] | None = None,
     pattern: str | None = "gpt2",
     name: str | None = None,
-) -> Tokenizer:
+) -> Tokenizer | PipelineTokenizer:
     """Load the tokenizer in a zip: any one format's files, unpacked within limits (see :mod:`.archive`).
 
     >>> import io, tempfile, zipfile, bpe_core

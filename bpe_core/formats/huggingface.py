@@ -1,4 +1,9 @@
-"""Hugging Face ``tokenizer.json``, for byte-level BPE.
+"""Hugging Face ``tokenizer.json``: writing ours, and loading the BPE ones of the wild.
+
+Loading: every BPE ``tokenizer.json`` whose stages :mod:`bpe_core.pipeline` reproduces loads with
+exactly ``tokenizers``' ids (``encode(text, add_special_tokens=False)``); see :func:`load_hf`. The
+stages are read by :mod:`.hf_stages` and :mod:`.hf_model`; :mod:`.hf_plain` says when a file is a
+plain :class:`Tokenizer`.
 
 What is written: a ``Sequence`` pre-tokenizer (``Split`` with our pattern, behaviour ``Isolated``,
 then ``ByteLevel`` with ``use_regex: false``), a ``BPE`` model with ``ignore_merges: true`` (a
@@ -16,22 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from ..encoding.tokenizer import Tokenizer
-from ..pretokenize import compile_pattern
-from ._common import (
-    FormatError,
-    PathLike,
-    build_tokenizer,
-    is_id,
-    json_type_name,
-    parse_json,
-    read_text,
-    target_file,
-    typed_field,
-    write_text,
-)
-from .gpt2 import byte_level_spellings, from_gpt2_text
+from ..pipeline import AddedTokens, PipelineTokenizer
+from ..pipeline.normalizers import Replace
+from ..pipeline.pre_tokenizers import Metaspace
+from ._common import FormatError, PathLike, json_type_name, parse_json, read_text, target_file, write_text
+from .gpt2 import byte_level_spellings
+from .hf_model import read_added_tokens, read_model
+from .hf_plain import plain_tokenizer
+from .hf_stages import Reader, read_decoder, read_normalizer, read_pre_tokenizer
 from .oniguruma import to_oniguruma
-from .oniguruma_to_python import from_oniguruma
 
 HF_FILENAME = "tokenizer.json"
 
@@ -117,135 +115,61 @@ def save_hf(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
     return [write_text(target_file(path, HF_FILENAME), text + "\n")]
 
 
-def load_hf(path: PathLike, *, name: str | None = None) -> Tokenizer:
-    """Load a byte-level BPE Hugging Face ``tokenizer.json`` (ours, GPT-2's, and the like).
+def load_hf(path: PathLike, *, name: str | None = None) -> Tokenizer | PipelineTokenizer:
+    """Load a Hugging Face ``tokenizer.json`` with a BPE model: ids exactly as ``tokenizers`` gives them.
 
-    The pattern comes from the ``Split`` pre-tokenizer (a ``ByteLevel`` with ``use_regex: true``
-    means GPT-2's); ``added_tokens`` are the special tokens. Models that are not byte-level BPE,
-    normalizers and prefix spaces are refused with a FormatError, since this library could not
-    reproduce them.
+    A plain :class:`Tokenizer` when the file is one (ours, GPT-2's, and the like: see
+    :mod:`.hf_plain`), else a :class:`~bpe_core.pipeline.PipelineTokenizer` running its stages.
+    What neither can reproduce (another model, dropout, an unsupported normalizer, pre-tokenizer
+    or decoder) is refused with a FormatError naming the field.
     """
     path = Path(path)
     spec = parse_json(read_text(path), path)
     return parse_hf(spec, source=path, name=name)
 
 
-def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = None) -> Tokenizer:
+def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = None) -> Tokenizer | PipelineTokenizer:
     """:func:`load_hf` on the parsed JSON; ``source`` names the file in errors."""
     if not isinstance(spec, dict):
         raise FormatError(source, f"must be a JSON object, not {json_type_name(spec)}")
-    model = typed_field(spec, "model", dict, source)
-    if model.get("type", "BPE") != "BPE":
-        raise FormatError(source, f"only BPE models can be loaded, not {model.get('type')!r}", field="model.type")
-    for key in ("continuing_subword_prefix", "end_of_word_suffix"):
-        if model.get(key):
-            raise FormatError(source, f"{model[key]!r} is not supported (byte-level BPE only)", field=f"model.{key}")
-    if spec.get("normalizer") is not None:
-        raise FormatError(source, "normalizers are not supported; it must be null", field="normalizer")
-    pattern = _hf_pattern(spec.get("pre_tokenizer"), source)
-
-    raw_vocab = typed_field(model, "vocab", dict, source, "model.vocab")
-    specials: dict[str, int] = {}
-    for index, added in enumerate(typed_field(spec, "added_tokens", list, source, default=[])):
-        where = f"added_tokens[{index}]"
-        if not isinstance(added, dict) or not isinstance(added.get("content"), str) or not is_id(added.get("id")):
-            raise FormatError(source, "must be an object with a string 'content' and an integer 'id'", field=where)
-        specials[added["content"]] = added["id"]
-
-    merges: list[tuple[bytes, bytes]] = []
-    merged_texts: set[str] = set()
-    for index, merge in enumerate(typed_field(model, "merges", list, source, "model.merges")):
-        where = f"model.merges[{index}]"
-        if isinstance(merge, str):
-            parts = merge.split(" ")
-        elif isinstance(merge, list) and all(isinstance(part, str) for part in merge):
-            parts = merge
-        else:
-            raise FormatError(source, f"must be 'left right' or [left, right], not {merge!r}", field=where)
-        if len(parts) != 2:
-            raise FormatError(source, f"must have two tokens, not {len(parts)}", field=where)
-        pair = []
-        for part in parts:
-            token = from_gpt2_text(part)
-            if token is None or not token:
-                raise FormatError(source, f"token {part!r} is not in GPT-2's byte alphabet", field=where)
-            if part not in raw_vocab:
-                raise FormatError(source, f"token {part!r} is not in model.vocab", field=where)
-            pair.append(token)
-        if parts[0] + parts[1] not in raw_vocab:
-            raise FormatError(
-                source, f"the merge makes {parts[0] + parts[1]!r}, which is not in model.vocab", field=where
-            )
-        merges.append((pair[0], pair[1]))
-        merged_texts.add(parts[0] + parts[1])
-
-    vocab: dict[int, bytes] = {}
-    for text, identifier in raw_vocab.items():
-        where = f"model.vocab[{text!r}]"
-        if not is_id(identifier):
-            raise FormatError(source, f"id must be a non-negative integer, not {identifier!r}", field=where)
-        if text in specials:
-            if specials[text] != identifier:
-                raise FormatError(
-                    source, f"id {identifier} differs from the added token's id {specials[text]}", field=where
-                )
-            continue
-        token = from_gpt2_text(text)
-        if token is None or not (len(token) == 1 or text in merged_texts):
-            raise FormatError(source, "neither a single byte, a merge result nor an added token", field=where)
-        if identifier in vocab:
-            raise FormatError(source, f"id {identifier} is used twice", field=where)
-        vocab[identifier] = token
-    if len(vocab) < 256:
-        raise FormatError(
-            source, f"has {len(vocab)} single-byte and merged tokens; all 256 bytes are needed", field="model.vocab"
-        )
-    return build_tokenizer(source, lambda: Tokenizer(vocab, merges, specials, pattern, name=name))
-
-
-def _hf_pattern(pre_tokenizer: Any, source: PathLike) -> str | None:
-    """Our pattern for a pre-tokenizer we can reproduce exactly: [Split(Regex, Isolated)] then ByteLevel."""
-    where = "pre_tokenizer"
-    if not isinstance(pre_tokenizer, dict):
-        raise FormatError(
-            source, f"must be a ByteLevel pre-tokenizer or a Sequence, not {json_type_name(pre_tokenizer)}", field=where
-        )
-    if pre_tokenizer.get("type") == "Sequence":
-        steps = pre_tokenizer.get("pretokenizers")
-        where = "pre_tokenizer.pretokenizers"
-        if not isinstance(steps, list) or not steps:
-            raise FormatError(source, "must be a non-empty list of pre-tokenizers", field=where)
-    else:
-        steps = [pre_tokenizer]
-    for index, step in enumerate(steps):
-        if not isinstance(step, dict) or not isinstance(step.get("type"), str):
-            raise FormatError(source, "must be an object with a string 'type'", field=f"{where}[{index}]")
-    *splits, byte_level = steps
-    if byte_level["type"] != "ByteLevel":
-        raise FormatError(source, f"the last pre-tokenizer must be ByteLevel, not {byte_level['type']}", field=where)
-    if byte_level.get("add_prefix_space"):
-        raise FormatError(source, "add_prefix_space is not supported", field=f"{where}.add_prefix_space")
-    uses_regex = byte_level.get("use_regex", True)
-    if len(splits) > 1 or (splits and uses_regex):
-        raise FormatError(
-            source,
-            "only one Split before a ByteLevel without use_regex can be reproduced, not "
-            + " + ".join(step["type"] for step in steps),
-            field=where,
-        )
-    if not splits:
-        # ByteLevel's built-in regex is GPT-2's original pattern (tiktoken's r50k is equivalent).
-        return "gpt2" if uses_regex else None
-    split, where = splits[0], f"{where}[0]" if where.endswith("pretokenizers") else where
-    pattern_spec = split.get("pattern")
-    regex_source = pattern_spec.get("Regex") if isinstance(pattern_spec, dict) else None
-    if split["type"] != "Split" or not isinstance(regex_source, str):
-        raise FormatError(source, "expected a Split pre-tokenizer with a Regex pattern", field=where)
-    if split.get("behavior") != "Isolated" or split.get("invert"):
-        raise FormatError(source, "the Split must have behavior Isolated and invert false", field=where)
+    read = Reader(source)
+    if spec.get("version", "1.0") != "1.0":
+        raise read.fail("version", f"{spec.get('version')!r} is not a version this loader knows (1.0)")
+    model = read_model(spec, read)
+    added, once_normalized, special_texts = read_added_tokens(spec, read, model)
+    normalizer = read_normalizer(spec["normalizer"], read) if spec.get("normalizer") is not None else None
+    pre_tokenizer = read_pre_tokenizer(spec["pre_tokenizer"], read) if spec.get("pre_tokenizer") is not None else None
+    decoder = read_decoder(spec.get("decoder"), read)
+    plain = plain_tokenizer(normalizer, pre_tokenizer, model, added, name)
+    if plain is not None:
+        return plain
+    spell = (lambda text: normalizer.normalize(text, 1)[0]) if normalizer is not None else None
     try:
-        pattern = from_oniguruma(regex_source)
-        compile_pattern(pattern)
+        added_tokens = AddedTokens(added, spell, once_normalized=once_normalized, special_texts=special_texts)
     except ValueError as error:
-        raise FormatError(source, str(error), field=f"{where}.pattern") from None
-    return pattern
+        raise read.fail("added_tokens", str(error)) from None
+    return PipelineTokenizer(
+        normalizer,
+        pre_tokenizer,
+        model,
+        decoder,
+        added_tokens,
+        name=name,
+        space_mark=_space_mark(normalizer, pre_tokenizer),
+    )
+
+
+def _space_mark(normalizer: Any, pre_tokenizer: Any) -> str | None:
+    """How tokens spell a space: Metaspace's replacement, or what a Replace normalizer puts for " "."""
+    for stage in _stages(pre_tokenizer):
+        if isinstance(stage, Metaspace):
+            return stage.replacement
+    for stage in _stages(normalizer):
+        if isinstance(stage, Replace) and stage.shown == " " and stage.content:
+            return stage.content
+    return None
+
+
+def _stages(stage: Any) -> list[Any]:
+    steps = getattr(stage, "steps", None)
+    return [stage] if steps is None else [inner for step in steps for inner in _stages(step)]

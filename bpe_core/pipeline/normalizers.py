@@ -1,0 +1,139 @@
+"""Normalizers as Hugging Face ``tokenizers`` runs them, on the text between added tokens.
+
+Each maps ``(text, at_start)`` to the same (see :mod:`.splitting` for ``at_start``, the count of
+leading characters that stand at offset 0 of the original text).
+
+>>> Sequence([NFKC(), Lowercase(), Prepend("▁"), Replace(regex.compile(" "), "▁")]).normalize("Ａb c", 1)
+('▁ab▁c', 2)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Literal, Protocol
+
+import regex
+
+from .splitting import RUST_SPACE, regex_spans
+
+
+class Normalizer(Protocol):
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        """The normalized text and how many of its first characters stand at the original offset 0."""
+        ...
+
+    def describe(self) -> str: ...
+
+
+class Unicode:
+    """NFC, NFD, NFKC or NFKD."""
+
+    def __init__(self, form: Literal["NFC", "NFD", "NFKC", "NFKD"]):
+        self.form: Literal["NFC", "NFD", "NFKC", "NFKD"] = form
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        form = self.form
+        return unicodedata.normalize(form, text), len(unicodedata.normalize(form, text[:at_start]))
+
+    def describe(self) -> str:
+        return self.form
+
+
+def NFC() -> Unicode:  # noqa: N802 (named as in tokenizer.json)
+    return Unicode("NFC")
+
+
+def NFKC() -> Unicode:  # noqa: N802
+    return Unicode("NFKC")
+
+
+class Lowercase:
+    """Each character's full lowercase mapping on its own (Rust's ``char::to_lowercase``: no final-sigma rule)."""
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        lowered = "".join(char.lower() for char in text) if not text.isascii() else text.lower()
+        head = "".join(char.lower() for char in text[:at_start])
+        return lowered, len(head)
+
+    def describe(self) -> str:
+        return "Lowercase"
+
+
+class Replace:
+    """Every match of a regex (a ``String`` pattern escaped into one) replaced by ``content``."""
+
+    def __init__(self, compiled: regex.Pattern, content: str, shown: str | None = None):
+        self.compiled, self.content = compiled, content
+        self.shown = shown if shown is not None else compiled.pattern
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        out: list[str] = []
+        lead, counting = 0, at_start > 0
+        for start, end, is_match in regex_spans(self.compiled, text):
+            part = self.content if is_match else text[start:end]
+            out.append(part)
+            if not counting or not part:
+                continue
+            if is_match:
+                # tokenizers aligns the new characters with the match's last character (an empty
+                # match: the character before it, or the very start).
+                source = end - 1 if end > start else start - 1
+                counting = source < at_start
+                lead += len(part) if counting else 0
+            else:
+                lead += max(0, min(end, at_start) - start)
+                counting = end <= at_start
+        return "".join(out), lead
+
+    def describe(self) -> str:
+        return f"Replace({self.shown!r} → {self.content!r})"
+
+
+class Prepend:
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        if not text:
+            return text, at_start
+        return self.prefix + text, at_start + len(self.prefix) if at_start else 0
+
+    def describe(self) -> str:
+        return f"Prepend({self.prefix!r})"
+
+
+_LEADING_SPACE = regex.compile(rf"^{RUST_SPACE}+")
+_TRAILING_SPACE = regex.compile(rf"{RUST_SPACE}+$")
+
+
+class Strip:
+    """Whitespace (Rust's ``char::is_whitespace``) off the left and/or right end."""
+
+    def __init__(self, left: bool, right: bool):
+        self.left, self.right = left, right
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        if self.right:
+            text = _TRAILING_SPACE.sub("", text)
+        if self.left:
+            stripped = _LEADING_SPACE.sub("", text)
+            at_start = max(0, at_start - (len(text) - len(stripped)))
+            text = stripped
+        return text, min(at_start, len(text))
+
+    def describe(self) -> str:
+        sides = [side for side, on in (("left", self.left), ("right", self.right)) if on]
+        return f"Strip({'+'.join(sides)})"
+
+
+class Sequence:
+    def __init__(self, steps: list[Normalizer]):
+        self.steps = steps
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        for step in self.steps:
+            text, at_start = step.normalize(text, at_start)
+        return text, at_start
+
+    def describe(self) -> str:
+        return " → ".join(step.describe() for step in self.steps) or "nothing"
