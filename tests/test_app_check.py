@@ -9,7 +9,18 @@ import json
 import re
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, fresh, no_exception, options_in, sess, unescaped
+from apptest_helpers import (
+    APP,
+    TIMEOUT,
+    XSS_PROBES,
+    assert_no_raw_markdown_tags,
+    fresh,
+    markdown_texts,
+    no_exception,
+    options_in,
+    sess,
+    unescaped,
+)
 from naive_ties import gpt2_alphabet
 from streamlit.testing.v1 import AppTest
 from tutorial_trainers import GPT2, count_pairs, merge_word, tutorial_train, words_of
@@ -195,3 +206,63 @@ def test_the_library_sentences_are_the_ones_the_catalog_translates():
     assert model.RULES == explain.RULES and model.PATTERN_NAMES == explain.PATTERN_NAMES
     for text in [*model.EXPLANATIONS.values(), *model.RULES.values(), *model.PATTERN_NAMES.values()]:
         assert CHINESE_RUN.search(i18n.t(text, lang="zh")), text
+
+
+def test_a_minbpe_model_brings_its_pattern_and_special_tokens():
+    """A minbpe .model written here (ids, as minbpe saves them) from tests/naive_ties.py's minbpe trainer: the page
+    takes its pattern (cl100k's regex, by name) and special token, and checks it against tutorial_train's merges."""
+    from naive_ties import minbpe_train
+
+    from bpe_core.pretokenize import pattern_regex
+
+    cl100k = pattern_regex("cl100k")
+    merges = minbpe_train(TEXT, 30, cl100k, ["<|endoftext|>"])
+    ids = {bytes([b]): b for b in range(256)}
+    rows = ["minbpe v1", cl100k, "1", "<|endoftext|> 286"]
+    for rank, (left, right) in enumerate(merges):
+        rows.append(f"{ids[left]} {ids[right]}")
+        ids[left + right] = 256 + rank
+    at = upload(check_page(), ("toy.model", ("\n".join(rows) + "\n").encode()))
+    s = sess(at)
+    assert (s.check_pattern, s.check_specials, s.check_uploaded.merges) == ("cl100k", "<|endoftext|>", merges)
+    assert any("toy.model" in unescaped(i.value) for i in at.info), "the page says which settings the file set"
+    at.button(key="check_button").click().run()
+    correct = tutorial_train(TEXT, 30, specials=["<|endoftext|>"], pattern=cl100k)
+    expected = next((r for r, (a, b) in enumerate(zip(merges, correct)) if a != b), None)
+    check = sess(at).checked.check
+    assert check.first_difference == expected and check.cause == ("none" if expected is None else "tie-break")
+
+
+def test_hostile_merges_and_file_names_are_shown_as_text():
+    probes = [(probe.encode(), b"x") for probe in XSS_PROBES]
+    at = paste_and_check(check_page(), probes)
+    assert sess(at).checked.check.first_difference == 0
+    assert_no_raw_markdown_tags(markdown_texts(at))
+    upload(at, ("![x](http://127.0.0.1:9/x.png)<img src=x>.txt", b"a b c\n"))
+    assert errors(at) and all("](" not in e.value.replace("\\](", "") for e in at.error)
+    assert_no_raw_markdown_tags(markdown_texts(at))
+
+
+def test_a_cancelled_check_is_said_once_and_keeps_the_last_result_and_the_train_settings():
+    from ui.training import _cancel_clicked
+
+    at = paste_and_check(check_page(), FIRST_SEEN)
+    s = sess(at)
+    before, vocab = s.checked, s.vocab
+    s.running_job = "check"  # as while the job runs (ui.training.with_progress)
+    _cancel_clicked(s, "check", "Check cancelled. The result below, if any, is the previous one.")
+    at.run()
+    no_exception(at)
+    assert [w.value for w in at.warning if "cancelled" in w.value] == [
+        "Check cancelled. The result below, if any, is the previous one."]  # fmt: skip
+    assert sess(at).checked is before and sess(at).vocab == vocab
+    at.run()
+    assert not [w for w in at.warning if "cancelled" in w.value]
+
+
+def test_merges_past_the_end_of_training_are_a_counts_finding():
+    """More merges than the text allows: the first one past the end is the difference, and no candidates exist."""
+    at = paste_and_check(check_page(), [*CORRECT, (b"zz", b"zz")])
+    check = sess(at).checked.check
+    assert (check.cause, check.finding, check.first_difference) == ("counts", "counts-no-pair", len(CORRECT))
+    assert len(at.dataframe) == 1 and metric(at, "First difference") == f"merge {len(CORRECT) + 1}"

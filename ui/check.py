@@ -184,6 +184,8 @@ def report(checked: model.Checked) -> None:
         st.dataframe(model.side_by_side(check), hide_index=True)
         if k + 1 > model.SHOWN_ROWS:
             st.caption(t("The last {n:,} merges up to the difference.", n=model.SHOWN_ROWS))
-    with right:
-        st.markdown(t("**The leading pairs at merge {number:,}** (counted as bpe_core counts)", number=k + 1))
-        st.dataframe(model.candidate_rows(check), hide_index=True)
+    candidates = model.candidate_rows(check)
+    if candidates:  # none when the text has no pair left at that round
+        with right:
+            st.markdown(t("**The leading pairs at merge {number:,}** (counted as bpe_core counts)", number=k + 1))
+            st.dataframe(candidates, hide_index=True)
