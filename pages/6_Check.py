@@ -10,8 +10,12 @@ from ui import check, frame
 
 s = frame.page("check")
 st.title(t("Check your BPE"))
-st.markdown(t("Wrote your own BPE trainer? Give it the text it trained on, its settings and the merges it learned: "
-              "this page trains bpe_core the same way and shows the **first merge that differs**, and why."))
+st.markdown(
+    t(
+        "Wrote your own BPE trainer? Give it the text it trained on, its settings and the merges it learned: "
+        "this page trains bpe_core the same way and shows the **first merge that differs**, and why."
+    )
+)
 
 left, right = st.columns([2, 3], gap="large")
 with left:
@@ -27,7 +31,11 @@ if clicked:
     check.run_check(s)
     if s.checked is not None:
         frame.scroll_into_view("check-result")
-st.caption(t("The link to this page carries the text's name when it is a built-in corpus and the settings; your "
-             "merges and pasted or uploaded text never go into a link."))
+st.caption(
+    t(
+        "The link to this page carries the text's name when it is a built-in corpus and the settings; your "
+        "merges and pasted or uploaded text never go into a link."
+    )
+)
 if s.checked is not None:
     check.report(s.checked)

@@ -156,15 +156,22 @@ def merges_from_files(name: str, data: bytes, vocab: tuple[str, bytes] | None = 
                 check_vocab(learner, path)
             except FormatError as error:
                 where = FormatError(vocab_name, error.reason, line=error.line, field=error.field)
-                raise CheckInputError(later("{name} does not fit these merges: {error}", name=vocab_name,
-                                            error=str(where))) from None  # fmt: skip
+                raise CheckInputError(
+                    later("{name} does not fit these merges: {error}", name=vocab_name, error=str(where))
+                ) from None
     return learner
 
 
 def _file_text(name: str, data: bytes) -> str:
     if len(data) > MAX_FILE_BYTES:
-        raise CheckInputError(later("{name} is {size:,} bytes; files up to {most:,} bytes are read.", name=name,
-                                    size=len(data), most=MAX_FILE_BYTES))  # fmt: skip
+        raise CheckInputError(
+            later(
+                "{name} is {size:,} bytes; files up to {most:,} bytes are read.",
+                name=name,
+                size=len(data),
+                most=MAX_FILE_BYTES,
+            )
+        )
     try:
         upload: Upload = decode_upload(data, name)
     except CorpusError as error:
@@ -176,8 +183,9 @@ def _read(read: Callable[[], LearnerMerges], source: str | Later) -> LearnerMerg
     try:
         learner: LearnerMerges = read()
     except (FormatError, ValueError) as error:  # the library's message names the line and what it expected
-        raise CheckInputError(later("{source} cannot be read as merges: {error}", source=source,
-                                    error=str(error))) from None  # fmt: skip
+        raise CheckInputError(
+            later("{source} cannot be read as merges: {error}", source=source, error=str(error))
+        ) from None
     return learner
 
 
@@ -198,8 +206,7 @@ def named_pattern(regex: str | None) -> str | None:
 
 def check_job(text: str, merges: Sequence[tuple[bytes, bytes]], options: CheckSettings) -> MergeCheck:
     """The check, as a job runs it (in a worker process)."""
-    return check_merges(text, merges, special_tokens=options.specials, pattern=options.pattern,
-                        classic=options.classic)
+    return check_merges(text, merges, special_tokens=options.specials, pattern=options.pattern, classic=options.classic)
 
 
 # -- the report as the page shows it ------------------------------------------------------------------
@@ -224,12 +231,14 @@ def side_by_side(check: MergeCheck) -> list[dict[str, object]]:
     for rank in range(start, n):
         mine = check.learner_merges[rank]
         theirs = check.reference_merges[rank] if rank < len(check.reference_merges) else None
-        rows.append({
-            t("Merge"): rank + 1,
-            t("Yours"): shown_pair(*mine),
-            t("bpe_core"): shown_pair(*theirs) if theirs is not None else "—",
-            t("Same"): "✓" if theirs == mine else "✗",
-        })  # fmt: skip
+        rows.append(
+            {
+                t("Merge"): rank + 1,
+                t("Yours"): shown_pair(*mine),
+                t("bpe_core"): shown_pair(*theirs) if theirs is not None else "—",
+                t("Same"): "✓" if theirs == mine else "✗",
+            }
+        )
     return rows
 
 
@@ -244,8 +253,14 @@ def candidate_rows(check: MergeCheck) -> list[dict[str, object]]:
         pair = (candidate.left, candidate.right)
         whose = [t("yours")] if pair == mine else []
         whose += [t("bpe_core's")] if pair == theirs else []
-        rows.append({t("Pair"): shown_pair(*pair), t("Count"): candidate.count,
-                     t("Tied at the top"): "✓" if pair in tied else "", t("Merged by"): ", ".join(whose)})
+        rows.append(
+            {
+                t("Pair"): shown_pair(*pair),
+                t("Count"): candidate.count,
+                t("Tied at the top"): "✓" if pair in tied else "",
+                t("Merged by"): ", ".join(whose),
+            }
+        )
     return rows
 
 

@@ -185,12 +185,18 @@ class Session(HasState):
     exported: Field[str] = Field(TRAINED)  # which tokenizer the Export page downloads
     # Check your BPE: the text (a built-in corpus travels in links; "" = the Train page's choice) and the learner's
     # settings; their merges, pasted or uploaded, never go into a link.
-    check_corpus: Field[str] = Field("", url="check_corpus", parse=one_of(tuple(SLUGS)),
-                                  carried=lambda c, _: c in SLUGS)
+    check_corpus: Field[str] = Field(
+        "", url="check_corpus", parse=one_of(tuple(SLUGS)), carried=lambda c, _: c in SLUGS
+    )
     check_specials: Field[str] = Field("", url="check_specials", parse=short_text(500), carried=lambda v, _: bool(v))
     check_pattern: Field[str] = Field("gpt2", url="check_pattern", parse=one_of(CHECK_PATTERNS))
-    check_classic: Field[bool] = Field(False, url="check_classic", parse=lambda text: one_of(("0", "1"))(text) == "1",
-                                       dump=lambda on: "1" if on else "0", carried=lambda on, _: on)  # fmt: skip
+    check_classic: Field[bool] = Field(
+        False,
+        url="check_classic",
+        parse=lambda text: one_of(("0", "1"))(text) == "1",
+        dump=lambda on: "1" if on else "0",
+        carried=lambda on, _: on,
+    )
     check_input: Field[str] = Field("paste")  # the merges come from: paste, upload
     check_paste: Field[str] = Field("")  # the pasted merges
     check_file: Field[UploadedFile | None] = Field(None, uploader=True)  # merges.txt, .model, tokenizer.json

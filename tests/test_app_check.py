@@ -72,8 +72,10 @@ def test_a_correct_trainers_merges_are_a_success():
     check = sess(at).checked.check
     assert (check.cause, check.first_difference) == ("none", None)
     (success,) = at.success
-    assert unescaped(success.value) == f"All {len(CORRECT)} merges match bpe_core's training on this text with the " \
-                                       "same settings."  # fmt: skip
+    assert (
+        unescaped(success.value) == f"All {len(CORRECT)} merges match bpe_core's training on this text with the "
+        "same settings."
+    )
     assert metric(at, "First difference") == "none" and not at.dataframe
 
 
@@ -134,8 +136,11 @@ def errors(at: AppTest) -> list[str]:
         (("big.txt", b"a b\n" * 2_000_001), None, "big.txt is 8,000,004 bytes; files up to 8,000,000 bytes are read"),
         (("merges.txt", b"\x00\x01 b\n"), None, "merges.txt looks like a binary file"),
         (("merges.txt", b"#version: 0.2\n"), None, "merges.txt cannot be read as merges: merges.txt: holds no merges"),
-        (("merges.txt", gpt2_merges_txt(FIRST_SEEN)), ("vocab.json", json.dumps({"t": 0}).encode()),
-         "vocab.json does not fit these merges: vocab.json: does not hold"),
+        (
+            ("merges.txt", gpt2_merges_txt(FIRST_SEEN)),
+            ("vocab.json", json.dumps({"t": 0}).encode()),
+            "vocab.json does not fit these merges: vocab.json: does not hold",
+        ),
         (("merges.txt", gpt2_merges_txt(FIRST_SEEN)), ("vocab.json", b"[1, 2]"), "vocab.json does not fit"),
     ],
 )
@@ -165,16 +170,24 @@ def test_an_uploaded_merges_txt_with_its_vocab_is_checked_like_pasted_lines():
     assert not at.error and sess(at).check_uploaded.merges == FIRST_SEEN
     at.button(key="check_button").click().run()
     check = sess(at).checked.check
-    assert (check.cause, check.first_difference, sess(at).checked.merges_label) == ("tie-break", DIFFERENCE,
-                                                                                    "merges.txt")  # fmt: skip
+    assert (check.cause, check.first_difference, sess(at).checked.merges_label) == (
+        "tie-break",
+        DIFFERENCE,
+        "merges.txt",
+    )
 
 
 def test_a_link_opens_the_page_with_its_settings_and_never_carries_the_merges(monkeypatch):
     from ui.frame import link_params
 
     options_in("zh", monkeypatch)
-    query = {"check_corpus": "mixed-english-chinese", "check_pattern": "none", "check_specials": "<|endoftext|>",
-             "check_classic": "1", "lang": "zh"}  # fmt: skip
+    query = {
+        "check_corpus": "mixed-english-chinese",
+        "check_pattern": "none",
+        "check_specials": "<|endoftext|>",
+        "check_classic": "1",
+        "lang": "zh",
+    }
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update(query)
     at.switch_page(CHECK)
@@ -182,7 +195,11 @@ def test_a_link_opens_the_page_with_its_settings_and_never_carries_the_merges(mo
     no_exception(at)
     s = sess(at)
     assert (s.check_corpus, s.check_pattern, s.check_specials, s.check_classic) == (
-        "mixed-english-chinese", "none", "<|endoftext|>", True)  # fmt: skip
+        "mixed-english-chinese",
+        "none",
+        "<|endoftext|>",
+        True,
+    )
     assert at.selectbox(key=Session.check_pattern.key).disabled, "classic training has no pattern"
     assert at.toggle(key=Session.check_classic.key).value
     at.text_area(key=Session.check_paste.key).input("t h\n").run()
@@ -254,7 +271,8 @@ def test_a_cancelled_check_is_said_once_and_keeps_the_last_result_and_the_train_
     at.run()
     no_exception(at)
     assert [w.value for w in at.warning if "cancelled" in w.value] == [
-        "Check cancelled. The result below, if any, is the previous one."]  # fmt: skip
+        "Check cancelled. The result below, if any, is the previous one."
+    ]
     assert sess(at).checked is before and sess(at).vocab == vocab
     at.run()
     assert not [w for w in at.warning if "cancelled" in w.value]
@@ -266,3 +284,17 @@ def test_merges_past_the_end_of_training_are_a_counts_finding():
     check = sess(at).checked.check
     assert (check.cause, check.finding, check.first_difference) == ("counts", "counts-no-pair", len(CORRECT))
     assert len(at.dataframe) == 1 and metric(at, "First difference") == f"merge {len(CORRECT) + 1}"
+
+
+def test_a_hugging_face_tokenizer_json_brings_its_special_tokens():
+    """bpe_core's own tokenizer, exported as tokenizer.json (the Export page's writer), passes with its special
+    token taken from the file."""
+    import bpe_core
+    from ui.export import export_files
+
+    trained = bpe_core.train(TEXT, 256 + 1 + 20, special_tokens=["<|endoftext|>"])
+    ((name, data),) = export_files(trained.tokenizer, "hf").items()
+    at = upload(check_page(), (name, data if isinstance(data, bytes) else data.encode()))
+    assert sess(at).check_specials == "<|endoftext|>" and sess(at).check_uploaded.merges == trained.merges
+    at.button(key="check_button").click().run()
+    assert sess(at).checked.check.cause == "none" and at.success

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import check as model
-from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, load_sample, sample_name
 from bpe_core.analysis.check import LearnerMerges
 from bpe_core.analysis.check.explain import shown_pair
+from playground import check as model
+from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, load_sample, sample_name
 from playground.i18n import N_, later, t, tn
 from playground.session import Session
 from playground.text import plain
@@ -22,9 +22,13 @@ from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_uploa
 from ui.uploads import upload_status
 
 OWN_TEXT = {PASTE: N_("Paste the text"), UPLOAD: N_("Upload the text")}
-PATTERN_LABELS = {"gpt2": N_("gpt2 (GPT-2 regex)"), "cl100k": N_("cl100k (GPT-4 regex)"),
-                  "o200k": N_("o200k (GPT-4o regex)"), "whitespace": N_("whitespace (runs of non-space / space)"),
-                  "none": N_("none (the whole text as one sequence)")}  # fmt: skip
+PATTERN_LABELS = {
+    "gpt2": N_("gpt2 (GPT-2 regex)"),
+    "cl100k": N_("cl100k (GPT-4 regex)"),
+    "o200k": N_("o200k (GPT-4o regex)"),
+    "whitespace": N_("whitespace (runs of non-space / space)"),
+    "none": N_("none (the whole text as one sequence)"),
+}
 INPUTS = {"paste": N_("Paste merges"), "upload": N_("Upload files")}
 
 
@@ -33,45 +37,92 @@ def text_inputs(s: Session) -> None:
     session's pasted or uploaded text (the same the Train page uses)."""
     if s.check_corpus not in CORPUS_CHOICES:
         s.check_corpus = s.corpus
-    st.selectbox(t("Training text"), CORPUS_CHOICES, key=Session.check_corpus.key, persist_state="session",
-                 format_func=lambda c: t(OWN_TEXT[c]) if c in OWN_TEXT else sample_name(c))
+    st.selectbox(
+        t("Training text"),
+        CORPUS_CHOICES,
+        key=Session.check_corpus.key,
+        persist_state="session",
+        format_func=lambda c: t(OWN_TEXT[c]) if c in OWN_TEXT else sample_name(c),
+    )
     if s.check_corpus == PASTE:
         refill_paste_box(s)
-        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=150, on_change=store_corpus_paste,
-                     args=(s,),
-                     placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))
+        st.text_area(
+            t("Paste your text"),
+            key=Session.paste_box.key,
+            height=150,
+            on_change=store_corpus_paste,
+            args=(s,),
+            placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."),
+        )
         if s.pasted is not None and not s.paste_box:
             st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted.text)))
     elif s.check_corpus == UPLOAD:
-        st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
-                         type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
-                         on_change=store_corpus_upload, args=(s,))
+        st.file_uploader(
+            t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
+            type=["txt", "text", "md", "csv", "py", "json"],
+            key=Session.upload_box.key,
+            on_change=store_corpus_upload,
+            args=(s,),
+        )
         upload_status(s.upload, s.upload_problem)
 
 
 def settings_inputs(s: Session) -> None:
     """The learner's trainer's settings: special tokens, pre-tokenization, classic ``</w>`` words."""
-    st.toggle(t("Classic BPE (words split on whitespace, ending in </w>)"), key=Session.check_classic.key,
-              persist_state="session")
-    st.selectbox(t("Pre-tokenization"), model.CHECK_PATTERNS, format_func=lambda p: t(PATTERN_LABELS[p]),
-                 key=Session.check_pattern.key, disabled=s.check_classic, persist_state="session")
-    st.text_input(t("Special tokens (separated by spaces)"), key=Session.check_specials.key,
-                  disabled=s.check_classic, persist_state="session")
+    st.toggle(
+        t("Classic BPE (words split on whitespace, ending in </w>)"),
+        key=Session.check_classic.key,
+        persist_state="session",
+    )
+    st.selectbox(
+        t("Pre-tokenization"),
+        model.CHECK_PATTERNS,
+        format_func=lambda p: t(PATTERN_LABELS[p]),
+        key=Session.check_pattern.key,
+        disabled=s.check_classic,
+        persist_state="session",
+    )
+    st.text_input(
+        t("Special tokens (separated by spaces)"),
+        key=Session.check_specials.key,
+        disabled=s.check_classic,
+        persist_state="session",
+    )
 
 
 def merges_inputs(s: Session) -> None:
     """The learner's merges: pasted lines, or a merges file (and its vocab.json, checked against it)."""
-    st.radio(t("Your merges"), tuple(INPUTS), format_func=lambda k: t(INPUTS[k]), key=Session.check_input.key,
-             horizontal=True, persist_state="session")
+    st.radio(
+        t("Your merges"),
+        tuple(INPUTS),
+        format_func=lambda k: t(INPUTS[k]),
+        key=Session.check_input.key,
+        horizontal=True,
+        persist_state="session",
+    )
     if s.check_input == "paste":
-        st.text_area(t("One merge a line, in order"), key=Session.check_paste.key, height=200,
-                     placeholder="t h\nth e\nĠ t", persist_state="session")
+        st.text_area(
+            t("One merge a line, in order"),
+            key=Session.check_paste.key,
+            height=200,
+            placeholder="t h\nth e\nĠ t",
+            persist_state="session",
+        )
         return
-    st.file_uploader(t("Merges: merges.txt (GPT-2, CS336), a minbpe .model or a tokenizer.json"),
-                     type=["txt", "model", "json", "merges"], key=Session.check_file.key, on_change=store_files,
-                     args=(s,))  # fmt: skip
-    st.file_uploader(t("Optional: the vocab.json written beside merges.txt"), type=["json", "txt"],
-                     key=Session.check_vocab.key, on_change=store_files, args=(s,))
+    st.file_uploader(
+        t("Merges: merges.txt (GPT-2, CS336), a minbpe .model or a tokenizer.json"),
+        type=["txt", "model", "json", "merges"],
+        key=Session.check_file.key,
+        on_change=store_files,
+        args=(s,),
+    )
+    st.file_uploader(
+        t("Optional: the vocab.json written beside merges.txt"),
+        type=["json", "txt"],
+        key=Session.check_vocab.key,
+        on_change=store_files,
+        args=(s,),
+    )
     if s.check_problem:
         st.error(plain(s.check_problem, limit=600), icon=":material/error:")
     if s.check_uploaded is not None:
@@ -117,9 +168,14 @@ def run_check(s: Session) -> None:
     options = model.settings(s.check_specials, s.check_pattern, s.check_classic)
     cancelled = t("Check cancelled. The result below, if any, is the previous one.")
     try:
-        report = training.with_progress(s, model.check_job, (text, learner.merges, options),
-                                        t("Checking {n:,} merges", n=len(learner.merges)), key="check",
-                                        cancelled=cancelled)  # fmt: skip
+        report = training.with_progress(
+            s,
+            model.check_job,
+            (text, learner.merges, options),
+            t("Checking {n:,} merges", n=len(learner.merges)),
+            key="check",
+            cancelled=cancelled,
+        )
     except training.STOPPED as failure:
         st.error(t("The check stopped: {reason}. The previous result is kept.", reason=plain(failure, limit=600)))
         return
@@ -134,8 +190,7 @@ def _text(s: Session) -> tuple[str, str]:
         return s.pasted.text, sample_name(PASTE)
     if s.check_corpus == UPLOAD:
         if s.upload is None:
-            raise model.CheckInputError(later("No text file uploaded yet: upload the text your trainer "
-                                                    "trained on."))  # fmt: skip
+            raise model.CheckInputError(later("No text file uploaded yet: upload the text your trainer trained on."))
         return s.upload.text, s.upload.name
     slug = s.check_corpus if s.check_corpus in SLUGS else s.corpus
     return load_sample(slug), sample_name(slug)
@@ -151,8 +206,14 @@ def report(checked: model.Checked) -> None:
     """The answer: where the merges part, why (in the session's language), both lists, the candidates there."""
     check = checked.check
     st.subheader(t("Result"), anchor="check-result")
-    st.caption(t("{n:,} merges ({merges}) checked against bpe_core's training on {text}.", n=checked.given,
-                 merges=plain(checked.merges_label), text=plain(checked.text_label)))  # fmt: skip
+    st.caption(
+        t(
+            "{n:,} merges ({merges}) checked against bpe_core's training on {text}.",
+            n=checked.given,
+            merges=plain(checked.merges_label),
+            text=plain(checked.text_label),
+        )
+    )
     k = check.first_difference
     c1, c2, c3 = st.columns(3)
     c1.metric(t("First difference"), t("none") if k is None else t("merge {n:,}", n=k + 1))
@@ -168,16 +229,29 @@ def report(checked: model.Checked) -> None:
         return
     if check.tie_set:
         pairs = ", ".join(shown_pair(c.left, c.right) for c in check.tie_set)
-        st.markdown(tn("**Tied at merge {number:,}:** 1 pair occurs {count:,} times: {pairs}",
-                       "**Tied at merge {number:,}:** {n:,} pairs occur {count:,} times each: {pairs}",
-                       len(check.tie_set), number=k + 1, count=check.tie_set[0].count, pairs=plain(pairs, 600)))
+        st.markdown(
+            tn(
+                "**Tied at merge {number:,}:** 1 pair occurs {count:,} times: {pairs}",
+                "**Tied at merge {number:,}:** {n:,} pairs occur {count:,} times each: {pairs}",
+                len(check.tie_set),
+                number=k + 1,
+                count=check.tie_set[0].count,
+                pairs=plain(pairs, 600),
+            )
+        )
     if check.picking_rules:
         st.markdown(t("**Tie rules that pick yours:** {rules}", rules=plain(model.rule_names(check.picking_rules))))
     elif check.cause == "tie-break":
         st.markdown(t("**Tie rules that pick yours:** none of the known ones."))
-    st.caption(t("Of your merges after merge {number:,}, {same:,} equal bpe_core's at the same rank and {shared:,} "
-                 "are learned by bpe_core at some rank.", number=k + 1, same=check.later_agreeing,
-                 shared=check.later_shared))  # fmt: skip
+    st.caption(
+        t(
+            "Of your merges after merge {number:,}, {same:,} equal bpe_core's at the same rank and {shared:,} "
+            "are learned by bpe_core at some rank.",
+            number=k + 1,
+            same=check.later_agreeing,
+            shared=check.later_shared,
+        )
+    )
     left, right = st.columns([3, 2])
     with left:
         st.markdown(t("**Both lists up to the difference**"))
