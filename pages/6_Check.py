@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.i18n import t
-from ui import check, frame
+from ui import frame
+from ui.check import inputs, report, run
 
 s = frame.page("check")
 st.title(t("Check your BPE"))
@@ -20,15 +21,14 @@ st.markdown(
 left, right = st.columns([2, 3], gap="large")
 with left:
     st.subheader(t("1 · Text and settings"))
-    check.text_inputs(s)
-    check.settings_inputs(s)
+    inputs.text_inputs(s)
+    inputs.settings_inputs(s)
 with right:
     st.subheader(t("2 · Your merges"))
-    check.merges_inputs(s)
+    inputs.merges_inputs(s)
 
-clicked = st.button(t("Check ▶"), type="primary", key="check_button")
-if clicked:
-    check.run_check(s)
+if st.button(t("Check ▶"), type="primary", key="check_button"):
+    run.run_check(s)
     if s.checked is not None:
         frame.scroll_into_view("check-result")
 st.caption(
@@ -38,4 +38,4 @@ st.caption(
     )
 )
 if s.checked is not None:
-    check.report(s.checked)
+    report.report(s.checked)
