@@ -112,6 +112,7 @@ def test_a_first_seen_tie_break_is_named_at_its_merge(lang, monkeypatch):
     assert counts[FIRST_SEEN[DIFFERENCE]] == counts[CORRECT[DIFFERENCE]] == max(counts.values())
     rules = " ".join(m.value for m in at.markdown)
     assert i18n.t(model.RULES["first"], lang=lang) in unescaped(rules)
+    assert yours in unescaped(rules) and theirs in unescaped(rules), "the tie set is listed"
 
 
 def upload(at: AppTest, merges: tuple[str, bytes] | None, vocab: tuple[str, bytes] | None = None) -> AppTest:

@@ -8,7 +8,7 @@ import streamlit as st
 
 from bpe_core.analysis.check.explain import shown_pair
 from playground import check as model
-from playground.i18n import t, tn
+from playground.i18n import t
 from playground.text import plain
 
 
@@ -33,19 +33,17 @@ def report(checked: model.Checked) -> None:
     sentence = plain(model.explanation(check), limit=2_000)
     if k is None:
         st.success(sentence, icon=":material/check_circle:")
-    else:
-        st.warning(sentence, icon=":material/difference:")
-    if k is None:
         return
-    if check.tie_set:
+    st.warning(sentence, icon=":material/difference:")
+    if len(check.tie_set) > 1:  # one pair at the top is no tie
         pairs = ", ".join(shown_pair(c.left, c.right) for c in check.tie_set)
+        count, n = check.tie_set[0].count, len(check.tie_set)
         st.markdown(
-            tn(
-                "**Tied at merge {number:,}:** 1 pair occurs {count:,} times: {pairs}",
+            t(
                 "**Tied at merge {number:,}:** {n:,} pairs occur {count:,} times each: {pairs}",
-                len(check.tie_set),
                 number=k + 1,
-                count=check.tie_set[0].count,
+                n=n,
+                count=count,
                 pairs=plain(pairs, 600),
             )
         )
