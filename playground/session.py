@@ -14,8 +14,10 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bpe_core import ClassicTokenizer, Tokenizer
+from bpe_core.analysis.check import LearnerMerges
 from bpe_core.reference import reference_names
 from playground import heldout_texts as held_out
+from playground.check import CHECK_PATTERNS, Checked
 from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUGS, Upload
 from playground.fields import (
     Field,
@@ -181,6 +183,27 @@ class Session(HasState):
     # Export
     format: Field[str] = Field("gpt2", url="format", parse=one_of(FORMATS))
     exported: Field[str] = Field(TRAINED)  # which tokenizer the Export page downloads
+    # Check your BPE: the text (a built-in corpus travels in links; "" = the Train page's choice) and the learner's
+    # settings; their merges, pasted or uploaded, never go into a link.
+    check_corpus: Field[str] = Field(
+        "", url="check_corpus", parse=one_of(tuple(SLUGS)), carried=lambda c, _: c in SLUGS
+    )
+    check_specials: Field[str] = Field("", url="check_specials", parse=short_text(500), carried=lambda v, _: bool(v))
+    check_pattern: Field[str] = Field("gpt2", url="check_pattern", parse=one_of(CHECK_PATTERNS))
+    check_classic: Field[bool] = Field(
+        False,
+        url="check_classic",
+        parse=lambda text: one_of(("0", "1"))(text) == "1",
+        dump=lambda on: "1" if on else "0",
+        carried=lambda on, _: on,
+    )
+    check_input: Field[str] = Field("paste")  # the merges come from: paste, upload
+    check_paste: Field[str] = Field("")  # the pasted merges
+    check_file: Field[UploadedFile | None] = Field(None, uploader=True)  # merges.txt, .model, tokenizer.json
+    check_vocab: Field[UploadedFile | None] = Field(None, uploader=True)  # an optional vocab.json beside it
+    check_uploaded: Field[LearnerMerges | None] = Field(None, saved=False)  # the merges read from the files
+    check_problem: Field[str] = Field("", saved=False)  # why the files were refused (shown until the next ones)
+    checked: Field[Checked | None] = Field(None, saved=False)  # the last check's report
 
     # Kept but never in a link: the user's own text and what was made from it.
     paste_box: Field[str] = Field("", saved=False)  # the Train page's paste box (its text is kept in pasted_text)
@@ -234,6 +257,7 @@ PAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "compare": (*TOKENIZER_FIELDS, "view", "sizes", "refs", "heldout", "token", "compared", "d_model", "tied",
                 "min_gain", "min_uses", "parallel", "cut_vocab", "pair_vocab", "health_class"),
     "export": (*TOKENIZER_FIELDS, "format"),
+    "check": ("check_corpus", "check_specials", "check_pattern", "check_classic"),
     "talk": ("step",),
 }
 """Which fields each page's link carries, besides every page's :data:`SHARED_FIELDS`."""

@@ -418,3 +418,29 @@ def test_the_variants_in_both_languages(lang, formats_in):
         check(at, lang, f"export {fmt} refused")
     at.session_state[Session.dropout.key] = 0.2
     check(open_page(at, "pages/2_Encode.py"), lang, "encode, dropout")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_check_page_in_both_languages(lang, formats_in):
+    """Check your BPE: before a check, a success, a tie-break with its tables, an empty paste, a refused file."""
+    from test_app_check import CORRECT, FIRST_SEEN, lines
+
+    formats_in(lang)
+    i18n.MISSING.clear()
+    at = in_language(lang, "pages/6_Check.py")
+    check(at, lang, "check, nothing checked")
+    for name, merges in (("none", CORRECT), ("tie-break", FIRST_SEEN), ("nothing pasted", [])):
+        at.session_state[Session.check_corpus.key] = "toy-the-cat-in-the-hat"
+        at.session_state[Session.check_paste.key] = lines(merges)
+        at.button(key="check_button").click().run()
+        check(at, lang, f"check, {name}")
+    assert sess(at).checked.check.cause == "tie-break" and at.error and at.dataframe
+    choose(at, Session.check_input, "upload")
+    # A refusal the app words itself (a line the library cannot read is told in the library's English).
+    at.file_uploader(key=Session.check_file.key).upload("merges.txt", b"\x00\x01 b\n").run()
+    assert at.error
+    check(at, lang, "check, a refused file")
+    for corpus in ("paste", "upload"):
+        choose(at, Session.check_corpus, corpus)
+        at.button(key="check_button").click().run()
+        check(at, lang, f"check, {corpus} without text")

@@ -149,6 +149,10 @@ def _examples(name: str) -> list[str]:
         "lang": ["en", "zh"],
         "step": ["1", "12"],
         "talk": ["0", "1"],
+        "check_corpus": ["toy-aaabdaaabac", "python-reference-all"],
+        "check_specials": ["", "<|endoftext|>", "<a> <b>"],
+        "check_pattern": ["gpt2", "whitespace", "none"],
+        "check_classic": ["0", "1"],
     }[name]
 
 

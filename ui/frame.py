@@ -39,6 +39,7 @@ PAGES = (
     ("compare", "pages/3_Compare.py", N_("Compare"), "Compare", ":material/compare:"),
     ("export", "pages/4_Export.py", N_("Export"), "Export", ":material/download:"),
     ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
+    ("check", "pages/6_Check.py", N_("Check your BPE"), "Check", ":material/fact_check:"),
 )
 STYLE = (
     "<style>"
@@ -234,7 +235,7 @@ def _save(s: Session) -> None:
 def link_params(s: Session) -> dict[str, str]:
     """What the link to the current view carries: the page's fields, the tokenizer as trained."""
     params = links.link_params(s, s.page)
-    if s.page not in ("train", "talk") and s.trained is not None:
+    if s.page not in ("train", "talk", "check") and s.trained is not None:  # a check is not of the tokenizer
         params.update(links.tokenizer_params(s.trained.request.settings()))
     return params
 

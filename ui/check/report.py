@@ -1,0 +1,73 @@
+"""The check's answer: where the learner's merges part from bpe_core's, why (in the session's language), both
+lists up to there and the pairs that led at that round. The learner's tokens are shown through
+``playground.text.plain`` or as dataframe cells, never as Markdown."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core.analysis.check.explain import shown_pair
+from playground import check as model
+from playground.i18n import t
+from playground.text import plain
+
+
+def report(checked: model.Checked) -> None:
+    """The answer: where the merges part, why (in the session's language), both lists, the candidates there."""
+    check = checked.check
+    st.subheader(t("Result"), anchor="check-result")
+    st.caption(
+        t(
+            "{n:,} merges ({merges}) checked against bpe_core's training on {text}.",
+            n=checked.given,
+            merges=plain(checked.merges_label),
+            text=plain(checked.text_label),
+        )
+    )
+    k = check.first_difference
+    c1, c2, c3 = st.columns(3)
+    c1.metric(t("First difference"), t("none") if k is None else t("merge {n:,}", n=k + 1))
+    c2.metric(t("Cause"), model.cause_name(check))
+    after = max(0, checked.given - k - 1) if k is not None else 0
+    c3.metric(t("Later merges that agree"), f"{check.later_agreeing:,} / {after:,}" if k is not None else "—")
+    sentence = plain(model.explanation(check), limit=2_000)
+    if k is None:
+        st.success(sentence, icon=":material/check_circle:")
+        return
+    st.warning(sentence, icon=":material/difference:")
+    if len(check.tie_set) > 1:  # one pair at the top is no tie
+        pairs = ", ".join(shown_pair(c.left, c.right) for c in check.tie_set)
+        count, n = check.tie_set[0].count, len(check.tie_set)
+        st.markdown(
+            t(
+                "**Tied at merge {number:,}:** {n:,} pairs occur {count:,} times each: {pairs}",
+                number=k + 1,
+                n=n,
+                count=count,
+                pairs=plain(pairs, 600),
+            )
+        )
+    if check.picking_rules:
+        st.markdown(t("**Tie rules that pick yours:** {rules}", rules=plain(model.rule_names(check.picking_rules))))
+    elif check.cause == "tie-break":
+        st.markdown(t("**Tie rules that pick yours:** none of the known ones."))
+    st.caption(
+        t(
+            "Of your merges after merge {number:,}, {same:,} equal bpe_core's at the same rank and {shared:,} "
+            "are learned by bpe_core at some rank.",
+            number=k + 1,
+            same=check.later_agreeing,
+            shared=check.later_shared,
+        )
+    )
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(t("**Both lists up to the difference**"))
+        st.dataframe(model.side_by_side(check), hide_index=True)
+        if k + 1 > model.SHOWN_ROWS:
+            st.caption(t("The last {n:,} merges up to the difference.", n=model.SHOWN_ROWS))
+    candidates = model.candidate_rows(check)
+    if candidates:  # none when the text has no pair left at that round
+        with right:
+            st.markdown(t("**The leading pairs at merge {number:,}** (counted as bpe_core counts)", number=k + 1))
+            st.dataframe(candidates, hide_index=True)

@@ -1,0 +1,95 @@
+"""The check as a killable job in a worker process (``runtime.jobs``), with a progress bar and a Cancel button like
+the Train page's (``ui.training``: the same session fields, so its notice shows the same way); a refusal, a failure
+or a Cancel keeps the last result."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bpe_core.analysis.check import LearnerMerges, MergeCheck
+from playground import check as model
+from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
+from playground.i18n import N_, later, t
+from playground.session import Session
+from playground.text import plain
+from runtime import jobs
+
+JOB = "check"
+"""The check's job key (``Session.running_job`` while it runs; its Cancel button is ``check_cancel``)."""
+STOPPED = (jobs.JobStopped, ValueError, TypeError)
+"""What the job can end in besides its report: a limit, Cancel, a crash; bad settings from the library."""
+CANCELLED = N_("Check cancelled. The result below, if any, is the previous one.")
+
+
+def run_check(s: Session) -> None:
+    """Check the learner's merges as a killable job (progress, Cancel); a refusal or failure keeps the last result."""
+    try:
+        text, label = _text(s)
+        learner = model.merges_from_paste(s.check_paste) if s.check_input == "paste" else _uploaded(s)
+    except model.CheckInputError as error:
+        st.error(plain(t(error.message), limit=800), icon=":material/error:")
+        return
+    options = model.settings(s.check_specials, s.check_pattern, s.check_classic)
+    try:
+        report = _job(s, (text, learner.merges, options), t("Checking {n:,} merges", n=len(learner.merges)))
+    except STOPPED as failure:
+        st.error(t("The check stopped: {reason}. The previous result is kept.", reason=plain(failure, limit=600)))
+        return
+    merges_label = t("pasted merges") if s.check_input == "paste" else s.check_file.name if s.check_file else ""
+    s.checked = model.Checked(report, label, merges_label, len(learner.merges))
+
+
+def _text(s: Session) -> tuple[str, str]:
+    if s.check_corpus == PASTE:
+        if s.pasted is None:
+            raise model.CheckInputError(later("No text pasted yet: paste the text your trainer trained on."))
+        return s.pasted.text, sample_name(PASTE)
+    if s.check_corpus == UPLOAD:
+        if s.upload is None:
+            raise model.CheckInputError(later("No text file uploaded yet: upload the text your trainer trained on."))
+        return s.upload.text, s.upload.name
+    slug = s.check_corpus if s.check_corpus in SLUGS else s.corpus
+    return load_sample(slug), sample_name(slug)
+
+
+def _uploaded(s: Session) -> LearnerMerges:
+    if s.check_uploaded is None:
+        raise model.CheckInputError(later("No merges file uploaded yet (or it was refused): upload one first."))
+    return s.check_uploaded
+
+
+def _job(s: Session, args: tuple, label: str) -> MergeCheck:
+    """``playground.check.check_job(*args)`` as a job, under a progress bar titled ``label`` and a Cancel button.
+
+    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and ``runtime.jobs``
+    kills the job; the frame says so once on the next run (``ui.training.cancel_notice``)."""
+    holder = st.empty()
+    with holder.container():
+        bar = st.progress(0.0, text=f"{plain(label)}…")
+        st.button(t("Cancel"), key=f"{JOB}_cancel", on_click=cancel_clicked, args=(s,))
+
+    def on_progress(status: jobs.JobStatus) -> None:  # called every poll: where Streamlit stops the script
+        if status.state == jobs.QUEUED:
+            text = t(
+                "{label}: waiting for a free worker (number {n} in line)…", label=plain(label), n=status.position or 1
+            )
+        else:
+            text = f"{plain(label)}… {status.seconds:.1f} s"
+        bar.progress(min(1.0, status.fraction), text=text)
+
+    s.running_job = JOB
+    try:
+        report: MergeCheck = jobs.run_with_progress(model.check_job, args, on_progress)
+        return report
+    finally:
+        s.running_job = ""  # a Cancel click that arrives later is too late: cancel_clicked says so
+        holder.empty()
+
+
+def cancel_clicked(s: Session) -> None:
+    """Cancel's callback, run before the rerun the click starts (the job is killed as that rerun begins)."""
+    if s.running_job != JOB:
+        s.notice("info", t("Cancel arrived after the job had finished: its result is shown."))
+    else:
+        s.cancelled = t(CANCELLED)
+    s.running_job = ""
