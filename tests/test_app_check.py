@@ -262,20 +262,21 @@ def test_hostile_merges_and_file_names_are_shown_as_text():
 
 
 def test_a_cancelled_check_is_said_once_and_keeps_the_last_result_and_the_train_settings():
-    from ui.check.run import CANCELLED, JOB, cancel_clicked
+    from ui.check.run import CANCELLED, JOB
+    from ui.progress_bar import cancel_clicked
 
     at = paste_and_check(check_page(), FIRST_SEEN)
     s = sess(at)
     before, vocab = s.checked, s.vocab
     s.running_job = JOB  # as while the job runs
-    cancel_clicked(s)
+    cancel_clicked(s, JOB, CANCELLED)
     at.run()
     no_exception(at)
     assert [w.value for w in at.warning if "cancelled" in w.value] == [CANCELLED]
     assert sess(at).checked is before and sess(at).vocab == vocab
     at.run()
     assert not [w for w in at.warning if "cancelled" in w.value]
-    cancel_clicked(s)  # a click after the job ended says so
+    cancel_clicked(s, JOB, CANCELLED)  # a click after the job ended says so
     at.run()
     assert any("after the job had finished" in i.value for i in at.info)
 

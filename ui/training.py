@@ -21,7 +21,7 @@ from playground.session import Session
 from playground.text import human_bytes, plain
 from playground.train_form import SettingsError, estimate_seconds, request_for
 from playground.trained import Request, Trained
-from runtime import jobs
+from ui.progress_bar import cancel_clicked, job_bar
 
 AUTO_TRAIN_SECONDS = float(os.environ.get("BPE_AUTO_TRAIN_SECONDS", "5"))
 """A link (or a talk step) may start training by itself only when the estimate is below this; above, it asks for
@@ -63,56 +63,26 @@ def train(
     results = s.results if own else None
     if runs.cached(request, results) is not None:  # no bar, no button: nothing to wait for
         return runs.train(request, text, results=results)
-    holder = st.empty()
-    with holder.container():
-        bar = st.progress(0.0, text=f"{plain(label)}…")
-        st.button(t("Cancel"), key=f"{key}_cancel", on_click=_cancel_clicked, args=(s, key, cancelled))
-
-    def on_progress(status: jobs.JobStatus) -> None:
-        # Called every poll, even without news: this call is where Streamlit stops the script.
-        if status.state == jobs.QUEUED:
-            text = t("{label}: waiting for a free worker (number {n} in line)…", label=plain(label),
-                     n=status.position or 1)
-        else:
-            steps = t("{done:,} / {total:,} steps, ", done=status.done, total=status.total) if status.total else ""
-            text = f"{plain(label)}… {steps}{status.seconds:.1f} s"
-        bar.progress(min(1.0, status.fraction), text=text)
-
-    def on_wait(seconds: float) -> None:  # a room opening one link: the first session trains, the others wait
-        bar.progress(min(0.99, seconds / 60), text=t("Another session is training {label}: waiting for it… {n:.0f} s",
-                                                     label=plain(request.label), n=seconds))
-
-    s.running_job = key
-    try:
-        trained = runs.train(request, text, on_progress, results=results, on_wait=on_wait)
-    except STOPPED:
-        s.running_job = ""
-        raise
-    finally:
-        holder.empty()
-    s.running_job = ""  # a Cancel click that arrives now is too late: _cancel_clicked says so
-    return trained
+    with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
+        return runs.train(request, text, bar.progress, results=results,
+                          on_wait=lambda seconds: bar.waiting(seconds, request.label))
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
-    """Cancel's callback, run before the rerun the click starts (the job is killed as that rerun begins).
-
-    A click that lands after the job finished must not claim the old result was kept. A cancelled training of
-    the session's tokenizer puts the settings back to the tokenizer still shown (before any widget is drawn),
-    so the vocab size on screen is the shown tokenizer's, not the cancelled one's."""
-    if s.running_job != key:
-        s.notice("info", t("Cancel arrived after the job had finished: its result is shown."))
-    else:
+    """:func:`ui.progress_bar.cancel_clicked`, and for a training: a cancelled training of the session's tokenizer puts
+    the settings back to the tokenizer still shown (before any widget is drawn), so the vocab size on screen is the
+    shown tokenizer's, not the cancelled one's; a talk step's waits for a click; a link's is not trained again by
+    itself on the next run."""
+    if s.running_job == key:
         if key in SESSION_JOBS and s.trained is not None:
             for name, value in s.trained.request.settings().items():
                 if value is not None:
                     setattr(s, name, value)
-        s.cancelled = cancelled
-        if key not in SESSION_JOBS and key not in s.stopped_jobs:  # a talk step's: it now waits for a click
+        if key not in SESSION_JOBS and key not in s.stopped_jobs:
             s.stopped_jobs = (*s.stopped_jobs, key)
         if key == "link":
-            s.link_pending = False  # a cancelled link is not trained again by itself on the next run
-    s.running_job = ""
+            s.link_pending = False
+    cancel_clicked(s, key, cancelled)
 
 
 def cancel_notice(s: Session) -> None:

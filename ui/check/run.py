@@ -13,11 +13,10 @@ from playground.i18n import N_, later, t
 from playground.session import Session
 from playground.text import plain
 from runtime import jobs
+from ui.progress_bar import STOPPED, job_bar
 
 JOB = "check"
 """The check's job key (``Session.running_job`` while it runs; its Cancel button is ``check_cancel``)."""
-STOPPED = (jobs.JobStopped, ValueError, TypeError)
-"""What the job can end in besides its report: a limit, Cancel, a crash; bad settings from the library."""
 CANCELLED = N_("Check cancelled. The result below, if any, is the previous one.")
 
 
@@ -59,37 +58,7 @@ def _uploaded(s: Session) -> LearnerMerges:
 
 
 def _job(s: Session, args: tuple, label: str) -> MergeCheck:
-    """``playground.check.check_job(*args)`` as a job, under a progress bar titled ``label`` and a Cancel button.
-
-    A click on Cancel reruns the script: Streamlit raises inside the next ``bar.progress`` and ``runtime.jobs``
-    kills the job; the frame says so once on the next run (``ui.training.cancel_notice``)."""
-    holder = st.empty()
-    with holder.container():
-        bar = st.progress(0.0, text=f"{plain(label)}…")
-        st.button(t("Cancel"), key=f"{JOB}_cancel", on_click=cancel_clicked, args=(s,))
-
-    def on_progress(status: jobs.JobStatus) -> None:  # called every poll: where Streamlit stops the script
-        if status.state == jobs.QUEUED:
-            text = t(
-                "{label}: waiting for a free worker (number {n} in line)…", label=plain(label), n=status.position or 1
-            )
-        else:
-            text = f"{plain(label)}… {status.seconds:.1f} s"
-        bar.progress(min(1.0, status.fraction), text=text)
-
-    s.running_job = JOB
-    try:
-        report: MergeCheck = jobs.run_with_progress(model.check_job, args, on_progress)
+    """``playground.check.check_job(*args)`` as a job, under the one progress bar with Cancel (``ui.progress_bar``)."""
+    with job_bar(s, label, key=JOB, cancelled=t(CANCELLED)) as bar:
+        report: MergeCheck = jobs.run_with_progress(model.check_job, args, bar.progress)
         return report
-    finally:
-        s.running_job = ""  # a Cancel click that arrives later is too late: cancel_clicked says so
-        holder.empty()
-
-
-def cancel_clicked(s: Session) -> None:
-    """Cancel's callback, run before the rerun the click starts (the job is killed as that rerun begins)."""
-    if s.running_job != JOB:
-        s.notice("info", t("Cancel arrived after the job had finished: its result is shown."))
-    else:
-        s.cancelled = t(CANCELLED)
-    s.running_job = ""
