@@ -7,7 +7,12 @@ format name        files                                    keeps
 ``gpt2``           ``vocab.json`` + ``merges.txt``           tokens, ids, merges, special tokens
 ``tiktoken``       ``tokenizer.tiktoken``                    tokens and ids (ranks) only
 ``hf``             ``tokenizer.json`` (Hugging Face)         tokens, ids, merges, specials, pattern
+``tekken``         Mistral's ``tekken_*.json`` (load only)   tokens, ids, specials, pattern
 =================  =======================================  ===================================
+
+A tiktoken file is recognised by its content when it is a known model's (Llama 3 and 4, Qwen 2.5 and
+3.6, cl100k, o200k: :mod:`.known_ranks`) and then loads with that model's pattern, special tokens and
+normalization; any other tiktoken file needs ``pattern=`` (:class:`PatternRequired` otherwise).
 
 >>> import tempfile, bpe_core
 >>> from bpe_core import formats
@@ -39,7 +44,18 @@ from typing import Any, Literal
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import PipelineTokenizer
-from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
+from ._common import (
+    NOT_GIVEN,
+    FormatError,
+    PathLike,
+    PatternArgument,
+    decode_text,
+    is_id,
+    parse_json,
+    read_bytes,
+    read_text,
+    text_encoding,
+)
 from .archive import ZIP_MAGIC, read_zip
 from .gpt2 import (
     GPT2_MERGES_FILENAME,
@@ -58,11 +74,20 @@ from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_met
 from .oniguruma import to_oniguruma
 from .oniguruma_to_python import from_oniguruma
 from .sentencepiece import SENTENCEPIECE_FILENAME, load_sentencepiece, looks_like_sentencepiece
-from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
+from .tekken import looks_like_tekken, parse_tekken
+from .tiktoken_ranks import (
+    TIKTOKEN_FILENAME,
+    PatternRequired,
+    load_tiktoken,
+    looks_like_tiktoken,
+    parse_tiktoken,
+    save_tiktoken,
+)
 
 __all__ = [
     "FORMATS",
     "JSON_FILENAME",
+    "NOT_GIVEN",
     "FormatError",
     "FormatName",
     "bytes_to_unicode",
@@ -74,7 +99,9 @@ __all__ = [
     "load_json",
     "load_tiktoken",
     "load_zip",
+    "PatternRequired",
     "parse_gpt2",
+    "parse_tekken",
     "parse_tiktoken",
     "read_training_metadata",
     "read_zip",
@@ -88,8 +115,9 @@ __all__ = [
     "unicode_to_bytes",
 ]
 
-FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf"]
+FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf", "tekken"]
 FORMATS: tuple[FormatName, ...] = ("bpe-playground", "gpt2", "tiktoken", "hf")
+"""The formats :func:`save` writes; :func:`load` also reads ``tekken`` (Mistral's) and SentencePiece models."""
 # Formats that are read, never written: a SentencePiece model (see .sentencepiece).
 DetectedFormat = FormatName | Literal["sentencepiece"]
 
@@ -99,6 +127,7 @@ _FILE_NAMES: dict[FormatName, tuple[str, ...]] = {
     "hf": (HF_FILENAME,),
     "gpt2": GPT2_VOCAB_NAMES,
     "tiktoken": (TIKTOKEN_FILENAME,),
+    "tekken": ("tekken.json",),
 }
 
 
@@ -163,7 +192,8 @@ def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
         return "gpt2", path
     with open(path, "rb") as file:
         raw_head = file.read(4096)
-    if looks_like_sentencepiece(raw_head) or path.suffix == ".model":
+    # Llama 3's and 4's tokenizer.model are tiktoken ranks: a .model name is SentencePiece only if it is not that
+    if looks_like_sentencepiece(raw_head) or (path.suffix == ".model" and not looks_like_tiktoken(raw_head)):
         return "sentencepiece", path
     # A byte order mark (UTF-16/32) is read past: the checks below look at the text.
     head = raw_head.decode(text_encoding(raw_head), errors="ignore").lstrip().encode("utf-8")
@@ -171,6 +201,8 @@ def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
         # A cheap look at the first 4 KB first; the loader validates properly.
         if b'"format"' in head and JSON_FORMAT_TAG.encode() in head:
             return "bpe-playground", path
+        if looks_like_tekken(head):
+            return "tekken", path
         if b'"model"' in head or b'"added_tokens"' in head:
             return "hf", path
         document = parse_json(read_text(path), path)
@@ -197,17 +229,19 @@ def load(
     fmt: FormatName | None = None,
     *,
     special_tokens: Mapping[str, int] | None = None,
-    pattern: str | None = "gpt2",
+    pattern: PatternArgument = NOT_GIVEN,
     name: str | None = None,
 ) -> Tokenizer | PipelineTokenizer | SentencePieceTokenizer:
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
     A Hugging Face ``tokenizer.json`` that a plain Tokenizer cannot reproduce comes back as a
     :class:`~bpe_core.pipeline.PipelineTokenizer` (see :func:`load_hf`).
-    ``special_tokens`` and ``pattern`` are used only where the format does not store them
-    (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
-    zipped together, say) is read with :func:`load_zip`. A SentencePiece BPE ``.model`` is detected
-    by its content and gives a :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`.
+    ``special_tokens`` and ``pattern`` (a name in ``bpe_core.PATTERNS``, a regex, or None for no
+    pre-tokenization) are used only where the format does not store them: ``pattern`` for gpt2
+    (default ``"gpt2"``) and tiktoken (a known model's file has its own; any other needs it),
+    ``special_tokens`` for tiktoken. A zip (the GPT-2 pair zipped together, say) is read with :func:`load_zip`.
+    A SentencePiece BPE ``.model`` is detected by its content and gives a
+    :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`.
 
     >>> import tempfile, bpe_core
     >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
@@ -224,8 +258,8 @@ def load(
         if detected == "sentencepiece":
             return load_sentencepiece(path, name=name)
         fmt = detected
-    elif fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    elif fmt not in (*FORMATS, "tekken"):
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}, tekken")
     elif path.is_dir():
         names = _FILE_NAMES[fmt]
         path = next((path / file_name for file_name in names if (path / file_name).is_file()), path / names[0])
@@ -236,10 +270,12 @@ def load(
         return tokenizer
     if fmt == "hf":
         return load_hf(path, name=name)
+    if fmt == "tekken":
+        return parse_tekken(parse_json(read_text(path), path), source=path, name=name)
     if fmt == "gpt2":
         if path.name in GPT2_MERGES_NAMES:
             path = find_vocab_beside(path)
-        return load_gpt2(path, pattern=pattern, name=name)
+        return load_gpt2(path, pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name)
     return load_tiktoken(path, special_tokens=special_tokens, pattern=pattern, name=name)
 
 
@@ -247,7 +283,7 @@ def load_zip(
     path: PathLike,
     *,
     special_tokens: Mapping[str, int] | None = None,
-    pattern: str | None = "gpt2",
+    pattern: PatternArgument = NOT_GIVEN,
     name: str | None = None,
 ) -> Tokenizer | PipelineTokenizer:
     """Load the tokenizer in a zip: any one format's files, unpacked within limits (see :mod:`.archive`).
@@ -278,7 +314,7 @@ def load_zip(
     merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
     if vocab and merges:
         return parse_gpt2(
-            text(vocab), text(merges), pattern=pattern, name=name,
+            text(vocab), text(merges), pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name,
             vocab_source=f"{path}:{vocab}", merges_source=f"{path}:{merges}",
         )  # fmt: skip
     ranks = sorted(member for member in files if member.endswith(".tiktoken"))
