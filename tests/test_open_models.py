@@ -301,3 +301,16 @@ def test_a_tekken_files_own_regex_runs_under_the_budget(tmp_path, monkeypatch):
     assert loaded.pattern_source == "stored in the file"
     with pytest.raises(bpe_core.PatternTimeout):
         loaded.encode("word " * 400)
+
+
+def test_every_built_in_tiktoken_file_is_recognised_as_itself():
+    """The reference table and the table of known files agree: a file built in is also recognised when loaded."""
+    from bpe_core.formats.known_ranks import KNOWN_RANKS
+    from bpe_core.reference import REFERENCE_FILES
+
+    for name, spec in REFERENCE_FILES.items():
+        if spec.kind == "tiktoken":
+            (packaged_file,) = spec.files.values()
+            assert KNOWN_RANKS[packaged_file.sha256].model == name
+            assert (spec.pattern is None) == (spec.special_tokens is None)  # both from the file, or both given
+    assert {known.model for known in KNOWN_RANKS.values()} <= set(REFERENCE_FILES)
