@@ -225,8 +225,11 @@ def test_models_whose_loader_is_written_elsewhere_load_or_say_why(name):
     packaged(spec.files[next(iter(spec.files))].package, "")
     try:
         built = build_reference(name)
-    except ReferenceDataError as error:
-        assert "cannot load yet" in str(error) and spec.loader_note in str(error)
+    except ReferenceDataError as error:  # no loader yet, or one that gives another class (SentencePiece)
+        assert ("cannot load yet" in str(error) and spec.loader_note in str(error)) or "bpe_core.load(" in str(error)
+        if "bpe_core.load(" in str(error):
+            (path,) = reference_files(name).values()
+            assert bpe_core.load(path).n_vocab == spec.vocab_size
     else:
         assert built.n_vocab == spec.vocab_size
 

@@ -148,6 +148,10 @@ def _parse(name: str, spec: ReferenceSpec, contents: dict[str, bytes], paths: di
     if spec.kind == "tekken":
         return parse_tekken(parse_json(content.decode("utf-8"), paths[file_name]), source=paths[file_name], name=name)
     loaded = load(paths[file_name])  # "file": whatever bpe_core.load makes of it (its loader is written elsewhere)
-    if not isinstance(loaded, Tokenizer):
-        raise ReferenceDataError(f"{name!r}: bpe_core.load gave a {type(loaded).__name__}, not a Tokenizer")
+    if not isinstance(loaded, Tokenizer):  # a SentencePiece model: not byte-level BPE, so not a Tokenizer
+        raise ReferenceDataError(
+            f"{name!r} ({spec.display_name}) loads as a {type(loaded).__name__}, not a byte-level Tokenizer, which is "
+            f"what reference() gives: load it with bpe_core.load(bpe_core.reference.reference_files({name!r})"
+            f"[{file_name!r}])"
+        )
     return loaded
