@@ -28,7 +28,7 @@ and the line (text formats) or the field (JSON formats) at fault.
 
 Each format has its own module, whose docstring describes the files in detail: :mod:`.native`
 (``bpe-playground``), :mod:`.gpt2`, :mod:`.tiktoken_ranks` and :mod:`.huggingface` (with
-:mod:`.oniguruma` for the pattern's regex dialect). This module picks the format and the file.
+:mod:`.oniguruma` for the pattern's regex dialect). :mod:`.detection` tells the format; this module loads and saves.
 
 Any BPE ``tokenizer.json`` loads with ``tokenizers``' exact ids: as a plain Tokenizer when it is
 one (ours, GPT-2's), else as a :class:`~bpe_core.pipeline.PipelineTokenizer` running its
@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
@@ -50,17 +50,15 @@ from ._common import (
     PathLike,
     PatternArgument,
     decode_text,
-    is_id,
     parse_json,
     read_bytes,
     read_text,
     text_encoding,
 )
 from .archive import ZIP_MAGIC, read_zip
+from .detection import _FILE_NAMES, FORMATS, FormatName, detect_format
 from .gpt2 import (
-    GPT2_MERGES_FILENAME,
     GPT2_MERGES_NAMES,
-    GPT2_VOCAB_FILENAME,
     GPT2_VOCAB_NAMES,
     bytes_to_unicode,
     find_vocab_beside,
@@ -70,16 +68,14 @@ from .gpt2 import (
     unicode_to_bytes,
 )
 from .huggingface import HF_FILENAME, load_hf, parse_hf, save_hf
-from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json, tokenizer_from_json
+from .native import JSON_FILENAME, load_json, read_training_metadata, save_json, tokenizer_from_json
 from .oniguruma import to_oniguruma
 from .oniguruma_to_python import from_oniguruma
-from .sentencepiece import SENTENCEPIECE_FILENAME, load_sentencepiece, looks_like_sentencepiece
-from .tekken import looks_like_tekken, parse_tekken
+from .sentencepiece import load_sentencepiece
+from .tekken import parse_tekken
 from .tiktoken_ranks import (
-    TIKTOKEN_FILENAME,
     PatternRequired,
     load_tiktoken,
-    looks_like_tiktoken,
     parse_tiktoken,
     save_tiktoken,
 )
@@ -115,21 +111,6 @@ __all__ = [
     "unicode_to_bytes",
 ]
 
-FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf", "tekken"]
-FORMATS: tuple[FormatName, ...] = ("bpe-playground", "gpt2", "tiktoken", "hf")
-"""The formats :func:`save` writes; :func:`load` also reads ``tekken`` (Mistral's) and SentencePiece models."""
-# Formats that are read, never written: a SentencePiece model (see .sentencepiece).
-DetectedFormat = FormatName | Literal["sentencepiece"]
-
-# The files each format is looked for as in a directory, in the order detect_format() prefers them.
-_FILE_NAMES: dict[FormatName, tuple[str, ...]] = {
-    "bpe-playground": (JSON_FILENAME,),
-    "hf": (HF_FILENAME,),
-    "gpt2": GPT2_VOCAB_NAMES,
-    "tiktoken": (TIKTOKEN_FILENAME,),
-    "tekken": ("tekken.json",),
-}
-
 
 def save(
     tokenizer: Tokenizer,
@@ -160,68 +141,6 @@ def save(
     if fmt == "hf":
         return save_hf(tokenizer, path_or_dir)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-
-
-def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
-    """Which format a file (or the best file in a directory) is in, and that file.
-
-    In a directory the preference is bpe-playground, hf, gpt2, tiktoken, sentencepiece. A file is
-    judged by its content: a tiktoken file is lines of ``base64 rank``, the JSON formats by their
-    keys, a SentencePiece model by its protobuf (or a ``.model`` name).
-    """
-    path = Path(path)
-    if path.is_dir():
-        for fmt, names in _FILE_NAMES.items():
-            for file_name in names:
-                if (path / file_name).is_file():
-                    return fmt, path / file_name
-        tiktoken_files = sorted(path.glob("*.tiktoken"))
-        if tiktoken_files:
-            return "tiktoken", tiktoken_files[0]
-        if (path / SENTENCEPIECE_FILENAME).is_file():
-            return "sentencepiece", path / SENTENCEPIECE_FILENAME
-        raise FileNotFoundError(
-            f"{path}: no tokenizer file in this directory (looked for {JSON_FILENAME}, {HF_FILENAME}, "
-            f"{GPT2_VOCAB_FILENAME} + {GPT2_MERGES_FILENAME}, *.tiktoken, {SENTENCEPIECE_FILENAME})"
-        )
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file or directory")
-    if path.name in GPT2_MERGES_NAMES:
-        return "gpt2", find_vocab_beside(path)
-    if path.name in GPT2_VOCAB_NAMES:
-        return "gpt2", path
-    with open(path, "rb") as file:
-        raw_head = file.read(4096)
-    # Llama 3's and 4's tokenizer.model are tiktoken ranks: a .model name is SentencePiece only if it is not that
-    if looks_like_sentencepiece(raw_head) or (path.suffix == ".model" and not looks_like_tiktoken(raw_head)):
-        return "sentencepiece", path
-    # A byte order mark (UTF-16/32) is read past: the checks below look at the text.
-    head = raw_head.decode(text_encoding(raw_head), errors="ignore").lstrip().encode("utf-8")
-    if head.startswith(b"{"):
-        # A cheap look at the first 4 KB first; the loader validates properly.
-        if b'"format"' in head and JSON_FORMAT_TAG.encode() in head:
-            return "bpe-playground", path
-        if looks_like_tekken(head):
-            return "tekken", path
-        if b'"model"' in head or b'"added_tokens"' in head:
-            return "hf", path
-        document = parse_json(read_text(path), path)
-        if isinstance(document, dict):
-            if document.get("format") == JSON_FORMAT_TAG:
-                return "bpe-playground", path
-            if "model" in document:
-                return "hf", path
-            if document and all(is_id(value) for value in document.values()):
-                return "gpt2", path
-        raise FormatError(
-            path, "a JSON file that is neither bpe-playground, a Hugging Face tokenizer.json nor a GPT-2 vocab"
-        )
-    if path.suffix == ".tiktoken" or looks_like_tiktoken(head):
-        return "tiktoken", path
-    raise FormatError(
-        path,
-        "not a tokenizer file this library recognises (bpe-playground, hf, gpt2, tiktoken or a SentencePiece .model)",
-    )
 
 
 def load(
