@@ -27,7 +27,7 @@ from .encoding import ClassicTokenizer, Segmentation, Tokenizer, dropout_samples
 from .formats import FormatError, load, save
 from .pipeline import PipelineTokenizer
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
-from .reference import reference
+from .reference import reference, reference_names, reference_spec
 from .training import (
     Candidate,
     ClassicResult,
@@ -102,6 +102,8 @@ __all__ = [
     "read_merges",
     "read_parallel",
     "reference",
+    "reference_names",
+    "reference_spec",
     "save",
     "size_curve",
     "size_table",

@@ -49,7 +49,8 @@ class UploadedFile(Protocol):
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
 KINDS = ("byte", "classic", "parity", "superword")
-REFERENCES = reference_names()
+# OpenAI's three only: the open models (bpe_core.reference_names()[3:]) come to the app with its own change.
+REFERENCES = reference_names()[:3]
 VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health")
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
 """Views that also study the reference tokenizers (the others study what was trained or loaded)."""

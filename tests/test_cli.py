@@ -93,11 +93,15 @@ def test_encode_and_decode_round_trip_with_every_format(trained_dir):
         ("bpe-playground", []),
         ("hf", []),
         ("gpt2", []),
-        ("tiktoken", ["--special-id", "<|endoftext|>", special_id]),
+        ("tiktoken", ["--special-id", "<|endoftext|>", special_id, "--pattern", "gpt2"]),
     ):
         encoded = run("encode", str(text_path), "--tokenizer", str(out), "--format", fmt, *extra)
         assert encoded.returncode == 0, encoded.stderr
         assert ids_of(encoded.stdout) == expected, fmt
+    # tiktoken files hold no pattern: one that is no known model's is refused without --pattern, never guessed
+    refused = run("encode", str(text_path), "--tokenizer", str(out), "--format", "tiktoken")
+    assert refused.returncode == 2 and b"holds no pre-tokenization pattern" in refused.stderr
+    assert b"Traceback" not in refused.stderr
     ids_path = text_path.with_name("ids.txt")
     ids_path.write_bytes(encoded.stdout)
     decoded = run("decode", str(ids_path), "--tokenizer", str(out))

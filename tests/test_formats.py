@@ -150,7 +150,7 @@ def test_every_format_round_trips_a_reference_tokenizer_with_unusual_ids(tmp_pat
     for fmt in formats.FORMATS:
         directory = tmp_path / fmt
         formats.save(gpt2, directory, fmt)
-        loaded = formats.load(directory, special_tokens=gpt2.special_tokens)
+        loaded = formats.load(directory, special_tokens=gpt2.special_tokens, pattern=gpt2.pattern)
         assert loaded.mergeable_ranks == gpt2.mergeable_ranks, fmt
         assert loaded.special_tokens == gpt2.special_tokens, fmt
         assert loaded.merges == gpt2.merges, fmt
@@ -209,9 +209,8 @@ def test_save_and_load_dispatch_detects_every_format(trained, tmp_path):
         assert detected == fmt
         for path in written:
             assert formats.detect_format(path)[0] == fmt
-        assert formats.load(directory, special_tokens=trained.special_tokens).encode(
-            SAMPLES["specials"]
-        ) == trained.encode(SAMPLES["specials"])
+        loaded = formats.load(directory, special_tokens=trained.special_tokens, pattern=trained.pattern)
+        assert loaded.encode(SAMPLES["specials"]) == trained.encode(SAMPLES["specials"])
 
 
 def test_save_refuses_a_special_token_that_collides_with_a_byte_level_token(tmp_path):
@@ -467,7 +466,7 @@ def test_malformed_tiktoken_names_the_line(small, tmp_path, line_number, replace
 def test_tiktoken_special_id_colliding_with_a_rank(small, tmp_path):
     path, _ = tiktoken_lines(small, tmp_path)
     with pytest.raises(FormatError, match="already has"):
-        formats.load_tiktoken(path, special_tokens={"<s>": 100})
+        formats.load_tiktoken(path, special_tokens={"<s>": 100}, pattern="gpt2")
 
 
 def broken_hf(tmp_path: Path, small, edit) -> Path:
@@ -548,7 +547,9 @@ def test_missing_files_and_unknown_formats(small, tmp_path):
 def test_files_with_a_byte_order_mark_load(small, tmp_path, encoding, fmt):
     for path in formats.save(small, tmp_path, fmt):
         path.write_bytes(path.read_text(encoding="utf-8").encode(encoding))
-    loaded = formats.load(tmp_path, fmt) if fmt != "tiktoken" else formats.load(tmp_path, special_tokens={})
+    loaded = (
+        formats.load(tmp_path, fmt) if fmt != "tiktoken" else formats.load(tmp_path, special_tokens={}, pattern="gpt2")
+    )
     assert loaded.mergeable_ranks == small.mergeable_ranks
     assert formats.detect_format(tmp_path)[0] == fmt
 
@@ -589,4 +590,4 @@ def test_a_zip_with_too_many_members_is_refused():
 def test_load_reads_a_tokenizer_zipped_in_any_format(small, tmp_path, fmt):
     paths = formats.save(small, tmp_path / "files", fmt)
     (tmp_path / "tok.zip").write_bytes(zip_of({path.name: path.read_bytes() for path in paths}))
-    assert formats.load(tmp_path / "tok.zip").mergeable_ranks == small.mergeable_ranks
+    assert formats.load(tmp_path / "tok.zip", pattern=small.pattern).mergeable_ranks == small.mergeable_ranks

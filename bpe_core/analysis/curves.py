@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from ..encoding.lifetimes import piece_lifetimes
 from ..encoding.tokenizer import Tokenizer
-from ..pretokenize import pretokenize, split_on_special
+from ..pretokenize import normalize, pretokenize, split_on_special
 from .sizes import vocab_size_of
 
 
@@ -38,6 +38,7 @@ def pretoken_counts(tokenizer: Tokenizer, text: str) -> tuple[Counter[bytes], in
     """
     counts: Counter[str] = Counter()
     specials = 0
+    text = normalize(text, tokenizer.normalization)  # what encoding sees (Qwen: NFC)
     for piece, is_special in split_on_special(text, tokenizer.special_tokens):
         if is_special:
             specials += 1

@@ -31,7 +31,8 @@ def load_tokenizer(args: argparse.Namespace) -> Tokenizer | PipelineTokenizer:
         if not identifier.isdigit():
             raise CliError(f"--special-id {token} {identifier}: the id must be a non-negative integer")
         specials[token] = int(identifier)
-    tokenizer = formats.load(args.tokenizer, args.format, special_tokens=specials, pattern=pattern_arg(args.pattern))
+    pattern = formats.NOT_GIVEN if args.pattern is None else pattern_arg(args.pattern)
+    tokenizer = formats.load(args.tokenizer, args.format, special_tokens=specials or None, pattern=pattern)
     if not isinstance(tokenizer, Tokenizer):
         raise CliError(
             f"{args.tokenizer}: a SentencePiece model; the command line does not stream it yet "

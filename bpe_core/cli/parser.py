@@ -68,13 +68,14 @@ def add_tokenizer_options(command: argparse.ArgumentParser) -> None:
     """--tokenizer or --reference, and what a tokenizer file may leave out (read by ``encode.load_tokenizer``)."""
     source = command.add_mutually_exclusive_group(required=True)
     source.add_argument("--tokenizer", metavar="PATH", help="a tokenizer file or directory")
-    source.add_argument("--reference", metavar="NAME", help="gpt2, cl100k_base or o200k_base")
+    source.add_argument("--reference", metavar="NAME", help="a built-in tokenizer: gpt2, cl100k_base, llama3, ...")
     command.add_argument("--format", choices=formats.FORMATS, help="the tokenizer file's format (default: detect)")
     command.add_argument(
         "--pattern",
-        default="gpt2",
+        default=None,
         metavar="NAME|REGEX|none",
-        help="pattern for formats that do not store one (gpt2, tiktoken)",
+        help="pattern for formats that do not store one: gpt2 files (default gpt2) and tiktoken files that are no "
+        "known model's (Llama 3 and 4, Qwen, cl100k and o200k files are recognised)",
     )
     command.add_argument(
         "--special-id",

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from numbers import Real
 
 # Everything this module needs from the engine, in one place.
-from ..pretokenize import pretokenize, replace_surrogates, split_on_special
+from ..pretokenize import normalize, pretokenize, replace_surrogates, split_on_special
 from .classic import END, ClassicTokenizer
 from .tokenizer import Tokenizer
 
@@ -98,6 +98,7 @@ class _Encoder:
             self._rank = tokenizer.merge_rank
             self._special_ids = tokenizer.special_tokens
             self._pattern = tokenizer.pattern
+            self._normalization = tokenizer.normalization
         elif isinstance(tokenizer, ClassicTokenizer):
             self.encode = self._classic
             self._pair_rank = tokenizer._merge_rank
@@ -109,6 +110,7 @@ class _Encoder:
     def _byte_level(self, text: str, p: float, draw: Callable[[], float]) -> list[int]:
         ids: list[int] = []
         token_id, rank = self._token_id, self._rank
+        text = normalize(text, self._normalization)
         for piece, is_special in split_on_special(replace_surrogates(text), self._special_ids):
             if is_special:
                 ids.append(self._special_ids[piece])

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from ..pretokenize import pretokenize, replace_surrogates, split_on_special
+from ..pretokenize import Normalization, normalize, pretokenize, replace_surrogates, split_on_special
 
 
 class Tables(Protocol):
@@ -30,6 +30,8 @@ class Tables(Protocol):
     def special_tokens(self) -> dict[str, int]: ...
     @property
     def pattern(self) -> str | None: ...
+    @property
+    def normalization(self) -> Normalization | None: ...
 
 
 class SimpleTokenizer:
@@ -37,22 +39,36 @@ class SimpleTokenizer:
     tokens and the pre-tokenization pattern."""
 
     def __init__(
-        self, ids: Mapping[bytes, int], ranks: Mapping[bytes, int], specials: Mapping[str, int], pattern: str | None
+        self,
+        ids: Mapping[bytes, int],
+        ranks: Mapping[bytes, int],
+        specials: Mapping[str, int],
+        pattern: str | None,
+        normalization: Normalization | None = None,
     ):
         self.ids, self.ranks, self.special_tokens, self.pattern = ids, ranks, specials, pattern
+        self.normalization = normalization
 
     @classmethod
     def of(cls, tokenizer: Tables) -> SimpleTokenizer:
         """The tables of a :class:`~bpe_core.Tokenizer`, read through its public API."""
-        return cls(tokenizer.mergeable_ranks, tokenizer.merge_ranks, tokenizer.special_tokens, tokenizer.pattern)
+        return cls(
+            tokenizer.mergeable_ranks,
+            tokenizer.merge_ranks,
+            tokenizer.special_tokens,
+            tokenizer.pattern,
+            tokenizer.normalization,
+        )
 
     def encode(self, text: str, *, special: bool = True) -> list[int]:
-        """1. Each special token (the longest where two overlap) is its id; ``special=False``: text.
+        """0. The text is put in the tokenizer's Unicode normalization form, if it has one (Qwen: NFC).
+        1. Each special token (the longest where two overlap) is its id; ``special=False``: text.
         2. The text between them is cut into pre-tokens by the pattern; nothing merges across a cut.
         3. Each pre-token's UTF-8 bytes become tokens (:meth:`encode_pretoken`).
         UTF-8 cannot hold a lone surrogate: it becomes U+FFFD first, as in tiktoken."""
         specials = self.special_tokens if special else {}
         ids: list[int] = []
+        text = normalize(text, self.normalization)
         for part, is_special in split_on_special(replace_surrogates(text), specials):
             if is_special:
                 ids.append(specials[part])

@@ -42,8 +42,9 @@ def merge_ranks_from_merges(merges: list[tuple[bytes, bytes]], vocabulary: Conta
 
 def merge_ranks_from_token_ranks(token_ranks: Mapping[bytes, int]) -> dict[bytes, int]:
     """Each multi-byte token's merge rank: its place among the multi-byte tokens, by their ranks."""
-    multi_byte = sorted((rank, token) for token, rank in token_ranks.items() if len(token) > 1)
-    return {token: order for order, (_, token) in enumerate(multi_byte)}
+    multi_byte = {token: rank for token, rank in token_ranks.items() if len(token) > 1}
+    ordered = sorted(multi_byte, key=multi_byte.__getitem__)  # ranks are distinct: no ties to break
+    return dict(zip(ordered, range(len(ordered))))
 
 
 def derive_merges(merge_rank: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:

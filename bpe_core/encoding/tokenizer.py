@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 
 from ..pretokenize import (
+    Normalization,
+    check_normalization,
     compile_pattern,
+    normalize,
+    normalize_stream,
     pattern_regex,
     pretokenize,
     replace_surrogates,
@@ -18,12 +22,13 @@ from ..pretokenize import (
     stream_pretokens,
 )
 from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
+from .decoding import Decoding
 from .fast import PieceEncoder
 from .lifetimes import Segmentation, text_segmentation
 from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
 
 
-class Tokenizer:
+class Tokenizer(Decoding):
     """A byte-level BPE tokenizer: 256 byte tokens, ordered merges, special tokens, a pattern.
 
     >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")])
@@ -33,6 +38,11 @@ class Tokenizer:
     'abc'
     """
 
+    normalization: Normalization | None
+    """Unicode normalization applied to every text before anything else (Qwen: NFC), or None."""
+    pattern_source: str | None
+    """Where a loaded tokenizer's pattern came from ("given", "recognised: Llama 3 ...", "stored in the file")."""
+
     def __init__(
         self,
         vocab: Mapping[int, bytes],
@@ -41,6 +51,7 @@ class Tokenizer:
         pattern: str | None = "gpt2",
         *,
         name: str | None = None,
+        normalization: Normalization | None = None,
     ):
         if not isinstance(vocab, Mapping):
             raise TypeError(f"vocab must be a mapping of id -> token bytes, not {type(vocab).__name__}")
@@ -57,6 +68,7 @@ class Tokenizer:
             if identifier not in special_id_set:
                 id_of.setdefault(vocab[identifier], identifier)
         self._setup(vocab, id_of, merge_ranks_from_merges(merges, id_of), special_ids, pattern, name, merges)
+        self.normalization = check_normalization(normalization)
 
     @classmethod
     def from_ranks(
@@ -66,6 +78,7 @@ class Tokenizer:
         pattern: str | None = "gpt2",
         *,
         name: str | None = None,
+        normalization: Normalization | None = None,
     ) -> Tokenizer:
         """Build from tiktoken-style mergeable ranks (token bytes -> rank, which is also the id).
 
@@ -80,6 +93,7 @@ class Tokenizer:
             vocab[identifier] = token.encode("utf-8")
         tokenizer = cls.__new__(cls)
         tokenizer._setup(vocab, id_of, merge_ranks_from_token_ranks(id_of), special_ids, pattern, name, None)
+        tokenizer.normalization = check_normalization(normalization)
         return tokenizer
 
     def _setup(
@@ -103,6 +117,8 @@ class Tokenizer:
         self._merges: list[tuple[bytes, bytes]] | None = merges
         self.pattern = pattern
         self.name = name
+        self.normalization = None
+        self.pattern_source = None
         self._pieces = PieceEncoder(token_id, merge_rank, vocab)
 
     # -- what it is ---------------------------------------------------------------------------
@@ -139,11 +155,6 @@ class Tokenizer:
         """How many merges (distinct merged tokens) the vocabulary has."""
         return len(self._merge_rank)
 
-    @property
-    def n_vocab(self) -> int:
-        """One more than the highest id (tiktoken's ``n_vocab``; ids may have gaps)."""
-        return max(self._vocab) + 1
-
     def merge_rank(self, token: bytes) -> int | None:
         """The rank of the merge that creates ``token``, or None for single bytes and specials."""
         return self._merge_rank.get(token)
@@ -153,28 +164,13 @@ class Tokenizer:
         """Every token a merge creates, and that merge's rank: what encoding ranks pairs by."""
         return dict(self._merge_rank)
 
-    def token_bytes(self, token_id: int) -> bytes:
-        """The bytes of one token; an id that is not an integer or not in the vocab is a ValueError.
-
-        >>> Tokenizer({i: bytes([i]) for i in range(256)}, []).token_bytes(2**53)
-        Traceback (most recent call last):
-        ...
-        ValueError: token id 9007199254740992 is not in this tokenizer (its ids run from 0 to 255)
-        """
-        if type(token_id) is not int:
-            if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
-                raise ValueError(f"token id {token_id!r} is not an integer ({type(token_id).__name__})")
-            token_id = token_id.__index__()  # numpy integers and the like
-        token = self._vocab.get(token_id)
-        if token is None:
-            raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})")
-        return token
-
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
+        normalization = f", normalization={self.normalization!r}" if self.normalization else ""
+        source = f" ({self.pattern_source})" if self.pattern_source else ""
         return (
             f"<Tokenizer {label}{self.num_merges} merges, {len(self._special_ids)} special tokens, "
-            f"pattern={self.pattern!r}>"
+            f"pattern={self.pattern!r}{source}{normalization}>"
         )
 
     def truncated(self, k: int) -> Tokenizer:
@@ -194,6 +190,7 @@ class Tokenizer:
         merges = self._merges[:k] if self._merges is not None else None
         truncated = Tokenizer.__new__(Tokenizer)
         truncated._setup(vocab, token_id, kept_rank, dict(self._special_ids), self.pattern, self.name, merges)
+        truncated.normalization, truncated.pattern_source = self.normalization, self.pattern_source
         return truncated
 
     def forget_encodings(self) -> None:
@@ -222,7 +219,8 @@ class Tokenizer:
 
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode text, treating special tokens as ordinary text."""
-        return self._pieces.encode_text(replace_surrogates(checked_text(text)), self._pretokenize)
+        text = replace_surrogates(normalize(checked_text(text), self.normalization))
+        return self._pieces.encode_text(text, self._pretokenize)
 
     def _pretokenize(self, text: str) -> list[str]:
         return pretokenize(text, self.pattern)
@@ -246,38 +244,13 @@ class Tokenizer:
         """:meth:`encode_iterable`'s ids, a list at a time (about one per 64K characters read): for
         a caller that writes them out, a Python step per id would cost more than encoding them."""
         special_ids = self._special_ids
+        if self.normalization is not None:
+            texts = normalize_stream(texts, self.normalization)
         for pieces, special in stream_pretokens(texts, self.pattern, special_ids):
             ids = self._pieces.encode_pieces(pieces)
             if special is not None:
                 ids.append(special_ids[special])
             yield ids
-
-    # -- decoding -----------------------------------------------------------------------------
-
-    def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
-        """The bytes of each token (see :meth:`token_bytes` for the ids refused)."""
-        if isinstance(ids, (str, bytes)):
-            raise TypeError(f"ids must be an iterable of integers, not {type(ids).__name__}")
-        ids = list(ids)
-        vocab = self._vocab
-        if all(type(token_id) is int for token_id in ids):
-            try:
-                return [vocab[token_id] for token_id in ids]  # the common case, at C speed
-            except KeyError:
-                pass  # the slow path below names the bad id
-        return [self.token_bytes(token_id) for token_id in ids]
-
-    def decode_bytes(self, ids: Iterable[int]) -> bytes:
-        """The tokens' bytes joined (see :meth:`token_bytes` for the ids refused)."""
-        return b"".join(self.decode_tokens_bytes(ids))
-
-    def decode(self, ids: Iterable[int]) -> str:
-        """Decode ids to text; bytes that are not valid UTF-8 become U+FFFD.
-
-        >>> Tokenizer({i: bytes([i]) for i in range(256)}, []).decode([0xE4, 0xBD])
-        '�'
-        """
-        return self.decode_bytes(ids).decode("utf-8", errors="replace")
 
     # -- every vocab size at once -------------------------------------------------------------
 
@@ -297,4 +270,5 @@ class Tokenizer:
         return text_segmentation(parts, self._merge_rank, self.num_merges)
 
     def _split_on_special(self, text: str) -> Iterator[tuple[str, bool]]:
-        return split_on_special(replace_surrogates(checked_text(text)), self._special_ids)
+        text = replace_surrogates(normalize(checked_text(text), self.normalization))
+        return split_on_special(text, self._special_ids)

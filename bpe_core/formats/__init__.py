@@ -7,7 +7,12 @@ format name        files                                    keeps
 ``gpt2``           ``vocab.json`` + ``merges.txt``           tokens, ids, merges, special tokens
 ``tiktoken``       ``tokenizer.tiktoken``                    tokens and ids (ranks) only
 ``hf``             ``tokenizer.json`` (Hugging Face)         tokens, ids, merges, specials, pattern
+``tekken``         Mistral's ``tekken_*.json`` (load only)   tokens, ids, specials, pattern
 =================  =======================================  ===================================
+
+A tiktoken file is recognised by its content when it is a known model's (Llama 3 and 4, Qwen 2.5 and
+3.6, cl100k, o200k: :mod:`.known_ranks`) and then loads with that model's pattern, special tokens and
+normalization; any other tiktoken file needs ``pattern=`` (:class:`PatternRequired` otherwise).
 
 >>> import tempfile, bpe_core
 >>> from bpe_core import formats
@@ -23,7 +28,7 @@ and the line (text formats) or the field (JSON formats) at fault.
 
 Each format has its own module, whose docstring describes the files in detail: :mod:`.native`
 (``bpe-playground``), :mod:`.gpt2`, :mod:`.tiktoken_ranks` and :mod:`.huggingface` (with
-:mod:`.oniguruma` for the pattern's regex dialect). This module picks the format and the file.
+:mod:`.oniguruma` for the pattern's regex dialect). :mod:`.detection` tells the format; this module loads and saves.
 
 Any BPE ``tokenizer.json`` loads with ``tokenizers``' exact ids: as a plain Tokenizer when it is
 one (ours, GPT-2's), else as a :class:`~bpe_core.pipeline.PipelineTokenizer` running its
@@ -34,17 +39,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import PipelineTokenizer
-from ._common import FormatError, PathLike, decode_text, is_id, parse_json, read_bytes, read_text, text_encoding
+from ._common import (
+    NOT_GIVEN,
+    FormatError,
+    PathLike,
+    PatternArgument,
+    decode_text,
+    parse_json,
+    read_bytes,
+    read_text,
+    text_encoding,
+)
 from .archive import ZIP_MAGIC, read_zip
+from .detection import _FILE_NAMES, FORMATS, FormatName, detect_format
 from .gpt2 import (
-    GPT2_MERGES_FILENAME,
     GPT2_MERGES_NAMES,
-    GPT2_VOCAB_FILENAME,
     GPT2_VOCAB_NAMES,
     bytes_to_unicode,
     find_vocab_beside,
@@ -54,15 +68,22 @@ from .gpt2 import (
     unicode_to_bytes,
 )
 from .huggingface import HF_FILENAME, load_hf, parse_hf, save_hf
-from .native import JSON_FILENAME, JSON_FORMAT_TAG, load_json, read_training_metadata, save_json, tokenizer_from_json
+from .native import JSON_FILENAME, load_json, read_training_metadata, save_json, tokenizer_from_json
 from .oniguruma import to_oniguruma
 from .oniguruma_to_python import from_oniguruma
-from .sentencepiece import SENTENCEPIECE_FILENAME, load_sentencepiece, looks_like_sentencepiece
-from .tiktoken_ranks import TIKTOKEN_FILENAME, load_tiktoken, looks_like_tiktoken, parse_tiktoken, save_tiktoken
+from .sentencepiece import load_sentencepiece
+from .tekken import parse_tekken
+from .tiktoken_ranks import (
+    PatternRequired,
+    load_tiktoken,
+    parse_tiktoken,
+    save_tiktoken,
+)
 
 __all__ = [
     "FORMATS",
     "JSON_FILENAME",
+    "NOT_GIVEN",
     "FormatError",
     "FormatName",
     "bytes_to_unicode",
@@ -74,7 +95,9 @@ __all__ = [
     "load_json",
     "load_tiktoken",
     "load_zip",
+    "PatternRequired",
     "parse_gpt2",
+    "parse_tekken",
     "parse_tiktoken",
     "read_training_metadata",
     "read_zip",
@@ -87,19 +110,6 @@ __all__ = [
     "to_oniguruma",
     "unicode_to_bytes",
 ]
-
-FormatName = Literal["bpe-playground", "gpt2", "tiktoken", "hf"]
-FORMATS: tuple[FormatName, ...] = ("bpe-playground", "gpt2", "tiktoken", "hf")
-# Formats that are read, never written: a SentencePiece model (see .sentencepiece).
-DetectedFormat = FormatName | Literal["sentencepiece"]
-
-# The files each format is looked for as in a directory, in the order detect_format() prefers them.
-_FILE_NAMES: dict[FormatName, tuple[str, ...]] = {
-    "bpe-playground": (JSON_FILENAME,),
-    "hf": (HF_FILENAME,),
-    "gpt2": GPT2_VOCAB_NAMES,
-    "tiktoken": (TIKTOKEN_FILENAME,),
-}
 
 
 def save(
@@ -133,81 +143,24 @@ def save(
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
-def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
-    """Which format a file (or the best file in a directory) is in, and that file.
-
-    In a directory the preference is bpe-playground, hf, gpt2, tiktoken, sentencepiece. A file is
-    judged by its content: a tiktoken file is lines of ``base64 rank``, the JSON formats by their
-    keys, a SentencePiece model by its protobuf (or a ``.model`` name).
-    """
-    path = Path(path)
-    if path.is_dir():
-        for fmt, names in _FILE_NAMES.items():
-            for file_name in names:
-                if (path / file_name).is_file():
-                    return fmt, path / file_name
-        tiktoken_files = sorted(path.glob("*.tiktoken"))
-        if tiktoken_files:
-            return "tiktoken", tiktoken_files[0]
-        if (path / SENTENCEPIECE_FILENAME).is_file():
-            return "sentencepiece", path / SENTENCEPIECE_FILENAME
-        raise FileNotFoundError(
-            f"{path}: no tokenizer file in this directory (looked for {JSON_FILENAME}, {HF_FILENAME}, "
-            f"{GPT2_VOCAB_FILENAME} + {GPT2_MERGES_FILENAME}, *.tiktoken, {SENTENCEPIECE_FILENAME})"
-        )
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no such file or directory")
-    if path.name in GPT2_MERGES_NAMES:
-        return "gpt2", find_vocab_beside(path)
-    if path.name in GPT2_VOCAB_NAMES:
-        return "gpt2", path
-    with open(path, "rb") as file:
-        raw_head = file.read(4096)
-    if looks_like_sentencepiece(raw_head) or path.suffix == ".model":
-        return "sentencepiece", path
-    # A byte order mark (UTF-16/32) is read past: the checks below look at the text.
-    head = raw_head.decode(text_encoding(raw_head), errors="ignore").lstrip().encode("utf-8")
-    if head.startswith(b"{"):
-        # A cheap look at the first 4 KB first; the loader validates properly.
-        if b'"format"' in head and JSON_FORMAT_TAG.encode() in head:
-            return "bpe-playground", path
-        if b'"model"' in head or b'"added_tokens"' in head:
-            return "hf", path
-        document = parse_json(read_text(path), path)
-        if isinstance(document, dict):
-            if document.get("format") == JSON_FORMAT_TAG:
-                return "bpe-playground", path
-            if "model" in document:
-                return "hf", path
-            if document and all(is_id(value) for value in document.values()):
-                return "gpt2", path
-        raise FormatError(
-            path, "a JSON file that is neither bpe-playground, a Hugging Face tokenizer.json nor a GPT-2 vocab"
-        )
-    if path.suffix == ".tiktoken" or looks_like_tiktoken(head):
-        return "tiktoken", path
-    raise FormatError(
-        path,
-        "not a tokenizer file this library recognises (bpe-playground, hf, gpt2, tiktoken or a SentencePiece .model)",
-    )
-
-
 def load(
     path: PathLike,
     fmt: FormatName | None = None,
     *,
     special_tokens: Mapping[str, int] | None = None,
-    pattern: str | None = "gpt2",
+    pattern: PatternArgument = NOT_GIVEN,
     name: str | None = None,
 ) -> Tokenizer | PipelineTokenizer | SentencePieceTokenizer:
     """Load a tokenizer from a file or a directory, detecting the format unless ``fmt`` is given.
 
     A Hugging Face ``tokenizer.json`` that a plain Tokenizer cannot reproduce comes back as a
     :class:`~bpe_core.pipeline.PipelineTokenizer` (see :func:`load_hf`).
-    ``special_tokens`` and ``pattern`` are used only where the format does not store them
-    (``pattern`` for gpt2 and tiktoken, ``special_tokens`` for tiktoken). A zip (the GPT-2 pair
-    zipped together, say) is read with :func:`load_zip`. A SentencePiece BPE ``.model`` is detected
-    by its content and gives a :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`.
+    ``special_tokens`` and ``pattern`` (a name in ``bpe_core.PATTERNS``, a regex, or None for no
+    pre-tokenization) are used only where the format does not store them: ``pattern`` for gpt2
+    (default ``"gpt2"``) and tiktoken (a known model's file has its own; any other needs it),
+    ``special_tokens`` for tiktoken. A zip (the GPT-2 pair zipped together, say) is read with :func:`load_zip`.
+    A SentencePiece BPE ``.model`` is detected by its content and gives a
+    :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`.
 
     >>> import tempfile, bpe_core
     >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
@@ -224,8 +177,8 @@ def load(
         if detected == "sentencepiece":
             return load_sentencepiece(path, name=name)
         fmt = detected
-    elif fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    elif fmt not in (*FORMATS, "tekken"):
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}, tekken")
     elif path.is_dir():
         names = _FILE_NAMES[fmt]
         path = next((path / file_name for file_name in names if (path / file_name).is_file()), path / names[0])
@@ -236,10 +189,12 @@ def load(
         return tokenizer
     if fmt == "hf":
         return load_hf(path, name=name)
+    if fmt == "tekken":
+        return parse_tekken(parse_json(read_text(path), path), source=path, name=name)
     if fmt == "gpt2":
         if path.name in GPT2_MERGES_NAMES:
             path = find_vocab_beside(path)
-        return load_gpt2(path, pattern=pattern, name=name)
+        return load_gpt2(path, pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name)
     return load_tiktoken(path, special_tokens=special_tokens, pattern=pattern, name=name)
 
 
@@ -247,7 +202,7 @@ def load_zip(
     path: PathLike,
     *,
     special_tokens: Mapping[str, int] | None = None,
-    pattern: str | None = "gpt2",
+    pattern: PatternArgument = NOT_GIVEN,
     name: str | None = None,
 ) -> Tokenizer | PipelineTokenizer:
     """Load the tokenizer in a zip: any one format's files, unpacked within limits (see :mod:`.archive`).
@@ -278,7 +233,7 @@ def load_zip(
     merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
     if vocab and merges:
         return parse_gpt2(
-            text(vocab), text(merges), pattern=pattern, name=name,
+            text(vocab), text(merges), pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name,
             vocab_source=f"{path}:{vocab}", merges_source=f"{path}:{merges}",
         )  # fmt: skip
     ranks = sorted(member for member in files if member.endswith(".tiktoken"))

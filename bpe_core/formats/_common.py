@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import codecs
+import enum
 import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..encoding.tokenizer import Tokenizer
 
 PathLike = str | os.PathLike
+
+
+class NotGiven(enum.Enum):
+    """The type of :data:`NOT_GIVEN` (an enum of one, so that type checkers follow ``is NOT_GIVEN``)."""
+
+    NOT_GIVEN = "not given"
+
+
+NOT_GIVEN: Final = NotGiven.NOT_GIVEN
+"""``pattern``'s default where None already means "no pre-tokenization": the caller did not say."""
+PatternArgument = str | None | NotGiven
 
 
 class FormatError(ValueError):
@@ -158,6 +170,16 @@ def json_type_name(value: Any) -> str:
 def regular_tokens(tokenizer: Tokenizer) -> list[tuple[int, bytes]]:
     """(id, bytes) of every non-special token, by id."""
     return sorted((identifier, token) for token, identifier in tokenizer.mergeable_ranks.items())
+
+
+def refuse_normalization(tokenizer: Tokenizer, fmt: str) -> None:
+    """A ValueError for formats with no place for a Unicode normalization (``gpt2``, ``tiktoken``): loaded back,
+    the tokenizer would encode text that is not in that form differently (Qwen's NFC)."""
+    if tokenizer.normalization is not None:
+        raise ValueError(
+            f"this tokenizer puts text in {tokenizer.normalization} first, which {fmt} files cannot store; "
+            "save it as bpe-playground or hf"
+        )
 
 
 def build_tokenizer(source: PathLike, make: Callable[[], Tokenizer]) -> Tokenizer:

@@ -24,6 +24,7 @@ from ._common import (
     json_type_name,
     parse_json,
     read_text,
+    refuse_normalization,
     regular_tokens,
     write_text,
 )
@@ -125,6 +126,7 @@ def save_gpt2(
     ['vocab.json', 'merges.txt']
     """
     refuse_superword(tokenizer, "gpt2")
+    refuse_normalization(tokenizer, "gpt2")
     directory = Path(directory)
     regular, as_text = byte_level_spellings(tokenizer, "gpt2")
     entries = [(identifier, as_text[token]) for identifier, token in regular]

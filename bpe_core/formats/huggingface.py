@@ -81,7 +81,7 @@ def hf_tokenizer_json(tokenizer: Tokenizer) -> dict[str, Any]:
         "truncation": None,
         "padding": None,
         "added_tokens": added,
-        "normalizer": None,
+        "normalizer": {"type": tokenizer.normalization} if tokenizer.normalization else None,
         "pre_tokenizer": {"type": "Sequence", "pretokenizers": pre_tokenizers},
         "post_processor": None,
         "decoder": dict(byte_level),

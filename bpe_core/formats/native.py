@@ -10,6 +10,7 @@ for any bytes, unambiguous, and readable enough to spot spaces (``20``) and newl
       "version": 1,
       "name": "my-tokenizer" | null,
       "pattern": "gpt2" | "<a regex>" | null,       # a name from bpe_core.PATTERNS, a regex, or none
+      "normalization": "NFC" | ...,                 # only when the text is normalized first (Qwen: NFC)
       "special_tokens": {"<|endoftext|>": 300},     # text -> id
       "merges": [["6c", "6f"], ["6c6f", "77"], ...],# [left, right] in rank order (rank = index)
       "byte_ids": null | [256 ints],                # id of byte b; null means byte b has id b
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..encoding.tokenizer import Tokenizer
-from ..pretokenize import compile_pattern
+from ..pretokenize import check_normalization, compile_pattern
 from ._common import (
     FormatError,
     PathLike,
@@ -61,11 +62,13 @@ def tokenizer_to_json(tokenizer: Tokenizer, training: Mapping[str, Any] | None =
     merges = tokenizer.merges
     byte_ids = [ranks[bytes([byte])] for byte in range(256)]
     merge_ids = [ranks[left + right] for left, right in merges]
+    normalization = {"normalization": tokenizer.normalization} if tokenizer.normalization else {}
     return {
         "format": JSON_FORMAT_TAG,
         "version": JSON_FORMAT_VERSION,
         "name": tokenizer.name,
         "pattern": tokenizer.pattern,
+        **normalization,  # written only when set: older readers and files stay as they were
         "special_tokens": dict(sorted(tokenizer.special_tokens.items(), key=lambda item: item[1])),
         "merges": [[left.hex(), right.hex()] for left, right in merges],
         "byte_ids": None if byte_ids == list(range(256)) else byte_ids,
@@ -140,6 +143,10 @@ def tokenizer_from_json(document: Any, *, source: PathLike = JSON_FILENAME) -> T
         compile_pattern(pattern)
     except ValueError as error:
         raise FormatError(source, str(error), field="pattern") from None
+    try:
+        normalization = check_normalization(document.get("normalization"))
+    except ValueError as error:
+        raise FormatError(source, str(error), field="normalization") from None
 
     specials = typed_field(document, "special_tokens", dict, source, default={})
     for text, identifier in specials.items():
@@ -188,7 +195,9 @@ def tokenizer_from_json(document: Any, *, source: PathLike = JSON_FILENAME) -> T
         vocab[identifier] = bytes([byte])
     for (left, right), identifier in zip(merges, merge_ids, strict=True):
         vocab[identifier] = left + right
-    return build_tokenizer(source, lambda: Tokenizer(vocab, merges, dict(specials), pattern, name=name))
+    return build_tokenizer(
+        source, lambda: Tokenizer(vocab, merges, dict(specials), pattern, name=name, normalization=normalization)
+    )
 
 
 def _id_list(document: dict, key: str, length: int, default: range, source: PathLike) -> list[int]:

@@ -7,6 +7,7 @@ pre-token boundary, so the pattern decides which merges are possible at all.
 - :mod:`.ascii_split`: the named patterns' exact twins for the standard library's ``re`` on ASCII text;
 - :mod:`.cuts`: where a text may be cut without changing its pre-tokens;
 - :mod:`.counts`: a text's pre-token counts, the input to training;
+- :mod:`.normalization`: Unicode normalization before everything else (NFC for Qwen), on a stream too;
 - :mod:`.streaming`: pre-tokens of a stream of text, in bounded memory.
 
 >>> from bpe_core.pretokenize import pretokenize, split_on_special
@@ -21,6 +22,7 @@ pre-token boundary, so the pattern decides which merges are possible at all.
 
 from .counts import count_pretokens
 from .cuts import last_safe_cut, safe_chunks
+from .normalization import NORMALIZATIONS, Normalization, check_normalization, normalize, normalize_stream
 from .patterns import (
     CHUNK_CHARS,
     CL100K_PATTERN,
@@ -41,6 +43,8 @@ from .streaming import STREAM_CHUNK_CHARS, replace_surrogates, stream_pretokens
 
 __all__ = [
     "CHUNK_CHARS",
+    "NORMALIZATIONS",
+    "Normalization",
     "CL100K_PATTERN",
     "GPT2_PATTERN",
     "O200K_PATTERN",
@@ -49,9 +53,12 @@ __all__ = [
     "STREAM_CHUNK_CHARS",
     "WHITESPACE_PATTERN",
     "PatternTimeout",
+    "check_normalization",
     "compile_pattern",
     "count_pretokens",
     "last_safe_cut",
+    "normalize",
+    "normalize_stream",
     "pattern_regex",
     "pretokenize",
     "regex_timeout_seconds",

