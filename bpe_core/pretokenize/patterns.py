@@ -12,7 +12,9 @@ catastrophically (``([\\w ]|[\\w ])+!|[\\s\\S]`` on a few KB of text would run f
 Every custom pattern therefore runs with a time budget of :data:`REGEX_TIMEOUT_SECONDS` per
 :data:`CHUNK_CHARS` characters of text (at least one budget per call); past it,
 :class:`PatternTimeout` is raised. The budget is read from the environment variable
-``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless this module's constant is set.
+``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless this module's constant is set. A named
+pattern never runs under a budget, neither when split with nor when first compiled (its probe):
+a budget cannot stop a linear pattern, only fail it on a busy machine.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ PATTERNS: dict[str, str] = {
     "whitespace": WHITESPACE_PATTERN,
 }
 """Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
+
+_NAMED_SOURCES = frozenset(PATTERNS.values())
 
 CHUNK_CHARS = 1 << 16
 """The unit of a custom pattern's time budget; big texts are also counted in pieces of about this
@@ -107,12 +111,31 @@ def pattern_regex(pattern: str | None) -> str | None:
 _PROBE_TEXT = "Ab1 !\n\t\u00e9\u4e2d\U0001f600"
 
 
-@lru_cache(maxsize=32)
 def compile_pattern(pattern: str | None) -> regex.Pattern | None:
-    """Compile a pattern name or regex; a broken regex raises ValueError naming the problem."""
+    """Compile a pattern name or regex; a broken regex raises ValueError naming the problem.
+
+    A named pattern (or a regex equal to one) is compiled once per process and never runs under a
+    time budget, not even its first time: it is linear, so a budget could only fail it on a busy
+    machine or under a small setting, never stop a runaway.
+
+    >>> compile_pattern("gpt2") is compile_pattern(GPT2_PATTERN)
+    True
+    """
     source = pattern_regex(pattern)
     if source is None:
         return None
+    if source in _NAMED_SOURCES:
+        return _compile_named(source)
+    return _compile_custom(source)
+
+
+@lru_cache(maxsize=None)  # at most len(PATTERNS) entries; custom patterns cannot evict them
+def _compile_named(source: str) -> regex.Pattern:
+    return regex.compile(source)
+
+
+@lru_cache(maxsize=32)
+def _compile_custom(source: str) -> regex.Pattern:
     if source == "":
         raise ValueError("the pre-tokenization pattern is empty")
     try:
@@ -169,7 +192,8 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
         return [text] if text else []
     source = compiled.pattern
     if source in _NAMED_SOURCES:
-        # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed.
+        # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed (and which
+        # a busy machine could exceed); compile_pattern did not probe them under one either.
         return split_mostly_ascii(text, ascii_findall(source), compiled.findall)
     pieces = _findall_within_budget(compiled, text)
     if sum(map(len, pieces)) != len(text):
@@ -180,8 +204,6 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
         )
     return pieces
 
-
-_NAMED_SOURCES = frozenset(PATTERNS.values())
 
 
 def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
