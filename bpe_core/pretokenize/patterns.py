@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -129,7 +129,7 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     return _compile_custom(source)
 
 
-@lru_cache(maxsize=None)  # at most len(PATTERNS) entries; custom patterns cannot evict them
+@cache  # at most len(PATTERNS) entries; custom patterns cannot evict them
 def _compile_named(source: str) -> regex.Pattern:
     return regex.compile(source)
 
@@ -203,7 +203,6 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
             "add an alternative such as |\\s+|. so that every character is matched"
         )
     return pieces
-
 
 
 def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
