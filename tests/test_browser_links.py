@@ -67,7 +67,7 @@ def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, 
     expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
     wait_idle(page)
     expect(page.get_by_role("heading", name="3 · Result")).to_be_visible()
-    expect(page.get_by_label("Paste your text")).to_have_value(corpus, timeout=10_000)  # back in its box, to edit
+    expect(page.get_by_label("Paste your text")).to_have_value(corpus, timeout=30_000)  # back in its box, to edit
     assert page.get_by_role("spinbutton", name="Vocab size").input_value() == "290"
     page.screenshot(path=str(shots / "reload_restored.png"))
 
