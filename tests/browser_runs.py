@@ -64,12 +64,17 @@ def wait_idle(page, timeout: float = 90_000) -> None:
     this once, the old wait: "notRunning" after a short pause.
     """
     from browser_support import IDLE
-    from playwright.sync_api import expect
+    from playwright.sync_api import Error, expect
 
     # A moment for requests the page sends a little after the action (a component's debounced value): not what makes
     # the wait right, which is the counters, but what it was before for anything they cannot see.
     page.wait_for_timeout(150)
-    if page.evaluate(RUN_WATCH):
-        page.wait_for_function(RUN_ENDED, timeout=timeout)
-    else:  # counters installed only now: the request may have gone already
-        expect(page.locator(IDLE)).to_be_visible(timeout=timeout)
+    try:
+        if page.evaluate(RUN_WATCH):
+            page.wait_for_function(RUN_ENDED, timeout=timeout)
+            return
+    except Error as error:  # the document changed under the script (a navigation): wait as before
+        if "context was destroyed" not in str(error) and "navigat" not in str(error):
+            raise
+    # counters installed only now (the request may have gone already), or a new document: "notRunning"
+    expect(page.locator(IDLE)).to_be_visible(timeout=timeout)
