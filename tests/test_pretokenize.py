@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from types import SimpleNamespace
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,6 +78,27 @@ def test_the_budget_reaches_encode_segment_and_counting(monkeypatch):
             run(text)
     with pytest.raises(PatternTimeout):
         count_pretokens(text, CATASTROPHIC)
+
+
+def test_a_budget_spent_by_other_threads_is_not_the_patterns(monkeypatch):
+    # regex's timeout counts the whole process's CPU time; here this thread seems to have used none of it (all went to
+    # other threads), so each timeout is followed by a longer try until the pattern ends: no PatternTimeout.
+    pattern, text = r"\w+|\s+", "word  " * 20_000
+    compile_pattern(pattern)
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 1e-5)  # far below the tens of ms it needs
+    monkeypatch.setattr(pretokenize_module, "time", SimpleNamespace(thread_time=lambda: 0.0))
+    assert pretokenize(text, pattern) == regex.findall(pattern, text)
+
+
+def test_a_budget_this_thread_used_stops_the_pattern(monkeypatch):
+    # The same tiny budget, but this thread has used it (each reading of its clock is a second later): stopped.
+    pattern, text = r"\w+|\s+", "word  " * 20_000
+    compile_pattern(pattern)
+    clock = iter(range(0, 1_000_000))
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 1e-5)
+    monkeypatch.setattr(pretokenize_module, "time", SimpleNamespace(thread_time=lambda: float(next(clock))))
+    with pytest.raises(PatternTimeout, match=r"took more than .* on 120,000 characters"):
+        pretokenize(text, pattern)
 
 
 def test_a_huge_pattern_is_cut_short_in_messages():
