@@ -3,52 +3,63 @@
 Streamlit's page says ``data-test-script-state="notRunning"`` once a run ends, but a click only sends the server a
 ``rerun_script`` message: the page says "running" when the server's answer arrives. A fixed pause before waiting for
 "notRunning" (150 ms, formerly) is a race on a busy machine: the server may not have started the run yet, and the
-page still shows the *previous* run's "notRunning", so the wait ends before the action's run has even begun.
+page still shows the *previous* run's "notRunning", so the wait ends before the action's run has even begun. The
+page's state cannot tell either: a short run's "running" and "notRunning" can reach it in one batch and never show.
 
-:data:`RUN_WATCH` (a context's init script, see :func:`watch_runs`) counts, in one sequence, each ``rerun_script``
-message the page sends and each change of the run state. :func:`wait_idle` then waits until a run has
-ended after the last request, and, for a request sent while idle, until a run has also started after it.
+:data:`RUN_WATCH` (a context's init script, see :func:`watch_runs`) reads the websocket instead, in one sequence:
+each ``rerun_script`` the page sends (a BackMsg), each ``new_session`` the server sends (every run starts with one)
+and each ``script_finished`` (every run ends with one; "stopped early for a rerun" does not count). A run asked for
+has ended when a run has started after the last request and finished after that start.
 """
 
 from __future__ import annotations
 
 RUN_WATCH = """(() => {
-  if (window.__bpeRuns) return true;
-  const runs = (window.__bpeRuns = { seq: 0, sent: 0, sentIdle: false, started: 0, finished: 0 });
-  const APP = '[data-testid="stApp"]';
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    // A BackMsg whose first byte is field 11's tag (11 << 3 | 2 = 0x5a) is rerun_script, the only field it sets.
-    let first = -1;
-    if (data instanceof ArrayBuffer && data.byteLength) first = new Uint8Array(data, 0, 1)[0];
-    else if (ArrayBuffer.isView(data) && data.byteLength) first = new Uint8Array(data.buffer, data.byteOffset, 1)[0];
-    if (first === 0x5a) {
-      const app = document.querySelector(APP);
-      runs.sent = ++runs.seq;
-      runs.sentIdle = Boolean(app) && app.getAttribute("data-test-script-state") === "notRunning";
+  const runs = (window.__bpeRuns = { seq: 0, sent: 0, started: 0, finished: 0 });
+  // The top-level fields of a protobuf message: field number -> its value (a varint) or true.
+  const fields = (b) => {
+    const found = new Map();
+    let i = 0;
+    const varint = () => {
+      let value = 0, shift = 0, byte;
+      do { byte = b[i++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80 && i < b.length);
+      return value;
+    };
+    while (i < b.length) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag & 7;
+      if (wire === 0) found.set(field, varint());
+      else if (wire === 2) { const n = varint(); i += n; found.set(field, true); }
+      else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4;
+      else break;
     }
-    return send.call(this, data);
+    return found;
   };
-  const note = (state) => {
-    if (state === "running") runs.started = ++runs.seq;
-    else if (state === "notRunning") runs.finished = ++runs.seq;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (!(event.data instanceof ArrayBuffer)) return;
+        const msg = fields(new Uint8Array(event.data));
+        if (msg.has(4)) runs.started = ++runs.seq; // ForwardMsg.new_session
+        if (msg.has(6) && msg.get(6) !== 2) runs.finished = ++runs.seq; // script_finished, not FINISHED_EARLY_FOR_RERUN
+      });
+    }
+    send(data) {
+      const b = data instanceof ArrayBuffer ? new Uint8Array(data) : ArrayBuffer.isView(data)
+        ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+      if (b && b.length && fields(b).has(11)) runs.sent = ++runs.seq; // BackMsg.rerun_script
+      return super.send(data);
+    }
   };
-  new MutationObserver((records) => {
-    // Records come in batches: a record's new value is the next record's old value (or the attribute now).
-    records.forEach((record, i) => {
-      const next = records.slice(i + 1).find((later) => later.target === record.target);
-      note(next ? next.oldValue : record.target.getAttribute("data-test-script-state"));
-    });
-  }).observe(document, { subtree: true, attributes: true, attributeOldValue: true,
-                         attributeFilter: ["data-test-script-state"] });
-  return false;
 })()"""
-"""Installs the counters once per document; evaluates to whether they were there already."""
+"""Wraps the page's WebSocket before the app opens one; an init script of the context (:func:`watch_runs`)."""
 
 RUN_ENDED = """() => {
   const runs = window.__bpeRuns, app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
-  return runs.finished > runs.sent && (!runs.sentIdle || runs.started > runs.sent);
+  return runs.started > runs.sent && runs.finished > runs.started;
 }"""
 
 
@@ -60,8 +71,7 @@ def watch_runs(context) -> None:
 def wait_idle(page, timeout: float = 90_000) -> None:
     """Wait until the script run the last action started has finished (ms ``timeout``; browser_support exports it).
 
-    A page whose context was not watched from the start gets the counters now (they follow it from here on) and,
-    this once, the old wait: "notRunning" after a short pause.
+    A page whose context was not watched (:func:`watch_runs`) gets the old wait: "notRunning" after a short pause.
     """
     from browser_support import IDLE
     from playwright.sync_api import Error, expect
@@ -70,11 +80,11 @@ def wait_idle(page, timeout: float = 90_000) -> None:
     # the wait right, which is the counters, but what it was before for anything they cannot see.
     page.wait_for_timeout(150)
     try:
-        if page.evaluate(RUN_WATCH):
+        if page.evaluate("() => Boolean(window.__bpeRuns)"):
             page.wait_for_function(RUN_ENDED, timeout=timeout)
             return
     except Error as error:  # the document changed under the script (a navigation): wait as before
         if "context was destroyed" not in str(error) and "navigat" not in str(error):
             raise
-    # counters installed only now (the request may have gone already), or a new document: "notRunning"
+    # a page not watched from its start (its socket was opened unwrapped), or a new document: "notRunning"
     expect(page.locator(IDLE)).to_be_visible(timeout=timeout)

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle, watch_runs  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from playground.i18n import t  # noqa: E402
@@ -64,6 +64,7 @@ class Offline:
 
     def __init__(self, browser, server: str, viewport: dict):
         self.context = browser.new_context(viewport=viewport)
+        watch_runs(self.context)  # wait_idle knows when the run a key asked for has ended
         self.blocked: list[str] = []
         self.failed: list[str] = []
         self.context.route("**/*", self._route)
