@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from browser_runs import wait_idle, watch_runs  # noqa: F401 (wait_idle: every browser test imports it from here)
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -45,14 +47,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(timeout: float = 30, env: dict[str, str] | None = None) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free port (``env``: extra environment variables); yield its URL; stop it."""
+def streamlit_server(timeout: float = 120, env: dict[str, str] | None = None) -> Iterator[str]:
+    """Start ``streamlit run app.py`` on a free port (``env``: extra environment variables); yield its URL; stop it.
+    ``timeout`` only bounds a server that never starts (one that exits fails at once): 30 s was short on a busy machine.
+    """
     with streamlit_process(timeout, env) as (url, _process):
         yield url
 
 
 @contextmanager
-def streamlit_process(timeout: float = 30, env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+def streamlit_process(
+    timeout: float = 120, env: dict[str, str] | None = None
+) -> Iterator[tuple[str, subprocess.Popen]]:
     """Like :func:`streamlit_server`, yielding ``(url, process)`` for tests that watch the server's CPU and memory."""
     port = free_port()
     process = subprocess.Popen(
@@ -128,6 +134,7 @@ class ConsoleWatch:
 def open_page(browser, url: str, viewport: dict | None = None):
     """A new browser context (so a new Streamlit session) on url; returns (page, watch)."""
     context = browser.new_context(viewport=viewport or VIEWPORT, permissions=["clipboard-read", "clipboard-write"])
+    watch_runs(context)
     page = context.new_page()
     watch = ConsoleWatch(page)
     page.goto(url)
@@ -145,14 +152,6 @@ def paste(page, box, text: str) -> None:
     box.press("Control+A")
     page.keyboard.press("Control+V")
     box.press("Control+Enter")
-
-
-def wait_idle(page, timeout: float = 90_000) -> None:
-    """Wait until the script run the last action started has finished."""
-    from playwright.sync_api import expect
-
-    page.wait_for_timeout(150)  # let the rerun start before waiting for it to end
-    expect(page.locator(IDLE)).to_be_visible(timeout=timeout)
 
 
 def set_vocab(page, size: int) -> None:
@@ -178,7 +177,6 @@ def screenshot_dir(default: Path) -> Path:
     target = Path(os.environ.get("BPE_SCREENSHOTS") or default)
     target.mkdir(parents=True, exist_ok=True)
     return target
-
 
 
 # -- what a person can read: text sizes, text past the window or cut, tables drawn on a canvas ---------------

@@ -38,20 +38,25 @@ def docs() -> str:
 # -- the browser tests' server, browser and screenshot folder (see browser_support.py) ---------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
-    """A fresh app server for the module."""
+    """One app server for the browser tests (all in one worker, tests/run.sh): each test opens its own browser
+    context, so its own session and workspace. A server per module started eight more (6-15 s each on a busy
+    machine); a test that needs a fresh server, or watches a server's CPU and memory, starts its own."""
     from browser_support import streamlit_server
 
     with streamlit_server() as url:
         yield url
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     from browser_support import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An expect() without its own timeout waits 5 s by default: beside other work a page can take longer to draw
+    # what a test waits for. The wait ends as soon as the condition holds, so only a failure takes longer.
+    expect.set_options(timeout=20_000)
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield launched

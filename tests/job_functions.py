@@ -39,6 +39,15 @@ def nap(seconds: float) -> tuple[float, float]:
     return started, time.monotonic()
 
 
+def nap_until(gate: str) -> tuple[float, float]:
+    """Wait until the file gate exists (the test opens it when it has seen what it wants to see, so a job can never
+    end before the test looks, however busy the machine); return when it started and ended."""
+    started = time.monotonic()
+    while not Path(gate).exists():
+        time.sleep(0.01)
+    return started, time.monotonic()
+
+
 def write_pid_and_sleep(path: str, seconds: float = 60) -> None:
     """Write this process's pid to path (so a test knows whom to watch), then sleep."""
     Path(path).write_text(str(os.getpid()))

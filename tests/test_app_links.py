@@ -95,15 +95,16 @@ def test_a_merges_link_opens_the_player_at_its_round_and_speed():
 
 
 def test_a_catastrophic_regex_in_a_link_is_a_message_not_a_hang():
-    """The regex from the issue backtracks for minutes; its time budget turns it into a message."""
-    import time
+    """The regex from the issue backtracks for minutes; its time budget turns it into a message.
 
-    started = time.monotonic()
+    No clock here (a busy machine is slow, not wrong): the run ending at all (AppTest's timeout bounds a hang) with
+    the budget's own message, and no tokenizer, shows that the budget stopped it.
+    """
     catastrophic = r"([\w ]|[\w ])+!|[\s\S]"
     at = _open("merges", {"corpus": "python-reference-excerpt", "pattern": "custom", "regex": catastrophic})
-    assert time.monotonic() - started < 15
     assert sess(at).trained is None
-    assert any("time" in unescaped(w.value).lower() for w in at.warning), [w.value for w in at.warning]
+    warnings = [unescaped(w.value) for w in at.warning]
+    assert any("backtracks catastrophically" in w for w in warnings), warnings
 
 
 def test_a_rerun_carrying_the_address_before_the_last_run_keeps_the_new_settings():

@@ -58,12 +58,18 @@ def train_from_home(page) -> None:
 def choose_corpus(page, label: str) -> None:
     """Pick a corpus in the Train page's select box (scrolled into view first, as a person would)."""
     box = page.get_by_role("combobox", name="Corpus")
-    box.scroll_into_view_if_needed()
-    page.wait_for_timeout(400)  # let the page's smooth scroll to the last result settle
-    box.click()
     option = page.get_by_role("option", name=label)
-    if not option.is_visible():
-        box.click()
+    # The page may still be scrolling smoothly to the last result, so a click can land where the box was. Click until
+    # the list is open (the box says so itself), never by a pause: a click on an open list would close it again.
+    for _ in range(10):
+        if box.get_attribute("aria-expanded") != "true":
+            box.scroll_into_view_if_needed()
+            box.click()
+        try:
+            expect(option).to_be_visible(timeout=5_000)
+            break
+        except AssertionError:
+            continue
     option.click()
     wait_idle(page)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, open_page, reload_when_kept, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, VIEWPORT, ConsoleWatch, open_page, reload_when_kept, wait_idle, watch_runs  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from playground.i18n import t  # noqa: E402
@@ -85,6 +85,7 @@ def test_a_chinese_link_draws_the_app_in_chinese(server, browser, shots):
 
 def test_a_chinese_browser_starts_in_chinese_and_a_link_overrides_it(server, browser):
     context = browser.new_context(viewport=VIEWPORT, locale="zh-CN")
+    watch_runs(context)
     page = context.new_page()
     watch = ConsoleWatch(page)
     page.goto(server)

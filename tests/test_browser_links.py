@@ -3,7 +3,9 @@ fresh browser shows the same view, and a link with bad values shows messages, ne
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -18,11 +20,28 @@ PLAYER = '[data-testid="bpe-player"]'
 
 
 def _copied_link(page) -> str:
-    """The text of the sidebar's "Link to this view" box: what a person copies."""
-    button = page.locator('[data-testid="stSidebar"] .bpe-link button').first
+    """The text of the sidebar's "Link to this view" box: what a person copies.
+
+    The box is drawn by the page's own component (ui/page_tools.js) once its frame has loaded, which on a busy
+    machine can come after the script run has ended: wait for it to be drawn (expect retries) before reading it.
+    """
+    box = page.locator('[data-testid="stSidebar"] .bpe-link').first
+    button = box.locator("button")
     # The copy button is an SVG icon with a name: a font glyph (⧉) showed as an empty box where missing.
-    assert button.locator("svg path").count() == 2 and button.get_attribute("aria-label")
-    return page.locator('[data-testid="stSidebar"] .bpe-link code').first.inner_text().strip()
+    expect(button.locator("svg path")).to_have_count(2, timeout=30_000)
+    expect(button).to_have_attribute("aria-label", re.compile(r"\S"))
+    # ...and showing the last run's link, not an earlier run's: its settings are the address's, less the tab's id.
+    code = box.locator("code")
+    for _ in range(150):  # up to ~30 s: a condition polled, not a pause
+        link = code.inner_text().strip()
+        if _settings(link) == _settings(page.url):
+            return link
+        page.wait_for_timeout(200)
+    pytest.fail(f"the link box never showed this view's settings: {link!r}, the address is {page.url!r}")
+
+
+def _settings(url: str) -> list[tuple[str, str]]:
+    return sorted((key, value) for key, value in parse_qsl(urlsplit(url).query) if key != "ws")
 
 
 def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, shots):
@@ -48,7 +67,7 @@ def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, 
     expect(page.get_by_text("Your work in this tab was restored").first).to_be_visible(timeout=60_000)
     wait_idle(page)
     expect(page.get_by_role("heading", name="3 · Result")).to_be_visible()
-    expect(page.get_by_label("Paste your text")).to_have_value(corpus, timeout=10_000)  # back in its box, to edit
+    expect(page.get_by_label("Paste your text")).to_have_value(corpus, timeout=30_000)  # back in its box, to edit
     assert page.get_by_role("spinbutton", name="Vocab size").input_value() == "290"
     page.screenshot(path=str(shots / "reload_restored.png"))
 

@@ -10,6 +10,7 @@ Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def open_export(browser, tmp_path, trained: Trained, start_round: int, title: st
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     page.route("**/*", lambda route: route.continue_() if route.request.url == path.as_uri() else route.abort())
     page.goto(path.as_uri())
-    expect(page.locator(f"{PLAYER}[data-ready='1']")).to_be_visible(timeout=10_000)
+    expect(page.locator(f"{PLAYER}[data-ready='1']")).to_be_visible(timeout=30_000)
     return page, [url for url in requests if url != path.as_uri()], problems
 
 
@@ -108,7 +109,7 @@ def test_export_plays_offline_keys_work_and_html_stays_text(browser, tmp_path, t
     expect(player).to_have_attribute("data-round", "0")
     page.keyboard.press("Space")
     expect(player).to_have_attribute("data-playing", "1")
-    page.wait_for_timeout(800)
+    expect(player).not_to_have_attribute("data-round", "0")  # it has played a round or more (no pause decides it)
     page.keyboard.press("Space")
     expect(player).to_have_attribute("data-playing", "0")
     k = int(player.get_attribute("data-round"))
@@ -197,12 +198,14 @@ def test_merges_page_player_keys_report_and_download(server, browser, tmp_path, 
     page.keyboard.press("+")
     page.keyboard.press("+")
     page.keyboard.press("+")  # 4 -> 30 rounds/s
-    page.wait_for_timeout(700)
+    # The player reports its speed 400 ms after the last key (debounced), on a busy machine later: the address says
+    # when the run it asked for has come (a fixed 700 ms could let the report fall into the play below).
+    expect(page).to_have_url(re.compile(r"[?&]speed=30(&|$)"), timeout=30_000)
     wait_idle(page)
     sent.clear()
     page.keyboard.press("Space")
     expect(player).to_have_attribute("data-playing", "1")
-    page.wait_for_timeout(1_000)
+    expect(player).to_have_attribute("data-round", re.compile(r"^(?:[6-9]|[1-9][0-9]+)$"))  # six rounds or more
     assert not sent  # playing talks to nobody
     page.keyboard.press("Space")
     expect(player).to_have_attribute("data-playing", "0")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle, watch_runs  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 from playground.i18n import t  # noqa: E402
@@ -64,6 +64,7 @@ class Offline:
 
     def __init__(self, browser, server: str, viewport: dict):
         self.context = browser.new_context(viewport=viewport)
+        watch_runs(self.context)  # wait_idle knows when the run a key asked for has ended
         self.blocked: list[str] = []
         self.failed: list[str] = []
         self.context.route("**/*", self._route)
@@ -106,7 +107,7 @@ def at_step(page, step: int, lang: str = "en") -> None:
               total=TALK_STEPS)  # fmt: skip
     expect(page.locator("h1")).to_have_text(title, timeout=30_000)
     wait_idle(page)
-    expect(page).to_have_url(re.compile(rf"/Talk\?(.*&)?step={step}(&|$)"), timeout=10_000)
+    expect(page).to_have_url(re.compile(rf"/Talk\?(.*&)?step={step}(&|$)"), timeout=30_000)
     if step == 4:
         expect(page.locator(f"{PLAYER}[data-ready='1']")).to_be_visible(timeout=20_000)
     if page.locator(".stVegaLiteChart, [data-testid='stVegaLiteChart']").count():
@@ -125,7 +126,7 @@ def text_sizes(page) -> list[list]:
 def test_every_text_of_every_step_is_28px_or_more_and_grows_with_the_screen(server, browser, viewport):
     offline = Offline(browser, server, viewport)
     page = offline.open("/Talk?step=1&talk=1")
-    expect(page.locator(SIDEBAR)).to_have_attribute("data-collapsed", "true", timeout=10_000)
+    expect(page.locator(SIDEBAR)).to_have_attribute("data-collapsed", "true", timeout=30_000)
     floor = 28 if viewport is SMALL else 40  # max(28px, 2.25vw): 28.8 and 43.2 px
     svg_texts = 0
     for step in range(1, len(STEPS) + 1):
@@ -278,10 +279,10 @@ def test_after_a_talk_link_a_normal_page_shows_its_sidebar_again(server, browser
     offline = Offline(browser, server, SMALL)
     page = offline.open("/Talk?step=1&talk=1")
     sidebar = page.locator(SIDEBAR)
-    expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=10_000)
+    expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=30_000)
     page.evaluate("document.fonts.ready.then(() => true)")  # leave no font half-loaded (a failed request)
     page = offline.open("/Encode")  # a link without talk=1, in the same browser
-    expect(sidebar).to_have_attribute("data-collapsed", "false", timeout=10_000)
+    expect(sidebar).to_have_attribute("data-collapsed", "false", timeout=30_000)
     expect(page.locator('a[data-testid="stSidebarNavLink"]').first).to_be_visible()
     page.keyboard.press("s")  # folded by the person now: it stays folded on the next page
     expect(sidebar).to_have_attribute("data-collapsed", "true")

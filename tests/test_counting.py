@@ -168,7 +168,10 @@ def test_a_child_dies_with_its_parent(tmp_path):
                 with open({str(pids)!r}, "a") as out:
                     out.write(f"{{os.getpid()}}\\n")
                 time.sleep(60)
-            time.sleep(0.1)  # here: leave the children time to start and take a part each
+            # Here: wait for both children to take a part (a pause of 0.1 s a part, formerly, could let this process
+            # take them all first on a busy machine); the test kills this process once they have.
+            while not os.path.exists({str(pids)!r}) or len(open({str(pids)!r}).read().split()) < 2:
+                time.sleep(0.02)
             return original(*args, **kwargs)
 
         counting.count_pretokens, counting.PARALLEL_MIN_CHARS, counting.COUNT_PROCESSES = slow_in_child, 0, 3

@@ -19,7 +19,9 @@ from runtime import jobs
 from runtime.jobs import JobCancelled, JobRunner, JobStopped, Limits
 
 CATASTROPHIC = r"([\w ]|[\w ])+!|[\s\S]"  # exponential backtracking on a run of word characters
-GONE_WITHIN = 5.0  # seconds
+# Seconds a killed process may take to be gone. The product's "within seconds" is measured in bench/, not asserted:
+# a busy machine can leave the reaping thread unscheduled for seconds, so this only bounds a process that never dies.
+GONE_WITHIN = 60.0
 
 
 def alive(pid: int) -> bool:
@@ -36,7 +38,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wait_until(predicate, timeout: float = 10.0) -> bool:
+def wait_until(predicate, timeout: float = 60.0) -> bool:
+    """Poll predicate until it holds (True) or timeout seconds have passed (False): a bound on failure, not a pace."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
@@ -114,12 +117,14 @@ def test_the_memory_message_groups_thousands(make_runner):
         make_runner(memory_mb=1024).submit(job_functions.allocate, 3000).result(timeout=60)
 
 
-def test_a_job_over_its_time_budget_stops_with_a_clear_message(make_runner, tmp_path):
-    job = make_runner(seconds=0.5).submit(job_functions.write_pid_and_sleep, str(tmp_path / "pid"))
-    pid = pid_from(tmp_path / "pid")
+def test_a_job_over_its_time_budget_stops_with_a_clear_message(make_runner):
+    # The job's own pid, not one it writes: on a busy machine the budget may run out before the job's module has
+    # even been imported, and that is a job over its budget too.
+    job = make_runner(seconds=0.5).submit(job_functions.nap, 600)
     with pytest.raises(JobStopped, match=r"^stopped: took longer than 0.5 s$"):
-        job.result(timeout=30)
-    assert wait_until(lambda: not alive(pid), GONE_WITHIN)
+        job.result(timeout=120)
+    pid = job.pid
+    assert pid is not None and wait_until(lambda: not alive(pid), GONE_WITHIN)
     assert job.poll().state == jobs.FAILED
 
 
@@ -167,12 +172,14 @@ def test_a_job_whose_handle_is_dropped_is_killed(make_runner, tmp_path):
     assert wait_until(lambda: not alive(pid), GONE_WITHIN)
 
 
-def test_jobs_queue_in_order_and_all_finish(make_runner):
+def test_jobs_queue_in_order_and_all_finish(make_runner, tmp_path):
     runner = make_runner(workers=2)
-    submitted = [runner.submit(job_functions.nap, 0.4) for _ in range(4)]
+    gate = tmp_path / "gate"  # the jobs run until it opens: a nap of 0.4 s could end before a busy test looked
+    submitted = [runner.submit(job_functions.nap_until, str(gate)) for _ in range(4)]
     assert wait_until(lambda: all(job.poll().state != jobs.QUEUED for job in submitted[:2]))
     assert [job.poll().position for job in submitted] == [None, None, 1, 2]
     assert [job.poll().state for job in submitted[2:]] == [jobs.QUEUED, jobs.QUEUED]
+    gate.touch()
     spans = [job.result(timeout=60) for job in submitted]
     starts = sorted(start for start, _ in spans)
     for start in starts:  # never more than two at once
@@ -180,14 +187,16 @@ def test_jobs_queue_in_order_and_all_finish(make_runner):
     assert spans[2][0] >= min(spans[0][1], spans[1][1])  # the third waited for a slot
 
 
-def test_a_cancelled_queued_job_leaves_the_queue(make_runner):
+def test_a_cancelled_queued_job_leaves_the_queue(make_runner, tmp_path):
     runner = make_runner(workers=1)
-    first, second, third = (runner.submit(job_functions.nap, 0.3) for _ in range(3))
+    gate = tmp_path / "gate"  # as above: the first job runs until the test has looked at the queue
+    first, second, third = (runner.submit(job_functions.nap_until, str(gate)) for _ in range(3))
     assert wait_until(lambda: first.poll().state != jobs.QUEUED)
     assert third.poll().position == 2
     second.cancel()
     assert second.poll().state == jobs.CANCELLED
     assert third.poll().position == 1
+    gate.touch()
     assert third.result(timeout=60)[0] >= first.result(timeout=60)[1]
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+from types import SimpleNamespace
 
 import pytest
+import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,12 +62,14 @@ CATASTROPHIC = r"([\w ]|[\w ])+!|[\s\S]"
 
 @pytest.mark.parametrize("size", [1_000, 10_000])
 def test_a_catastrophic_pattern_stops_with_a_clear_error(monkeypatch, size):
+    compile_pattern(CATASTROPHIC)  # its 10-character probe under the usual budget: 0.05 s is for the long text alone
     monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.05)
     with pytest.raises(PatternTimeout, match=r"pattern '\(\[\\w .* took more than 0.05 s on .* BPE_REGEX_TIMEOUT"):
         pretokenize("word " * (size // 5), CATASTROPHIC)
 
 
 def test_the_budget_reaches_encode_segment_and_counting(monkeypatch):
+    compile_pattern(CATASTROPHIC)  # as above: only the runs below meet the small budget
     monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.05)
     tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [], pattern=CATASTROPHIC)
     text = "word " * 400
@@ -74,6 +78,27 @@ def test_the_budget_reaches_encode_segment_and_counting(monkeypatch):
             run(text)
     with pytest.raises(PatternTimeout):
         count_pretokens(text, CATASTROPHIC)
+
+
+def test_a_budget_spent_by_other_threads_is_not_the_patterns(monkeypatch):
+    # regex's timeout counts the whole process's CPU time; here this thread seems to have used none of it (all went to
+    # other threads), so each timeout is followed by a longer try until the pattern ends: no PatternTimeout.
+    pattern, text = r"\w+|\s+", "word  " * 20_000
+    compile_pattern(pattern)
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 1e-5)  # far below the tens of ms it needs
+    monkeypatch.setattr(pretokenize_module, "time", SimpleNamespace(thread_time=lambda: 0.0))
+    assert pretokenize(text, pattern) == regex.findall(pattern, text)
+
+
+def test_a_budget_this_thread_used_stops_the_pattern(monkeypatch):
+    # The same tiny budget, but this thread has used it (each reading of its clock is a second later): stopped.
+    pattern, text = r"\w+|\s+", "word  " * 20_000
+    compile_pattern(pattern)
+    clock = iter(range(0, 1_000_000))
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 1e-5)
+    monkeypatch.setattr(pretokenize_module, "time", SimpleNamespace(thread_time=lambda: float(next(clock))))
+    with pytest.raises(PatternTimeout, match=r"took more than .* on 120,000 characters"):
+        pretokenize(text, pattern)
 
 
 def test_a_huge_pattern_is_cut_short_in_messages():
@@ -97,6 +122,20 @@ def test_named_patterns_run_without_a_budget(monkeypatch):
     monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.0)
     for name in PATTERNS:
         assert "".join(pretokenize("a b  c\n" * 1000, name)) == "a b  c\n" * 1000
+
+
+def test_named_patterns_never_meet_a_budget_even_when_compiled_again(monkeypatch):
+    # Regression: compile_pattern kept every pattern in one LRU cache of 32 and probed each new entry under the
+    # budget. Once enough custom patterns had pushed "gpt2" out (other tests in the same worker), compiling it again
+    # under a test's zero budget raised "PatternTimeout ... took more than 0 s on 10 characters".
+    for width in range(100):
+        compile_pattern(rf"\w{{1,{width + 1}}}|\W")
+    monkeypatch.setattr(pretokenize_module, "REGEX_TIMEOUT_SECONDS", 0.0)
+    text = "it's 42 words,\n  née 中文 🙂 " * 50
+    for name, source in PATTERNS.items():
+        for pattern in (name, source):  # a regex equal to a named one is that named pattern
+            assert compile_pattern(pattern) is compile_pattern(name)
+            assert pretokenize(text, pattern) == unicode_pretokens(text, name)
 
 
 def test_empty_matching_patterns_are_still_refused_when_compiled():

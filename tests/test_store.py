@@ -5,7 +5,6 @@ time remove the least recently used workspaces first and leave a note saying why
 from __future__ import annotations
 
 import multiprocessing
-import time
 from pathlib import Path
 
 import pytest
@@ -135,18 +134,17 @@ def test_several_processes_write_one_store_at_once(tmp_path):
     SQLiteStore(Path(path), max_bytes=MB, max_idle_seconds=3600)  # the tables exist before the race
     context = multiprocessing.get_context("spawn")
     workers = [context.Process(target=_write_many, args=(path, name, 60)) for name in ("p", "q", "r")]
-    started = time.monotonic()
     for worker in workers:
         worker.start()
     for worker in workers:
-        worker.join(120)
+        worker.join(240)  # a bound on a deadlock, not a speed test (pytest-timeout's 300 s is the last resort)
     assert [worker.exitcode for worker in workers] == [0, 0, 0]
     store = SQLiteStore(Path(path), max_bytes=100 * MB, max_idle_seconds=3600)
     for name in ("p", "q", "r"):
         for index in range(60):
             found = store.load(name, f"{name}{index}")
             assert document(found) == f"doc {index}" and found.blob(f"{name}{index}") == b"own"
-    assert store.usage()[1] == 180 and time.monotonic() - started < 120
+    assert store.usage()[1] == 180
 
 
 def test_the_data_directory_comes_from_the_environment():

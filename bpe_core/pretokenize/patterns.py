@@ -10,17 +10,21 @@ Speed: the named patterns run on ASCII stretches through exact twins for the sta
 
 Bounded work: the named patterns are linear-time, but a custom regex can backtrack
 catastrophically (``([\\w ]|[\\w ])+!|[\\s\\S]`` on a few KB of text would run for ages).
-Every custom pattern therefore runs with a time budget of :data:`REGEX_TIMEOUT_SECONDS` per
-:data:`CHUNK_CHARS` characters of text (at least one budget per call); past it,
+Every custom pattern therefore runs with a budget of :data:`REGEX_TIMEOUT_SECONDS` of CPU time (its
+own thread's: a busy machine or busy threads beside it do not spend it) per :data:`CHUNK_CHARS`
+characters of text (at least one budget per call); past it,
 :class:`PatternTimeout` is raised. The budget is read from the environment variable
-``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless this module's constant is set.
+``BPE_REGEX_TIMEOUT`` (seconds) at each call, unless this module's constant is set. A named
+pattern never runs under a budget, neither when split with nor when first compiled (its probe):
+a budget cannot stop a linear pattern, only fail it on a busy machine.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regex
 
@@ -84,6 +88,8 @@ PATTERNS: dict[str, str] = {
 }
 """Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
 
+_NAMED_SOURCES = frozenset(PATTERNS.values())
+
 CHUNK_CHARS = 1 << 16
 """The unit of a custom pattern's time budget; big texts are also counted in pieces of about this
 many characters (:func:`~bpe_core.pretokenize.counts.count_pretokens`), so that progress is
@@ -91,7 +97,7 @@ reported (and training can be cancelled) while the regex runs."""
 
 
 REGEX_TIMEOUT_SECONDS: float | None = None
-"""Seconds a custom pattern may run per CHUNK_CHARS characters; None reads the environment variable
+"""Seconds of CPU time a custom pattern may use per CHUNK_CHARS characters; None reads the environment variable
 BPE_REGEX_TIMEOUT at each call (default 1). A sane pattern splits 64K characters in about 20 ms,
 so the default leaves a wide margin for a busy machine while stopping a runaway pattern in seconds."""
 
@@ -138,12 +144,31 @@ def pattern_regex(pattern: str | None) -> str | None:
 _PROBE_TEXT = "Ab1 !\n\t\u00e9\u4e2d\U0001f600"
 
 
-@lru_cache(maxsize=32)
 def compile_pattern(pattern: str | None) -> regex.Pattern | None:
-    """Compile a pattern name or regex; a broken regex raises ValueError naming the problem."""
+    """Compile a pattern name or regex; a broken regex raises ValueError naming the problem.
+
+    A named pattern (or a regex equal to one) is compiled once per process and never runs under a
+    time budget, not even its first time: it is linear, so a budget could only fail it on a busy
+    machine or under a small setting, never stop a runaway.
+
+    >>> compile_pattern("gpt2") is compile_pattern(GPT2_PATTERN)
+    True
+    """
     source = pattern_regex(pattern)
     if source is None:
         return None
+    if source in _NAMED_SOURCES:
+        return _compile_named(source)
+    return _compile_custom(source)
+
+
+@cache  # at most len(PATTERNS) entries; custom patterns cannot evict them
+def _compile_named(source: str) -> regex.Pattern:
+    return regex.compile(source)
+
+
+@lru_cache(maxsize=32)
+def _compile_custom(source: str) -> regex.Pattern:
     if source == "":
         raise ValueError("the pre-tokenization pattern is empty")
     try:
@@ -200,7 +225,8 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
         return [text] if text else []
     source = compiled.pattern
     if source in _NAMED_SOURCES:
-        # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed.
+        # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed (and which
+        # a busy machine could exceed); compile_pattern did not probe them under one either.
         return split_mostly_ascii(text, ascii_findall(source), compiled.findall)
     pieces = _findall_within_budget(compiled, text)
     if sum(map(len, pieces)) != len(text):
@@ -212,26 +238,34 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     return pieces
 
 
-_NAMED_SOURCES = frozenset(PATTERNS.values())
-
-
 def _findall_within_budget(compiled: regex.Pattern, text: str) -> list[str]:
     """Every match of a custom pattern, or PatternTimeout once it runs past its budget."""
     per_chunk = regex_timeout_seconds()
     budget = per_chunk * max(1.0, len(text) / CHUNK_CHARS)
-    try:
-        if compiled.groups:
-            # findall would return the groups' text, not the whole match, for a regex with groups
-            return [match.group() for match in compiled.finditer(text, timeout=budget)]
-        return compiled.findall(text, timeout=budget)
-    except TimeoutError:
+    # The regex module's timeout counts the CPU time of the whole process (measured: it fired at 0.5 s of process
+    # time while this thread had used 0.26 s, beside a thread hashing without the GIL). So a budget spent by other
+    # threads (a server's other sessions) is not this pattern's fault: run it again with twice the time, until a try
+    # in which this thread itself used the budget. A runaway pattern is stopped within about twice its budget of its
+    # own CPU time (each try gets twice the last one's).
+    timeout = budget
+    while True:
+        started = time.thread_time()
+        try:
+            if compiled.groups:
+                # findall would return the groups' text, not the whole match, for a regex with groups
+                return [match.group() for match in compiled.finditer(text, timeout=timeout)]
+            return compiled.findall(text, timeout=timeout)
+        except TimeoutError:
+            if time.thread_time() - started < budget:
+                timeout *= 2
+                continue
         raise PatternTimeout(
             f"pre-tokenization pattern {shown_pattern(compiled.pattern)} took more than {budget:.3g} s on "
             f"{len(text):,} characters: it backtracks catastrophically (typically a repeated group whose "
             "alternatives overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive "
             "quantifiers (++, *+) or atomic groups (?>...); or raise the budget with the environment "
             f"variable BPE_REGEX_TIMEOUT (now {per_chunk:g} s per {CHUNK_CHARS:,} characters)"
-        ) from None
+        )
 
 
 def shown_pattern(source: str, limit: int = 120) -> str:
