@@ -20,6 +20,7 @@ import streamlit as st
 from bpe_core import Tokenizer, formats
 from bpe_core.formats.archive import read_zip
 from playground.i18n import N_, t
+from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request
@@ -132,8 +133,8 @@ def training_info(request: Request, seconds: float) -> dict[str, Any]:
     """What the project's JSON keeps of how the tokenizer was trained (the superword settings too)."""
     info = {"corpus": request.corpus_label, "vocab_size": request.vocab_size, "pattern": request.pattern,
             "special_tokens": list(request.special_tokens), "seconds": round(seconds, 3)}  # fmt: skip
-    if request.kind == "superword":
-        info.update(kind="superword", transition=request.transition, max_words=request.max_words)
+    if kind_of(request.kind).uses("transition"):  # superword tokens' stages
+        info.update(kind=request.kind, transition=request.transition, max_words=request.max_words)
     return info
 
 

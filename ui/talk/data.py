@@ -15,6 +15,7 @@ from bpe_core import ClassicTokenizer
 from bpe_core import analysis as voc
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from playground.i18n import N_, t
+from playground.kinds import BYTE, kind_of
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
@@ -35,8 +36,9 @@ MIXED_VOCAB = 420
 
 
 def request(corpus: str, label: str, text: str, kind: str, vocab: int) -> Request:
-    pattern = "gpt2" if kind == "byte" else None
-    return Request(corpus, label, text_digest(text), kind, vocab, pattern or "none", pattern, ())
+    """GPT-2's pattern for a kind that takes one (byte-level), none for one that has none (classic)."""
+    plain = Request(corpus, label, text_digest(text), BYTE.name, vocab, "gpt2", "gpt2", ())
+    return plain.as_kind(kind_of(kind), "gpt2", "gpt2")
 
 
 def job(corpus: str, kind: str, vocab: int) -> tuple[Request, str]:
