@@ -176,7 +176,13 @@ def _labels(tokenizer: TokenizerShape, tokens: list[bytes] | list[str]) -> list[
     unknown = tokenizer.unknown_id
     if unknown is None:
         return list(tokens)
-    return [UnknownSymbol(token, unknown) if tokenizer.token_id(token) is None else token for token in tokens]
+    labels: list[Label] = []
+    for token in tokens:
+        if isinstance(token, str) and tokenizer.token_id(token) is None:
+            labels.append(UnknownSymbol(token, unknown))
+        else:
+            labels.append(token)
+    return labels
 
 
 def steps_html(steps: list[tuple[str, list[Label], list[bool]]]) -> str:
