@@ -17,7 +17,7 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core import Tokenizer, formats
+from bpe_core import TokenizerShape, formats
 from bpe_core.formats.archive import read_zip
 from playground.i18n import N_, t
 from playground.kinds import kind_of
@@ -85,7 +85,7 @@ def load_files(files: list[File]) -> tuple[Any, str]:
         target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
         try:
             tokenizer = formats.load(target)
-            if not isinstance(tokenizer, Tokenizer):  # a SentencePiece model: char-level, none of the views fit
+            if not isinstance(tokenizer, TokenizerShape):  # a SentencePiece model: not yet the shape the views ask
                 reason = "a SentencePiece model; bpe_core.load reads it, the app cannot show it yet"
                 raise formats.FormatError(names[0], reason)
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:

@@ -58,6 +58,11 @@ class TokenizerShape(Protocol):
         ...
 
     @property
+    def vocab(self) -> Mapping[int, bytes] | Mapping[int, str]:
+        """Every token by id: its bytes (byte-level) or its text (char-level)."""
+        ...
+
+    @property
     def merges(self) -> Sequence[tuple[bytes, bytes]] | Sequence[tuple[str, str]]:
         """The merges in rank order: pairs of token bytes (byte-level) or of symbols (char-level)."""
         ...
@@ -89,6 +94,10 @@ class TokenizerShape(Protocol):
 
     def token_id(self, token: bytes | str) -> int | None:
         """The id of a token as :meth:`segment` cuts it (bytes byte-level, symbols char-level), else None."""
+        ...
+
+    def forget_encodings(self) -> None:
+        """Let go of what encoding remembers between calls (for a server keeping many tokenizers)."""
         ...
 
 

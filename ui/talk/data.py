@@ -9,9 +9,11 @@ or after a Cancel, it waits for a click. A step whose tokenizer is not trained y
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamlit as st
 
-from bpe_core import ClassicTokenizer
+from bpe_core import Tokenizer
 from bpe_core import analysis as voc
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from playground.i18n import N_, t
@@ -86,9 +88,7 @@ def real_curve() -> list[tuple[int, float]] | None:
         return None
 
     def curve() -> list[tuple[int, float]]:
-        tokenizer = found.tokenizer
-        if isinstance(tokenizer, ClassicTokenizer):  # not reached: real() is byte-level
-            raise TypeError("the curve needs a byte-level tokenizer")
+        tokenizer = cast(Tokenizer, found.tokenizer)  # real() trains the byte kind: a byte-level Tokenizer
         return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
 
     return remembered(("talk-curve", found.request.key), curve)
