@@ -87,3 +87,21 @@ def test_a_trained_superword_request_labels_itself_by_its_kind():
     request = Request("paste", "mine", "d", "superword", 300, "superword", pattern, (), transition=20, max_words=2)
     trained = train_job("by the way by the way all the way " * 3, request)
     assert "superword from merge 20" in trained.label and trained.tokenizer.byte_level
+
+
+def test_the_import_box_takes_what_fills_the_shape_and_refuses_a_sentencepiece_model():
+    """The app shows what fills ``bpe_core.TokenizerShape``; a SentencePiece model loads in bpe_core but has no
+    segmentation at every size yet, so the import box says so instead of a view failing later."""
+    from sentencepiece_support import model_bytes
+
+    from bpe_core.encoding.sentencepiece import PieceType
+    from ui.export import File, load_files
+
+    trained = bpe_core.train("by the way by the way", 270).tokenizer
+    directory = tempfile.mkdtemp()
+    (path,) = bpe_core.save(trained, directory, "bpe-playground")
+    loaded, _ = load_files([File(path.name, path.read_bytes())])
+    assert isinstance(loaded, bpe_core.TokenizerShape) and loaded.vocab == trained.vocab
+    pieces = [("<unk>", 0.0, PieceType.UNKNOWN), ("a", -1.0, PieceType.NORMAL), ("\u2581", -2.0, PieceType.NORMAL)]
+    with pytest.raises(ValueError, match="SentencePiece model"):
+        load_files([File("tokenizer.model", model_bytes(pieces))])
