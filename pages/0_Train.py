@@ -7,6 +7,7 @@ import streamlit as st
 from playground import train_form as settings
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
+from playground.kinds import kind_of
 from playground.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
 from playground.text import human_bytes, plain
 from playground.trained import Trained, stop_reason_text
@@ -20,9 +21,6 @@ from ui.uploads import upload_status
 s = frame.page("train")
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
-KIND_LABELS = {"byte": N_("Byte-level (GPT-2 style)"), "classic": N_("Classic (Sennrich: characters + </w>)"),
-               "parity": N_("Parity-aware byte-level (fair across languages; parallel corpus)"),
-               "superword": N_("Superword tokens (SuperBPE: merges across words)")}
 PATTERN_LABELS = {
     "gpt2": N_("gpt2 (GPT-2 regex)"),
     "cl100k": N_("cl100k (GPT-4 regex)"),
@@ -69,24 +67,24 @@ with left:
 
 with right:
     st.subheader(t("2 · Settings"))
-    st.radio(t("Algorithm"), KINDS, format_func=lambda k: t(KIND_LABELS[k]), key=Session.kind.key,
+    st.radio(t("Algorithm"), KINDS, format_func=lambda k: t(kind_of(k).label), key=Session.kind.key,
              persist_state="session", on_change=kind_changed, args=(s,))
-    classic, superword = s.kind == "classic", s.kind == "superword"
+    kind = kind_of(s.kind)
     # No min/max on the widget: out of range it would keep the last good value without a word; the
     # Train button says what is wrong instead (settings.request_for).
     st.number_input(t("Vocab size"), step=100, key=Session.vocab.key, persist_state="session",
                     help=t("Byte-level: 256 bytes + merges + special tokens. Classic: characters seen + </w> + merges, "
                            "and <unk> (for characters never seen) as one more id."))
     st.selectbox(t("Pre-tokenization"), PATTERN_CHOICES, format_func=lambda p: t(PATTERN_LABELS[p]),
-                 key=Session.pattern.key, disabled=classic or superword, persist_state="session",
+                 key=Session.pattern.key, disabled=not kind.user_pattern, persist_state="session",
                  help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."))
-    if s.pattern == "custom" and not classic:
+    if s.pattern == "custom" and kind.user_pattern:
         st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
-    st.text_input(t("Special tokens (separated by spaces)"), key=Session.specials.key, disabled=classic,
-                  persist_state="session")
-    if classic:
-        st.caption(t("Classic BPE splits on whitespace and marks word ends with </w>."))
-    if superword:
+    st.text_input(t("Special tokens (separated by spaces)"), key=Session.specials.key,
+                  disabled=not kind.user_specials, persist_state="session")
+    if kind.settings_note is not None:
+        st.caption(t(kind.settings_note))
+    if kind.uses("transition"):
         superword_inputs(s)
     if (vocab_range := settings.vocab_range(s)) is not None:  # else the Train button says what is wrong
         st.caption(vocab_range)

@@ -16,7 +16,6 @@ from ui.compare import common
 # (A comment, not a docstring: Streamlit's magic would draw a bare string in a page.)
 VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms", "choose": "choose",
                 "languages": "languages", "health": "health"}
-BYTE_LEVEL_VIEWS = ("curve", "side", "vocab", "choose", "health")
 
 s = frame.page("compare")
 st.title(t("Compare vocab sizes"))
@@ -53,7 +52,7 @@ if subject is None:
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
     frame.stop()
 
-if s.view not in BYTE_LEVEL_VIEWS or common.byte_level_only(subject):
+if common.view_applies(subject, s.view):
     import_module(f"ui.compare.{VIEW_MODULES[s.view]}").render(s, subject)
 if s.trained is not None and s.compared not in (TRAINED, *REFERENCES):
     st.caption(t("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links."))

@@ -149,7 +149,7 @@ LIMITS: LRU[tuple[str, str, str | None, tuple[str, ...]], Any] = lru(  # train_f
     64,
     max_idle=3600.0,
 )
-STOPS: LRU[tuple[str, str, str | None, tuple[str, ...], int], int] = lru(
+STOPS: LRU[tuple[object, ...], int] = lru(  # keyed by train_form._stop_key (a request but its vocab size)
     "train_form.stops", "merges after which training a corpus ran out of pairs (small ints: no idle limit)", 256
 )
 COMPARE_RESULTS: LRU[tuple[Any, ...], Any] = lru(

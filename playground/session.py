@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bpe_core import ClassicTokenizer, Tokenizer
+from bpe_core import TokenizerShape
 from bpe_core.analysis.check import LearnerMerges
 from bpe_core.reference import reference_names
 from playground import heldout_texts as held_out
@@ -33,6 +33,7 @@ from playground.fields import (
 )
 from playground.i18n import DEFAULT as DEFAULT_LANG
 from playground.i18n import LANGUAGES
+from playground.kinds import FORMATS, KINDS, MAX_VOCAB, VIEWS, kind_of
 from playground.trained import Trained
 from runtime.lru import LRU
 
@@ -48,10 +49,8 @@ class UploadedFile(Protocol):
 
 
 PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
-KINDS = ("byte", "classic", "parity", "superword")
 # OpenAI's three only: the open models (bpe_core.reference_names()[3:]) come to the app with its own change.
 REFERENCES = reference_names()[:3]
-VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health")
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
 """Views that also study the reference tokenizers (the others study what was trained or loaded)."""
 PARALLEL_CHOICES = ("default", "all", "heldout", "own")
@@ -60,11 +59,9 @@ PARALLEL_CHOICES = ("default", "all", "heldout", "own")
 HEALTH_FILTERS = ("all", "partial", "invalid", "split", "whole", "never", "intermediate")
 """The health view's list: every class, or one (``ui.compare.health`` names them)."""
 HOLDOUT_MAX = 50
-FORMATS = ("gpt2", "tiktoken", "hf", "bpe-playground")
 SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)
 TRAINED = "trained"
 """The Encode page's tokenizer choice for the one trained in this session."""
-MAX_VOCAB = 200_000
 MAX_SIZES = 4
 MAX_DROPOUT = 0.99
 MAX_SEED = 1_000_000
@@ -83,9 +80,13 @@ Notice = tuple[str, str]
 """(level: info, success, warning or error; text, already safe as Markdown) shown once by the frame."""
 PlayerStart = tuple[str, int, int]
 """(the tokenizer's request key, round, speed) the mounted merge player started from."""
-AnyTokenizer = Tokenizer | ClassicTokenizer
 ParallelTexts = dict[str, list[str]]
 """Language code -> its sentences, line i the same sentence in every language."""
+
+
+def _for_kind(name: str) -> Any:
+    """``carried`` for a field that only some kinds' links need (``playground.kinds.Kind.uses``)."""
+    return lambda _, s: kind_of(s.kind).uses(name)
 
 
 def _in_view(*views: str) -> Any:
@@ -106,11 +107,11 @@ class Session(HasState):
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
     # Percent of the corpus's lines held out from training (its last lines; of each language in a parallel corpus).
     holdout: Field[int] = Field(0, url="holdout", parse=whole_number(0, HOLDOUT_MAX), carried=lambda n, _: n > 0)
-    # Superword tokens (kind "superword"): merges within words up to `transition`, then across them.
+    # Superword tokens: merges within words up to `transition`, then across them.
     transition: Field[int] = Field(300, url="transition", parse=whole_number(0, MAX_VOCAB),
-                                   carried=lambda _, s: s.kind == "superword")  # fmt: skip
+                                   carried=_for_kind("transition"))  # fmt: skip
     maxwords: Field[int] = Field(4, url="maxwords", parse=whole_number(1, MAX_WORDS),
-                                 carried=lambda _, s: s.kind == "superword")  # fmt: skip
+                                 carried=_for_kind("maxwords"))  # fmt: skip
     # The interface language (playground.i18n reads it): a link's ``lang``, else the browser's, else English.
     lang: Field[str | None] = Field(None, url="lang", parse=one_of(tuple(LANGUAGES)),
                                     carried=lambda lang, _: lang != DEFAULT_LANG)  # fmt: skip
@@ -215,7 +216,7 @@ class Session(HasState):
     heldout_text: Field[Upload | None] = Field(None)  # pasted or uploaded held-out text
     heldout_problem: Field[str] = Field("")  # why the held-out file in the uploader was refused
     trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.training.store)
-    loaded: Field[dict[str, AnyTokenizer]] = Field(dict)  # label -> tokenizer loaded from files
+    loaded: Field[dict[str, TokenizerShape]] = Field(dict)  # label -> tokenizer loaded from files
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
     # This run and this page load only (ui.frame): never saved.
     notices: Field[list[Notice]] = Field(list, saved=False)

@@ -8,22 +8,18 @@ the Train page before anyone clicks).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, count_pretokens, shown_pattern
-from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
+from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, shown_pattern
 from playground import caches
 from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
 from playground.heldout_texts import split_once
-from playground.i18n import N_, Later, later, t
-from playground.session import MAX_VOCAB, Session
+from playground.i18n import Later, later, t
+from playground.kinds import EXACT_LIMIT_CHARS, LANGUAGES, USER, Kind, Limits, kind_of
+from playground.session import Session
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime import jobs
 from runtime.store import text_digest
 
-EXACT_LIMIT_CHARS = 2_000_000
-"""Up to this size the number of possible merges is counted exactly before training."""
 CUSTOM_CHECK_SECONDS = 6.0
 """A custom regex is first run over the corpus in a job process, given up (and killed) after this long."""
 
@@ -67,7 +63,11 @@ def special_tokens(s: Session) -> tuple[str, ...]:
 
 
 def pattern_for(s: Session) -> str | None:
-    """What ``bpe_core.train`` gets for the chosen pattern; SettingsError for a broken custom regex."""
+    """What training gets for the session's kind and chosen pattern (a kind's own, or the user's); SettingsError
+    for a broken custom regex."""
+    kind = kind_of(s.kind)
+    if kind.pattern != USER:
+        return kind.pattern_for(None)
     if s.pattern == "none":
         return None
     if s.pattern != "custom":
@@ -80,52 +80,16 @@ def pattern_for(s: Session) -> str | None:
     return s.regex
 
 
-@dataclass(frozen=True)
-class Limits:
-    """The vocab sizes a corpus allows with some settings."""
-
-    minimum: int
-    maximum: int
-    exact: bool  # maximum counted from the corpus (else only bounded by its size)
-    fewest: int = 0  # training can run out of pairs no sooner than after this many merges (0: not counted)
-
-    @property
-    def allowed(self) -> Later:
-        return later("from {low:,} to {high:,}", low=self.minimum, high=self.maximum)
-
-
 def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
-    """Smallest and largest useful vocab size: each merge removes at least one symbol from some distinct
-    word (pre-token), so sum(len - 1) over the distinct words bounds the number of merges. Training stops
-    when no pair is left, that is when every distinct word is one token, so no sooner than after as many
-    merges as there are distinct words of two symbols or more (``fewest``); where between the two it stops
-    is known only by training.
+    """Smallest and largest useful vocab size of ``text`` for a kind (its rule: ``playground.kinds``), and the
+    fewest merges after which training may run out of pairs; where between the two it stops only training tells.
 
     >>> limits("aaabdaaabac", "byte", "gpt2", ())
     Limits(minimum=256, maximum=266, exact=True, fewest=1)
-
-    Superword tokens: stage 1 merges within GPT-2 pre-tokens (bounded as above), and each merge of stage 2
-    removes a symbol from some distinct chunk (:data:`SUPERWORD_PATTERN`), so the two bounds add up.
-
-    >>> limits("by the way by the way", "superword", SUPERWORD_PATTERN, ())
+    >>> limits("by the way by the way", "superword", kind_of("superword").fixed_pattern, ())
     Limits(minimum=256, maximum=285, exact=True, fewest=4)
     """
-    if kind == "superword":
-        within = limits(text, "byte", "gpt2", specials)
-        across = limits(text, "byte", SUPERWORD_PATTERN, specials)
-        maximum = min(MAX_VOCAB, within.maximum + across.maximum - across.minimum)
-        # Every distinct chunk ends as one token: at least as many merges as chunks of two symbols or more.
-        return Limits(within.minimum, maximum, within.exact and across.exact, max(within.fewest, across.fewest))
-    if kind == "classic":
-        words = set(text.split())
-        base = len({character for word in words for character in word}) + 1
-        return Limits(base, min(MAX_VOCAB, base + sum(len(word) for word in words)), True, len(words))
-    minimum = 256 + len(specials)
-    if len(text) > EXACT_LIMIT_CHARS:
-        return Limits(minimum, MAX_VOCAB, False)
-    lengths = [len(word.encode("utf-8", errors="surrogatepass")) for word in count_pretokens(text, pattern, specials)]
-    bound = sum(length - 1 for length in lengths)
-    return Limits(minimum, min(MAX_VOCAB, minimum + bound), True, sum(length > 1 for length in lengths))
+    return kind_of(kind).limits(text, pattern, specials)
 
 
 _limits = caches.LIMITS
@@ -135,9 +99,7 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
     """:func:`limits` of the session's settings, remembered by the corpus digest (shown on every rerun).
     A pattern that fails on this corpus is remembered too (finding out may take seconds), as its
     message, so each session reads it in its own language."""
-    classic = s.kind == "classic"
-    pattern = None if classic else SUPERWORD_PATTERN if s.kind == "superword" else pattern_for(s)
-    specials = () if classic else special_tokens(s)
+    pattern, specials = pattern_for(s), kind_of(s.kind).specials_for(special_tokens(s))
 
     def compute() -> Limits | SettingsError:
         try:
@@ -156,7 +118,7 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
     """:func:`limits`; a custom regex runs in a job process: in the server's thread a regex that
     backtracks catastrophically would hold the whole server (the regex engine keeps the GIL) for
     as long as its own budget allows, seconds beyond it on a busy machine (18 s measured)."""
-    custom = kind != "classic" and pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
+    custom = pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
     if not custom or pattern is None:  # (custom implies a pattern; said again for the closure below)
         return limits(text, kind, pattern, specials)
 
@@ -186,40 +148,42 @@ def corpus_digest(s: Session, text: str) -> str:
 def request_for(s: Session) -> tuple[Request, str]:
     """The request the settings describe and its text; SettingsError (what and what is allowed) if none."""
     text = corpus_text(s)
-    classic = s.kind == "classic"
-    if classic and not text.split():
+    kind = kind_of(s.kind)
+    if not kind.keeps_whitespace and not text.split():
         raise SettingsError(later("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left "
                                   "to train."))
     digest = corpus_digest(s, text)
     languages = SLUGS[s.corpus].languages if s.corpus in SLUGS else ()
-    if s.kind == "parity" and not languages:
+    if kind.trains_on == LANGUAGES and not languages:
         raise SettingsError(later("Parity-aware training needs a parallel corpus (the same sentences in several "
                                   "languages): choose the parallel sample."))
     bounds = limits_for(s, *trained_part(s, text, digest, languages))
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
-            why = N_("256 byte tokens + special tokens") if not classic else N_("the characters of the corpus + </w>")
-            reason = later("the vocabulary starts at {low:,} ({why})", low=bounds.minimum, why=later(why))
+            reason = later("the vocabulary starts at {low:,} ({why})", low=bounds.minimum, why=later(kind.base_note))
         else:
             reason = later("this corpus allows at most {n:,} merges", n=bounds.maximum - bounds.minimum)
         raise SettingsError(later("Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
                                   vocab=s.vocab, reason=reason, allowed=bounds.allowed))
-    superword = s.kind == "superword"
-    request = Request(
+    return _request(s, kind, digest, languages), text
+
+
+def _request(s: Session, kind: Kind, digest: str, languages: tuple[str, ...]) -> Request:
+    """The request of the settings, unchecked (a custom regex that does not compile is a SettingsError)."""
+    return Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
         text_digest=digest,
-        kind=s.kind,
+        kind=kind.name,
         vocab_size=s.vocab,
-        pattern_choice="classic" if classic else "superword" if superword else s.pattern,
-        pattern=None if classic else SUPERWORD_PATTERN if superword else pattern_for(s),
-        special_tokens=() if classic else special_tokens(s),
+        pattern_choice=kind.pattern_choice(s.pattern),
+        pattern=pattern_for(s),
+        special_tokens=kind.specials_for(special_tokens(s)),
         holdout=s.holdout,
         languages=languages,
-        transition=s.transition if superword else None,
-        max_words=s.maxwords if superword else None,
+        transition=s.transition if kind.uses("transition") else None,
+        max_words=s.maxwords if kind.uses("maxwords") else None,
     )
-    return request, text
 
 
 def trained_part(s: Session, text: str, digest: str, languages: tuple[str, ...] = ()) -> tuple[str, str]:
@@ -240,12 +204,17 @@ _stops = caches.STOPS
 training has stopped early, the Train page knows the corpus's largest vocab size exactly."""
 
 
+def _stop_key(request: Request) -> tuple[object, ...]:
+    """What decides where training runs out of pairs: the request but its vocab size (one key for note_stop and
+    vocab_range, so every kind's stop is found again, superword's stage settings included)."""
+    return (request.text_digest, request.kind, request.pattern, request.special_tokens, request.holdout,
+            request.transition, request.max_words)  # fmt: skip
+
+
 def note_stop(trained: Trained) -> None:
     """Keep where ``trained`` ran out of pairs, if it did."""
-    request = trained.request
     if trained.result.stopped_early:
-        key = (request.text_digest, request.kind, request.pattern, request.special_tokens, request.holdout)
-        _stops.put(key, trained.num_merges)
+        _stops.put(_stop_key(trained.request), trained.num_merges)
 
 
 def vocab_range(s: Session) -> str | None:
@@ -257,11 +226,10 @@ def vocab_range(s: Session) -> str | None:
         digest = corpus_digest(s, text)
         languages = SLUGS[s.corpus].languages if s.corpus in SLUGS else ()
         bounds = limits_for(s, *trained_part(s, text, digest, languages))
-        pattern = None if s.kind == "classic" else pattern_for(s)
+        request = _request(s, kind_of(s.kind), digest, languages)
     except SettingsError:
         return None
-    specials = () if s.kind == "classic" else special_tokens(s)
-    stop = _stops.get((digest, s.kind, pattern, specials, s.holdout))
+    stop = _stops.get(_stop_key(request))
     if stop is not None:
         return t("Vocab sizes from {low:,} to {high:,} on this corpus: training it ran out of pairs after {n:,} merges "
                  "(a bigger size gives the same tokenizer).", low=bounds.minimum, high=bounds.minimum + stop, n=stop)
@@ -274,11 +242,8 @@ def vocab_range(s: Session) -> str | None:
 
 
 def estimate_seconds(request: Request, n_bytes: int) -> float:
-    """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge; 4x without pre-tokens; superword
-    tokens count twice and encode the chunks once more before stage 2 (docs10m, 5 MB: ~3x plain BPE)."""
+    """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge, times the kind's factor
+    (``playground.kinds``: 4x for plain BPE without pre-tokens, 5x parity-aware, 3x superword tokens)."""
     merges = max(0, request.vocab_size - 256 - len(request.special_tokens))
     seconds = n_bytes / 5e6 + merges * 3e-4
-    # parity: one engine a language, each merged every round (~5x on the parallel sample); superword: two stages
-    plain = 4 if request.pattern is None and request.kind == "byte" else 1
-    factor = {"parity": 5, "superword": 3}.get(request.kind, plain)
-    return seconds * factor
+    return seconds * kind_of(request.kind).time_factor_for(request.pattern)

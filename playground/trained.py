@@ -11,7 +11,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import bpe_core
@@ -19,6 +19,7 @@ from bpe_core.training.superword import MAX_WORDS, train_superword
 from playground.corpora import UPLOAD, sample_name
 from playground.heldout_texts import parallel_texts, split_corpus
 from playground.i18n import t
+from playground.kinds import Kind, kind_of
 from playground.packed_trace import PackedTrace
 
 STATS_SAMPLE_BYTES = 256 * 1024
@@ -37,7 +38,7 @@ class Request:
     corpus: str  # a sample's slug, "paste" or "upload"
     corpus_label: str
     text_digest: str
-    kind: str  # "byte", "classic" or "superword"
+    kind: str  # a trained kind of playground.kinds: "byte", "classic", "parity" or "superword"
     vocab_size: int
     pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
     pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
@@ -53,28 +54,49 @@ class Request:
         parts: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
         if self.holdout or self.languages:  # only then: the keys of earlier requests (saved work) stay as they were
             parts += [self.holdout, self.languages]
-        if self.kind == "superword":
+        if kind_of(self.kind).uses("transition"):  # superword tokens' stages
             parts += [self.transition, self.max_words]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
         """The session field values (``playground.session``) that describe this request, for its link: the
-        pattern and regex only for byte-level BPE (classic BPE has none).
+        pattern and regex only for a kind that takes the user's (classic BPE has none, superword its own).
 
         >>> Request("toy", "Toy", "d", "byte", 300, "custom", r"\\w+|\\W", ("<s>",)).settings()["regex"]
         '\\\\w+|\\\\W'
         """
-        byte_level = self.kind != "classic"
+        kind = kind_of(self.kind)
+        user_pattern = kind.uses("pattern")
         return {
             "corpus": self.corpus,
             "kind": self.kind,
             "vocab": self.vocab_size,
-            "pattern": self.pattern_choice if byte_level else None,
-            "regex": self.pattern if byte_level and self.pattern_choice == "custom" else None,
+            "pattern": self.pattern_choice if user_pattern else None,
+            "regex": self.pattern if user_pattern and self.pattern_choice == "custom" else None,
             "specials": " ".join(self.special_tokens),
             "holdout": self.holdout,
-            **({"transition": self.transition, "maxwords": self.max_words} if self.kind == "superword" else {}),
+            **({"transition": self.transition} if kind.uses("transition") else {}),
+            **({"maxwords": self.max_words} if kind.uses("maxwords") else {}),
         }
+
+    def as_kind(self, kind: Kind, pattern_choice: str = "none", pattern: str | None = None) -> Request:
+        """The same corpus and vocab size trained as ``kind``, with the pattern given where that kind takes the
+        user's (``playground.kinds``): what Compare trains beside a tokenizer.
+
+        >>> superword = Request("toy", "Toy", "d", "superword", 300, "superword", "x", ("<s>",), transition=9)
+        >>> superword.as_kind(kind_of("classic"))
+        Request(corpus='toy', corpus_label='Toy', text_digest='d', kind='classic', vocab_size=300, \
+pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=(), transition=None, max_words=None)
+        """
+        return replace(
+            self,
+            kind=kind.name,
+            pattern_choice=kind.pattern_choice(pattern_choice),
+            pattern=kind.pattern_for(pattern),
+            special_tokens=kind.specials_for(self.special_tokens),
+            transition=self.transition if kind.uses("transition") else None,
+            max_words=self.max_words if kind.uses("maxwords") else None,
+        )
 
     @property
     def label(self) -> str:
@@ -84,14 +106,7 @@ class Request:
     def label_for(self, vocab_size: int) -> str:
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
-        if self.kind == "superword":
-            pattern = t("superword from merge {n:,}", n=self.transition or 0)
-        elif self.kind == "classic":
-            pattern = t("classic </w>")
-        else:
-            pattern = t("pattern {name}", name=self.pattern_choice)
-        if self.kind == "parity":
-            pattern = t("parity-aware · {pattern}", pattern=pattern)
+        pattern = kind_of(self.kind).describe(self.pattern_choice, self.transition)
         if self.holdout:
             pattern = t("{pattern} · {n}% held out", pattern=pattern, n=self.holdout)
         if vocab_size != self.vocab_size:
@@ -115,7 +130,7 @@ class Trained:
     extras: dict[str, Any] = field(default_factory=dict)  # views derived once (player frames, tables)
 
     @property
-    def tokenizer(self) -> bpe_core.Tokenizer | bpe_core.ClassicTokenizer:
+    def tokenizer(self) -> bpe_core.TokenizerShape:
         return self.result.tokenizer
 
     @property
@@ -126,14 +141,8 @@ class Trained:
     def label(self) -> str:
         if not self.result.stopped_early:
             return self.request.label
-        tokenizer = self.tokenizer  # classic: <unk> comes on top of the symbols, as in the request's count
-        return self.request.label_for(
-            tokenizer.unknown_id if isinstance(tokenizer, bpe_core.ClassicTokenizer) else tokenizer.n_vocab
-        )
-
-    @property
-    def is_classic(self) -> bool:
-        return self.request.kind == "classic"
+        tokenizer = self.tokenizer  # an id for what training never saw (<unk>) comes on top of the size asked
+        return self.request.label_for(tokenizer.n_vocab - (tokenizer.unknown_id is not None))
 
 
 _NO_PAIR_LEFT = re.compile(r"no pair left to merge after ([0-9,]+) merges?")
@@ -155,11 +164,9 @@ def stop_reason_text(reason: str | None) -> str:
     return t("no pair left to merge after 1 merge") if n == 1 else t("no pair left to merge after {n:,} merges", n=n)
 
 
-def symbols_of(tokenizer: bpe_core.Tokenizer | bpe_core.ClassicTokenizer, n_symbols: int) -> list[bytes]:
+def symbols_of(tokenizer: bpe_core.TokenizerShape, n_symbols: int) -> list[bytes]:
     """The bytes of symbols 0 .. n_symbols - 1 as the trainer named them (the trace's ids): a byte-level
     tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8."""
-    if isinstance(tokenizer, bpe_core.ClassicTokenizer):
-        return [symbol.encode("utf-8") for symbol in tokenizer.symbols[:n_symbols]]
     return list(map(tokenizer.token_bytes, range(n_symbols)))
 
 
@@ -211,7 +218,8 @@ def train_parts(
         corpus_chars=len(text),
         corpus_bytes=len(text.encode("utf-8", errors="surrogatepass")),
         window_text=_window(text),
-        stats=_stats(result.tokenizer, heldout or text, request.kind == "classic") | {"heldout": bool(heldout)},
+        stats=_stats(result.tokenizer, heldout or text, kind_of(request.kind).keeps_whitespace)
+        | {"heldout": bool(heldout)},
         trace=trace,
     )
 
@@ -225,13 +233,14 @@ def _window(text: str) -> str:
     return text[: cut + 1 if cut > 0 else WINDOW_CHARS]
 
 
-def _stats(tokenizer: Any, text: str, classic: bool) -> dict:
-    """Bytes per token before and after training, on (the start of) the corpus."""
+def _stats(tokenizer: bpe_core.TokenizerShape, text: str, keeps_whitespace: bool) -> dict:
+    """Bytes per token before and after training, on (the start of) the corpus (of its words only, for a kind
+    that drops whitespace)."""
     data = text.encode("utf-8", errors="surrogatepass")
     truncated = len(data) > STATS_SAMPLE_BYTES
     sample = data[:STATS_SAMPLE_BYTES].decode("utf-8", errors="ignore") if truncated else text
     started = time.perf_counter()
-    if classic:
+    if not keeps_whitespace:
         words = sample.split()
         n_bytes = sum(len(word.encode("utf-8", errors="surrogatepass")) for word in words)
         before = sum(len(word) + 1 for word in words)  # characters + </w>

@@ -39,6 +39,7 @@ from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
 from playground import caches
 from playground.corpora import Upload
 from playground.i18n import t
+from playground.kinds import kind_of
 from playground.packed_trace import PackedTrace
 from playground.session import FIELDS, Session
 from playground.text import human_bytes, plain
@@ -194,7 +195,7 @@ def from_bytes(request: Request, data: bytes) -> Trained:
     trace = PackedTrace.from_bytes(data[_LENGTH.size + size :])
     merges = trace.merges()
     result: bpe_core.TrainResult | bpe_core.ClassicResult
-    if header["kind"] == "classic":
+    if not kind_of(header["kind"]).byte_level:  # classic: characters and the end-of-word mark
         atoms: list[tuple[str, ...]] = [(symbol,) for symbol in [*header["characters"], END]]
         for left, right in merges:
             atoms.append(atoms[left] + atoms[right])

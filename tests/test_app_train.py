@@ -23,6 +23,7 @@ from apptest_helpers import (
 
 import bpe_core
 from playground.corpora import DEFAULT_SLUG, PASTE, SLUGS, UPLOAD, load_sample
+from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.train_form import limits
@@ -380,3 +381,28 @@ def test_training_that_runs_out_of_pairs_is_labelled_with_the_vocab_it_reached()
     reached = trained.tokenizer.n_vocab
     assert reached == 259 and "vocab 259 (of 260 asked)" in trained.label
     assert any("vocab 259 \\(of 260 asked\\)" in caption.value for caption in at.caption)  # Markdown-escaped
+
+
+@pytest.mark.parametrize("kind", ["byte", "superword", "classic"])
+def test_after_training_runs_out_of_pairs_the_vocab_range_says_after_how_many_merges(kind):
+    """Every kind's stop is found again by the settings that made it (superword tokens once kept the generic
+    range: the stop was kept under the superword pattern and looked up under the Train page's pattern)."""
+    text = "by the way by the way, all the way"
+    at = fresh()
+    at.radio(key=Session.kind.key).set_value(kind).run()
+    at = _paste(at, text, vocab=300)
+    s = sess(at)
+    kind_settings = kind_of(kind)
+    bounds = limits(text, kind, kind_settings.pattern_for(s.pattern), kind_settings.specials_for((SPECIAL,)))
+    at.number_input(key=Session.vocab.key).set_value(bounds.maximum).run()  # the most the corpus may allow
+    before = [caption.value for caption in at.caption if "Training stops when no pair is left" in caption.value]
+    assert len(before) == 1  # the range where training may stop
+    click_train(at)
+    trained = sess(at).trained
+    assert trained.request.kind == kind and trained.result.stopped_early
+    n = trained.num_merges
+    assert bounds.fewest <= n < bounds.maximum - bounds.minimum
+    at.run()  # the range is drawn above the Train button: the next run shows what this training found
+    expected = (f"Vocab sizes from {bounds.minimum:,} to {bounds.minimum + n:,} on this corpus: training it ran out "
+                f"of pairs after {n:,} merges")
+    assert any(caption.value.startswith(expected) for caption in at.caption), [c.value for c in at.caption]

@@ -146,3 +146,52 @@ def test_no_module_outgrows_the_house(limit, folder):
     sizes = {str(path.relative_to(ROOT)): len(path.read_text(encoding="utf-8").splitlines())
              for path in (ROOT / folder).rglob("*.py")}  # fmt: skip
     assert {path: n for path, n in sizes.items() if n > limit} == {}
+
+
+def _kind_comparisons(tree: ast.AST) -> list[int]:
+    """Lines comparing a ``kind`` name or a ``.kind`` attribute with a string literal (``==``, ``!=``, ``in``,
+    ``not in`` a tuple, list or set of them, either side)."""
+
+    def is_kind(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "kind") or (
+            isinstance(node, ast.Attribute) and node.attr == "kind"
+        )
+
+    def is_literal(node: ast.AST) -> bool:
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            return any(is_literal(element) for element in node.elts)
+        return isinstance(node, ast.JoinedStr) or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for left, right in zip(sides, sides[1:]):
+                if (is_kind(left) and is_literal(right)) or (is_literal(left) and is_kind(right)):
+                    found.append(node.lineno)
+    return found
+
+
+def test_the_kind_checker_sees_every_form_of_comparison():
+    code = 'a = s.kind == "classic"\nb = "byte" != kind\nc = request.kind in ("x", "y")\nd = kind not in {"z"}\n'
+    clean = "e = kind_of(s.kind).user_pattern\nf = row.kind in UNREACHABLE\ng = kind == other\nh = kind == 2\n"
+    assert _kind_comparisons(ast.parse(code)) == [1, 2, 3, 4]
+    assert _kind_comparisons(ast.parse(clean)) == []
+
+
+def test_pages_and_views_ask_the_table_of_kinds_never_compare_kind_names():
+    """What a kind means is written once, in ``playground.kinds``: ui/ and pages/ ask it (``kind_of(name)``)."""
+    paths = [*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py")]
+    found = {str(path.relative_to(ROOT)): _kind_comparisons(ast.parse(path.read_text("utf-8"))) for path in paths}
+    assert {path: lines for path, lines in found.items() if lines} == {}
+
+
+def test_no_view_branches_on_the_tokenizer_type():
+    """Views ask the tokenizer's shape (``bpe_core.TokenizerShape``), never its type: no ClassicTokenizer, no
+    AnyTokenizer union and no "is classic" question in ui/, pages/ or playground/ outside the workspace codec
+    (which rebuilds each type from its own bytes)."""
+    words = ("ClassicTokenizer", "AnyTokenizer", "is_classic")
+    paths = [*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py"), *(ROOT / "playground").rglob("*.py")]
+    texts = {str(path.relative_to(ROOT)): path.read_text("utf-8") for path in paths if path.name != "workspace.py"}
+    found = {path: [word for word in words if word in text] for path, text in texts.items()}
+    assert {path: names for path, names in found.items() if names} == {}

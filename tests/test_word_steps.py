@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from ui.encoding import UnknownSymbol, word_steps
+from ui.encoding import UnknownSymbol, encode, word_steps, words
 
 CLASSIC_CORPUS = "low low lower newest newest widest a</w> a</w>b </w></w> w> <//w>> " * 3
 CLASSIC = bpe_core.train_classic(CLASSIC_CORPUS, 60).tokenizer
@@ -54,3 +54,16 @@ def test_byte_level_steps_are_the_tokenizer_cut_to_each_rank(word):
         truncated = BYTE.truncated(rank + 1)
         assert labels == truncated.decode_tokens_bytes(truncated.encode(word)), caption
     assert steps[-1][1] == BYTE.decode_tokens_bytes(BYTE.encode(word))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(WORDS, max_size=6).map(" \n".join))
+def test_encodes_words_are_the_classic_encoders_own(text):
+    """Encode draws a classic text word by word from the tokenizer's shape (its pieces, each segmented with all
+    merges): the same symbols ``encode_words`` gives, a literal ``</w>`` included."""
+    assert words(CLASSIC, text) == CLASSIC.encode_words(text)
+    encoded = encode(CLASSIC, text)
+    assert encoded.ids == CLASSIC.encode(text) and encoded.unknown_id == CLASSIC.unknown_id
+    symbols = [symbol for word in CLASSIC.encode_words(text) for symbol in word]
+    expected = [b"<unk>" if i == CLASSIC.unknown_id else symbol.encode() for symbol, i in zip(symbols, encoded.ids)]
+    assert encoded.tokens == expected

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bpe_core import TokenizerShape
 from bpe_core.encoding.dropout import dropout_samples, sample_seeds
 from playground.i18n import t, tn
-from playground.session import MAX_DROPOUT, MAX_SEED, AnyTokenizer, Session
-from ui import encoding as enc
+from playground.session import MAX_DROPOUT, MAX_SEED, Session
 from ui import tokens as tok_ui
 
 SAMPLES = 4
@@ -38,7 +38,7 @@ class Sample:
     decodes: bool
 
 
-def samples(tokenizer: AnyTokenizer, text: str, p: float, seed: int, n: int = SAMPLES) -> list[Sample]:
+def samples(tokenizer: TokenizerShape, text: str, p: float, seed: int, n: int = SAMPLES) -> list[Sample]:
     """``n`` segmentations of ``text`` with each merge skipped with probability ``p`` (``p = 0``: the plain
     encoding, n times)."""
     expected = tokenizer.decode(tokenizer.encode(text))
@@ -47,11 +47,11 @@ def samples(tokenizer: AnyTokenizer, text: str, p: float, seed: int, n: int = SA
             for each, ids in zip(sample_seeds(seed, n), drawn)]  # fmt: skip
 
 
-def _tokens(tokenizer: AnyTokenizer, ids: list[int]) -> list[bytes] | list[str]:
-    if enc.is_classic(tokenizer):
-        vocab = tokenizer.vocab
-        return [vocab[i] for i in ids]
-    return tokenizer.decode_tokens_bytes(ids)
+def _tokens(tokenizer: TokenizerShape, ids: list[int]) -> list[bytes] | list[str]:
+    """Byte tokens as bytes; symbols of characters (classic) as their text."""
+    if tokenizer.byte_level:
+        return [tokenizer.token_bytes(i) for i in ids]
+    return [tokenizer.token_text(i) for i in ids]
 
 
 def sample_html(index: int, sample: Sample) -> str:
@@ -64,7 +64,7 @@ def sample_html(index: int, sample: Sample) -> str:
     return f'<div class="bpe-sample"><div style="font-weight:600">{head}</div>{body}{rest}</div>'
 
 
-def render(s: Session, tokenizer: AnyTokenizer, plain_tokens: int) -> None:
+def render(s: Session, tokenizer: TokenizerShape, plain_tokens: int) -> None:
     """The probability and seed, and with a probability above 0 the samples side by side."""
     st.subheader(t("BPE-dropout: one text, many segmentations"))
     left, right = st.columns([3, 1], vertical_alignment="bottom")

@@ -1,8 +1,7 @@
-"""A tokenizer's output for the pages: byte-level and classic tokenizers both go in, one shape comes out.
-
-Every ``isinstance(..., ClassicTokenizer)`` of the app is in this module, so pages never branch on
-the kind of tokenizer: they call :func:`encode`, :func:`encoded_html`, :func:`pretokens` and
-:func:`word_steps`.
+"""A tokenizer's output for the pages: any tokenizer goes in as its shape (``bpe_core.TokenizerShape``: byte-level
+and classic alike), one form comes out. Pages call :func:`encode`, :func:`encoded_html`, :func:`pretokens` and
+:func:`word_steps`; what differs between families is read from the shape as data (``byte_level``,
+``unknown_id``), never from its type.
 """
 
 from __future__ import annotations
@@ -11,20 +10,16 @@ import html
 from collections import Counter
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from bpe_core import ClassicTokenizer, Tokenizer
+from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
 from playground import caches
 from playground.i18n import t
-from playground.session import TRAINED, AnyTokenizer, Session
+from playground.session import TRAINED, Session
 from playground.trained import Trained
 from ui import tokens as tok_ui
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeIs  # typing's own from Python 3.13
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
 """Code names, the same in every language."""
@@ -53,31 +48,36 @@ class Encoded:
     ids: list[int | None]
     n_chars: int
     n_bytes: int
-    words: list[list[str]] | None = None  # classic only
-    unknown_id: int | None = None  # classic only: the id of <unk>
+    words: list[list[str]] | None = None  # a tokenizer that drops whitespace (classic): each word's symbols
+    unknown_id: int | None = None  # the id of what training never saw (classic: <unk>), if the tokenizer has one
 
     @property
     def n_tokens(self) -> int:
         return len(self.tokens)
 
 
-def is_classic(tokenizer: object) -> TypeIs[ClassicTokenizer]:
-    return isinstance(tokenizer, ClassicTokenizer)
-
-
-def encode(tokenizer: AnyTokenizer, text: str) -> Encoded:
-    """Tokens (bytes for byte-level, symbols for classic), ids and sizes of ``text``."""
+def encode(tokenizer: TokenizerShape, text: str) -> Encoded:
+    """Tokens (bytes; classic: its symbols' text as UTF-8, a character never seen in training as what it
+    encodes to, ``<unk>``), ids and sizes of ``text``."""
     n_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-    if is_classic(tokenizer):
-        words = tokenizer.encode_words(text)
-        ids = tokenizer.encode(text)
-        # A character never seen in training is not a token of this vocab: it is shown as what it encodes to.
-        unknown = tokenizer.unknown_id
-        symbols = (symbol for word in words for symbol in word)
-        tokens = [b"<unk>" if i == unknown else symbol.encode("utf-8") for symbol, i in zip(symbols, ids)]
-        return Encoded(tokens, list(ids), len(text), n_bytes, words, unknown)
     ids = tokenizer.encode(text)
-    return Encoded(tokenizer.decode_tokens_bytes(ids), list(ids), len(text), n_bytes)
+    tokens = [tokenizer.token_bytes(i) for i in ids]
+    if tokenizer.byte_level:
+        return Encoded(tokens, list(ids), len(text), n_bytes)
+    # Symbols of characters: whitespace is not in the tokens, so words are drawn apart, each as its symbols
+    # (a character never seen in training as itself, marked unknown: words_html).
+    return Encoded(tokens, list(ids), len(text), n_bytes, words(tokenizer, text), tokenizer.unknown_id)
+
+
+def words(tokenizer: TokenizerShape, text: str) -> list[list[str]]:
+    """The symbols of each piece of ``text`` (classic: each word), as the tokenizer's own segmentation of that
+    piece cuts it with all its merges."""
+    pieces = tokenizer.pretokenize(text)
+    cut: dict[str, list[str]] = {}
+    for piece in pieces:
+        if piece not in cut:
+            cut[piece] = [str(token) for token in tokenizer.segment(piece).tokens_at(tokenizer.num_merges)]
+    return [cut[piece] for piece in pieces]
 
 
 def encoded_html(result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS) -> str:
@@ -103,7 +103,7 @@ def tokenizer_choices(s: Session) -> dict[str, str]:
     return choices
 
 
-def tokenizer_for(s: Session, choice: str) -> AnyTokenizer | None:
+def tokenizer_for(s: Session, choice: str) -> TokenizerShape | None:
     """The tokenizer behind a choice id (None when it is gone, e.g. a file from before a reload)."""
     if choice == TRAINED:
         return s.trained.tokenizer if s.trained is not None else None
@@ -116,23 +116,11 @@ def loaded_choice(label: str) -> str:
     return LOADED + label
 
 
-def pretokens(tokenizer: AnyTokenizer, text: str, limit: int = 300) -> list[str]:
-    """Distinct words / pre-tokens of text, in order of appearance (for the step-by-step view)."""
-    if is_classic(tokenizer):
-        pieces = text.split()
-    else:
-        from bpe_core.pretokenize import pretokenize, split_on_special
-
-        pieces = []
-        specials = getattr(tokenizer, "special_tokens", {}) or {}
-        try:
-            for piece, is_special in split_on_special(text, specials):
-                if not is_special:
-                    pieces.extend(pretokenize(piece, tokenizer.pattern))
-        except ValueError:
-            pieces = text.split()
+def pretokens(tokenizer: TokenizerShape, text: str, limit: int = 300) -> list[str]:
+    """Distinct words / pre-tokens of text as the tokenizer splits it, in order of appearance (for the
+    step-by-step view; a pattern that cannot split this text is a ValueError saying why)."""
     seen: dict[str, None] = {}
-    for piece in pieces:
+    for piece in tokenizer.pretokenize(text):
         if piece and piece not in seen:
             seen[piece] = None
             if len(seen) >= limit:
@@ -152,7 +140,7 @@ Label = bytes | str | UnknownSymbol
 """A token as a step shows it: bytes (byte-level), a symbol (classic), or a character classic BPE never saw."""
 
 
-def word_steps(tokenizer: AnyTokenizer, word: str) -> list[tuple[str, list[Label], list[bool]]]:
+def word_steps(tokenizer: TokenizerShape, word: str) -> list[tuple[str, list[Label], list[bool]]]:
     """[(caption, tokens, which tokens were just made)] from bytes (classic: characters and </w>) to the
     final tokens, read from the tokenizer's own boundary lifetimes (``segment``): the merges are the
     encoder's, never redone here, so a literal ``</w>`` in classic text stays text.
@@ -162,38 +150,39 @@ def word_steps(tokenizer: AnyTokenizer, word: str) -> list[tuple[str, list[Label
     """
     segmentation = tokenizer.segment(word)
     lifetimes = segmentation.lifetimes
-    classic = is_classic(tokenizer)
-    first = t("start: one symbol per character, then </w>") if classic else t("start: one token per byte")
+    first = t("start: one token per byte") if tokenizer.byte_level else t("start: one symbol per character, then </w>")
     tokens = segmentation.tokens_at(0)
     steps = [(first, _labels(tokenizer, tokens), [False] * len(tokens))]
-    ids = {} if is_classic(tokenizer) else tokenizer.mergeable_ranks
     for life in sorted({life for life in lifetimes if 0 <= life < PERMANENT}):
         cuts = segmentation.boundaries_at(life + 1)
         pieces = segmentation.tokens_at(life + 1)
         just = [any(lifetimes[j] == life for j in range(start, stop - 1)) for start, stop in pairwise(cuts)]
         made: Counter[bytes | str] = Counter(pieces[i] for i, new in enumerate(just) if new)  # may make one twice
-        made_text = ", ".join(_made(piece, ids) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
+        made_text = ", ".join(_made(tokenizer, piece) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
         steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), _labels(tokenizer, pieces), just))
     return steps
 
 
-def _made(token: bytes | str, ids: dict[bytes, int]) -> str:
-    """A token a merge made, as a step's caption names it (byte-level: with its id)."""
+def _made(tokenizer: TokenizerShape, token: bytes | str) -> str:
+    """A token a merge made, as a step's caption names it (a byte token with its id)."""
     if isinstance(token, str):
         return tok_ui.display_str(token)
-    return f"{tok_ui.display_bytes(token)} (id {ids.get(token)})"
+    return f"{tok_ui.display_bytes(token)} (id {tokenizer.token_id(token)})"
 
 
-def _labels(tokenizer: AnyTokenizer, tokens: list[bytes] | list[str]) -> list[Label]:
+def _labels(tokenizer: TokenizerShape, tokens: list[bytes] | list[str]) -> list[Label]:
     """Tokens as steps draw them: a single character classic BPE never saw becomes an :class:`UnknownSymbol`
     (merged symbols are always known: only a lone character can be unknown, and it never merges)."""
-    if not is_classic(tokenizer):
+    unknown = tokenizer.unknown_id
+    if unknown is None:
         return list(tokens)
-    known = set(tokenizer.symbols)
-    return [
-        token if isinstance(token, bytes) or token in known else UnknownSymbol(token, tokenizer.unknown_id)
-        for token in tokens
-    ]
+    labels: list[Label] = []
+    for token in tokens:
+        if isinstance(token, str) and tokenizer.token_id(token) is None:
+            labels.append(UnknownSymbol(token, unknown))
+        else:
+            labels.append(token)
+    return labels
 
 
 def steps_html(steps: list[tuple[str, list[Label], list[bool]]]) -> str:

@@ -17,9 +17,10 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core import Tokenizer, formats
+from bpe_core import TokenizerShape, formats
 from bpe_core.formats.archive import read_zip
 from playground.i18n import N_, t
+from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request
@@ -84,7 +85,7 @@ def load_files(files: list[File]) -> tuple[Any, str]:
         target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
         try:
             tokenizer = formats.load(target)
-            if not isinstance(tokenizer, Tokenizer):  # a SentencePiece model: char-level, none of the views fit
+            if not isinstance(tokenizer, TokenizerShape):  # a SentencePiece model: not yet the shape the views ask
                 reason = "a SentencePiece model; bpe_core.load reads it, the app cannot show it yet"
                 raise formats.FormatError(names[0], reason)
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
@@ -132,8 +133,8 @@ def training_info(request: Request, seconds: float) -> dict[str, Any]:
     """What the project's JSON keeps of how the tokenizer was trained (the superword settings too)."""
     info = {"corpus": request.corpus_label, "vocab_size": request.vocab_size, "pattern": request.pattern,
             "special_tokens": list(request.special_tokens), "seconds": round(seconds, 3)}  # fmt: skip
-    if request.kind == "superword":
-        info.update(kind="superword", transition=request.transition, max_words=request.max_words)
+    if kind_of(request.kind).uses("transition"):  # superword tokens' stages
+        info.update(kind=request.kind, transition=request.transition, max_words=request.max_words)
     return info
 
 

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from bpe_core import ClassicTokenizer, pretokenize
 from bpe_core.encoding.classic import END_OF_WORD
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
@@ -81,10 +80,10 @@ def picked_text(trained: Trained, word: str) -> str:
     window), which encoding adds by itself.
 
     >>> from types import SimpleNamespace
-    >>> picked_text(SimpleNamespace(is_classic=True), "lowest</w>")
+    >>> picked_text(SimpleNamespace(tokenizer=SimpleNamespace(byte_level=False)), "lowest</w>")
     'lowest'
     """
-    return word.removesuffix(END_OF_WORD) if trained.is_classic else word
+    return word if trained.tokenizer.byte_level else word.removesuffix(END_OF_WORD)
 
 
 def _uint(values: Iterable[int]) -> bytes:
@@ -92,21 +91,19 @@ def _uint(values: Iterable[int]) -> bytes:
 
 
 def word_starts(trained: Trained) -> set[int]:
-    """Atom offsets where a word of the window starts: a pre-token (classic: a whitespace-split
-    word with its </w>), or a special token.
+    """Atom offsets where a word of the window starts: a piece the tokenizer splits it into (a pre-token;
+    classic: a whitespace-split word with its </w>), or a special token.
 
     The player reports the word holding a clicked token; lifetimes alone cannot tell a boundary
     between words from one inside a word that no merge removes.
     """
     tokenizer = trained.tokenizer
-    if isinstance(tokenizer, ClassicTokenizer):
-        words = [len(word) + 1 for word in trained.window_text.split()]  # characters + </w>
-    else:
-        words = [
-            len(word.encode("utf-8"))
-            for piece, special in split_on_special(trained.window_text, tokenizer.special_tokens)
-            for word in ([piece] if special else pretokenize(piece, tokenizer.pattern))
-        ]
+    specials = tokenizer.special_tokens
+    words = [  # each piece's atoms as the tokenizer's own segmentation has them (bytes; classic: characters + </w>)
+        len(tokenizer.segment(word).data)
+        for piece, special in split_on_special(trained.window_text, specials)
+        for word in ([piece] if special else tokenizer.pretokenize(piece))
+    ]
     starts, at = set(), 0
     for size in words:
         starts.add(at)
@@ -117,7 +114,7 @@ def word_starts(trained: Trained) -> set[int]:
 def _columns(trained: Trained) -> dict:
     """The payload's parts that never change for a trained tokenizer: the window, the base
     tokens and the deflated columns."""
-    classic = trained.is_classic
+    classic = not trained.tokenizer.byte_level
     segmentation = trained.tokenizer.segment(trained.window_text)
     starts = word_starts(trained)
     # Read from the packed trace's columns, by symbol id: making a record per merge would cost the server ~1 KB a

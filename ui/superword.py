@@ -8,11 +8,10 @@ merges across whitespace, inside chunks (``bpe_core.pretokenize.superword``), so
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import streamlit as st
 
 from playground.i18n import t
+from playground.kinds import BYTE, kind_of
 from playground.session import MAX_VOCAB, MAX_WORDS, Session
 from playground.trained import Request
 from ui.callbacks import guarded
@@ -36,7 +35,7 @@ def suggested_transition(vocab: int, n_specials: int) -> int:
 def kind_changed(s: Session) -> None:
     """The Train page's algorithm changed: choosing superword tokens puts the transition inside this vocab's
     merges (at the field's default stage 2 may never start), so one click shows both stages."""
-    if s.kind == "superword":
+    if kind_of(s.kind).uses("transition"):
         s.transition = suggested_transition(s.vocab, len(s.specials.split()))
 
 
@@ -62,4 +61,4 @@ def superword_inputs(s: Session) -> None:
 def plain_twin(request: Request) -> Request:
     """Plain byte-level BPE (pattern gpt2) on the same corpus at the same vocab size: what Compare sets a
     superword tokenizer against."""
-    return replace(request, kind="byte", pattern="gpt2", pattern_choice="gpt2", transition=None, max_words=None)
+    return request.as_kind(BYTE, "gpt2", "gpt2")

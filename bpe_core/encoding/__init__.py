@@ -5,6 +5,7 @@
 - :mod:`.arguments`: checking what callers pass; :mod:`.ranks`: merges read from ranks;
 - :mod:`.lifetimes`: a text's segmentation at every vocab size from one pass;
 - :mod:`.classic`: :class:`ClassicTokenizer`, classic BPE with an end-of-word mark;
+- :mod:`.shape`: :class:`TokenizerShape`, what every tokenizer above gives (views ask it, never the type);
 - :mod:`.dropout`: BPE-dropout, merges skipped at random while encoding (any tokenizer above);
 - :mod:`.sentencepiece`: SentencePiece BPE models (Llama 2, Mistral), encoded as ``sentencepiece`` does.
 
@@ -16,6 +17,7 @@
 from .classic import ClassicTokenizer
 from .dropout import dropout_samples, encode_with_dropout
 from .lifetimes import Segmentation
+from .shape import TokenizerShape
 from .tokenizer import Tokenizer
 
-__all__ = ["ClassicTokenizer", "Segmentation", "Tokenizer", "dropout_samples", "encode_with_dropout"]
+__all__ = ["ClassicTokenizer", "Segmentation", "Tokenizer", "TokenizerShape", "dropout_samples", "encode_with_dropout"]

@@ -12,6 +12,8 @@ kept, so ``decode`` joins words with single spaces.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .arguments import checked_text
 from .lifetimes import PERMANENT, Segmentation, merge_lifetimes
 
@@ -80,6 +82,50 @@ class ClassicTokenizer:
         self._id = {symbol: identifier for identifier, symbol in enumerate(symbols)}
         self.unknown_id = len(symbols)
         self._cache: dict[str, list[Atoms]] = {}
+
+    # -- what it is (the shape every tokenizer has: :class:`~.shape.TokenizerShape`) ------------
+
+    byte_level = False  # its tokens are symbols of characters (and </w>), not bytes of the text
+
+    @property
+    def n_vocab(self) -> int:
+        """How many ids it has: its symbols and ``<unk>``."""
+        return self.unknown_id + 1
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """None: classic BPE has no special tokens."""
+        return {}
+
+    def token_text(self, token_id: int) -> str:
+        """A symbol as text, the end-of-word mark as ``</w>``; ``<unk>`` for :attr:`unknown_id`.
+
+        >>> ClassicTokenizer(["l", "o", "</w>", "lo</w>"], [("l", "o</w>")]).token_text(3)
+        'lo</w>'
+        """
+        if type(token_id) is not int or not 0 <= token_id <= self.unknown_id:
+            ids_run = f"its ids run from 0 to {self.unknown_id}"
+            raise ValueError(f"token id {token_id!r} is not in this tokenizer ({ids_run})")
+        return self.symbols[token_id] if token_id < self.unknown_id else UNKNOWN
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """:meth:`token_text` as UTF-8."""
+        return self.token_text(token_id).encode("utf-8")
+
+    def token_id(self, token: bytes | str) -> int | None:
+        """The id of a symbol as :meth:`segment` shows it (a trailing ``</w>`` read as the mark; bytes as UTF-8),
+        else None."""
+        return self._id.get(_atoms_of(token.decode("utf-8", errors="replace") if isinstance(token, bytes) else token))
+
+    def pretokenize(self, text: str) -> list[str]:
+        """The pieces BPE runs on, each encoded alone: the whitespace-separated words. Each gets its end-of-word
+        mark when encoded (its own atom, see :meth:`segment`): written into the word as ``</w>`` it would read as
+        that text.
+
+        >>> ClassicTokenizer([], []).pretokenize(" low\tlower ")
+        ['low', 'lower']
+        """
+        return checked_text(text).split()
 
     @property
     def vocab(self) -> dict[int, str]:
@@ -157,7 +203,7 @@ class ClassicTokenizer:
             lifetimes.extend(self._word_lifetimes((*word, END)))
         return Segmentation(shown, lifetimes, self.num_merges)
 
-    def decode(self, ids: list[int]) -> str:
+    def decode(self, ids: Iterable[int]) -> str:
         """The words joined by single spaces (whitespace is not kept); unknown characters as ``<unk>``.
 
         >>> from bpe_core import train_classic

@@ -33,6 +33,15 @@ class Decoding:
             raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})")
         return token
 
+    def token_text(self, token_id: int) -> str:
+        """A token as text to show: its UTF-8, a byte that is not valid there as ``\\xNN``.
+
+        >>> from bpe_core import Tokenizer
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, []).token_text(0xE4)
+        '\\\\xe4'
+        """
+        return self.token_bytes(token_id).decode("utf-8", errors="backslashreplace")
+
     def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
         """The bytes of each token (see :meth:`token_bytes` for the ids refused)."""
         if isinstance(ids, (str, bytes)):

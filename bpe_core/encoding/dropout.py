@@ -36,6 +36,7 @@ from numbers import Real
 # Everything this module needs from the engine, in one place.
 from ..pretokenize import normalize, pretokenize, replace_surrogates, split_on_special
 from .classic import END, ClassicTokenizer
+from .shape import TokenizerShape
 from .tokenizer import Tokenizer
 
 RankOf = Callable[[int, int, int], int | None]
@@ -91,7 +92,7 @@ def dropout_spans(n: int, rank_of: RankOf, p: float, draw: Callable[[], float]) 
 class _Encoder:
     """One tokenizer's tables, read once for any number of samples."""
 
-    def __init__(self, tokenizer: Tokenizer | ClassicTokenizer):
+    def __init__(self, tokenizer: TokenizerShape):
         if isinstance(tokenizer, Tokenizer):
             self.encode = self._byte_level
             self._token_id = tokenizer.mergeable_ranks
@@ -150,7 +151,7 @@ def _checked(text: str, p: float, seed: int) -> None:
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
 
 
-def encode_with_dropout(tokenizer: Tokenizer | ClassicTokenizer, text: str, p: float, *, seed: int) -> list[int]:
+def encode_with_dropout(tokenizer: TokenizerShape, text: str, p: float, *, seed: int) -> list[int]:
     """The ids of ``text`` with each merge dropped with probability ``p`` (see the module docstring).
 
     Special tokens are recognised as ``Tokenizer.encode`` does.
@@ -170,7 +171,7 @@ def sample_seeds(seed: int, n: int) -> list[int]:
 
 
 def dropout_samples(
-    tokenizer: Tokenizer | ClassicTokenizer, text: str, p: float, *, seed: int, n: int
+    tokenizer: TokenizerShape, text: str, p: float, *, seed: int, n: int
 ) -> list[list[int]]:
     """``n`` segmentations of ``text`` side by side: sample i is ``encode_with_dropout`` with seed
     ``sample_seeds(seed, n)[i]`` (the tokenizer's tables are read once for all of them)."""

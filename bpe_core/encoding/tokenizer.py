@@ -121,7 +121,10 @@ class Tokenizer(Decoding):
         self.pattern_source = None
         self._pieces = PieceEncoder(token_id, merge_rank, vocab)
 
-    # -- what it is ---------------------------------------------------------------------------
+    # -- what it is (the shape every tokenizer has: :class:`~.shape.TokenizerShape`) ------------
+
+    byte_level = True  # its tokens are bytes of the text (a char-level tokenizer's: symbols of characters)
+    unknown_id: int | None = None  # every text encodes: no id stands for what training never saw
 
     @property
     def vocab(self) -> dict[int, bytes]:
@@ -163,6 +166,10 @@ class Tokenizer(Decoding):
     def merge_ranks(self) -> dict[bytes, int]:
         """Every token a merge creates, and that merge's rank: what encoding ranks pairs by."""
         return dict(self._merge_rank)
+
+    def token_id(self, token: bytes | str) -> int | None:
+        """The id of a regular token (bytes as :meth:`segment` cuts them; a str as UTF-8), else None."""
+        return self._token_id.get(token.encode("utf-8") if isinstance(token, str) else token)
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
@@ -224,6 +231,16 @@ class Tokenizer(Decoding):
 
     def _pretokenize(self, text: str) -> list[str]:
         return pretokenize(text, self.pattern)
+
+    def pretokenize(self, text: str) -> list[str]:
+        """The pieces BPE runs on, each encoded alone: the pattern's pre-tokens of the (normalized) text
+        between special tokens (those are left out: they are never merged).
+
+        >>> Tokenizer({i: bytes([i]) for i in range(256)}, [], ["<s>"]).pretokenize("hi you<s>!")
+        ['hi', ' you', '!']
+        """
+        pieces = (piece for piece, special in self._split_on_special(text) if not special)
+        return [word for piece in pieces for word in pretokenize(piece, self.pattern)]
 
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
         """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.

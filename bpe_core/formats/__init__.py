@@ -132,6 +132,9 @@ def save(
     >>> sorted(path.name for fmt in FORMATS for path in save(tokenizer, directory, fmt))
     ['bpe-playground.json', 'merges.txt', 'tokenizer.json', 'tokenizer.tiktoken', 'vocab.json']
     """
+    if not isinstance(tokenizer, Tokenizer):  # e.g. a ClassicTokenizer: its symbols are characters and </w>
+        kind = type(tokenizer).__name__
+        raise TypeError(f"only byte-level tokenizers (bpe_core.Tokenizer) can be saved in {fmt} format, not a {kind}")
     if fmt == "bpe-playground":
         return save_json(tokenizer, path_or_dir, training=training)
     if fmt == "gpt2":

@@ -17,6 +17,7 @@ import streamlit as st
 from bpe_core.pretokenize import pattern_regex
 from playground import runs
 from playground.i18n import t
+from playground.kinds import BYTE, CLASSIC, TEXT, kind_of
 from playground.session import Session
 from playground.text import human_bytes, plain
 from playground.trained import Request, Trained
@@ -36,18 +37,14 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
     text = corpus.text[:ALGO_CORPUS_LIMIT]
     digest = corpus.digest if len(text) == len(corpus.text) else text_digest(text)
     request = replace(base, text_digest=digest)
-    pattern, choice = (base.pattern, base.pattern_choice) if base.kind == "byte" else ("gpt2", "gpt2")
+    pattern, choice = (base.pattern, base.pattern_choice) if _own_pattern(base) else ("gpt2", "gpt2")
     out = []
-    if base.kind == "superword":  # itself first, on the same (cut) corpus: then plain BPE at its size
+    if kind_of(base.kind).plain_twin:  # itself first, on the same (cut) corpus: then plain BPE at its size
         out.append((t("superword tokens, from merge {n:,}", n=base.transition or 0), request))
-        request = replace(request, transition=None, max_words=None)
     if pattern is not None:
-        out.append((t("byte-level, pattern {name}", name=choice), replace(request, kind="byte", pattern=pattern,
-                                                                         pattern_choice=choice)))
-    out.append((t("byte-level, no pre-tokenization"), replace(request, kind="byte", pattern=None,
-                                                              pattern_choice="none")))
-    out.append((t("classic char-level </w>"), replace(request, kind="classic", pattern=None, pattern_choice="classic",
-                                                       special_tokens=())))
+        out.append((t("byte-level, pattern {name}", name=choice), request.as_kind(BYTE, choice, pattern)))
+    out.append((t("byte-level, no pre-tokenization"), request.as_kind(BYTE, "none", None)))
+    out.append((t("classic char-level </w>"), request.as_kind(CLASSIC)))
     return out
 
 
@@ -55,6 +52,13 @@ def result_of(s: Session, request: Request) -> Trained | str | None:
     """A variant trained before (by this session, another, or the Train page: the same request), or the message
     of its failure; None when it has not been tried."""
     return training.cached(s, request) or runs.failure(request)
+
+
+def _own_pattern(request: Request) -> bool:
+    """Whether the variants take the tokenizer's own pattern: plain BPE on a text with the user's pattern (the
+    others, parity-aware and superword, are set beside GPT-2's)."""
+    kind = kind_of(request.kind)
+    return kind.user_pattern and kind.trains_on == TEXT
 
 
 def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
@@ -83,7 +87,7 @@ def render(s: Session, subject: Subject) -> None:
                   "byte-level BPE with pre-tokenization, without it (merges may cross words), and classic "
                   "character-level BPE with `</w>` (Sennrich et al.).", corpus=texts.name(corpus), start=start,
                   size=human_bytes(len(text.encode())), vocab=vocab))
-    if subject.trained.request.kind == "byte" and subject.trained.request.pattern is not None:
+    if _own_pattern(subject.trained.request) and subject.trained.request.pattern is not None:
         st.caption(t("The pre-tokenization pattern of the first variant:"))
         st.code(pattern_regex(subject.trained.request.pattern), language=None)
     st.text_area(t("Sample text (Chinese shows the byte vs character difference)"), key=Session.algo_text.key,
@@ -114,7 +118,7 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]], tab
             t("sample bytes/token"): f"{encoded.n_bytes / encoded.n_tokens:.3f}" if encoded.n_tokens else "–",
         })  # fmt: skip
         views.append((View(name, summary(encoded.n_tokens, encoded.n_bytes), encoded.tokens, encoded.ids),
-                      result.is_classic))  # fmt: skip
+                      not result.tokenizer.byte_level))  # fmt: skip
     if not rows:
         return
     if table:

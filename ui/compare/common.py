@@ -15,6 +15,7 @@ import streamlit as st
 from bpe_core import analysis as voc
 from playground import caches
 from playground.i18n import N_, t
+from playground.kinds import LOADED, Kind, kind_of
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
 from ui import encoding as enc
@@ -54,14 +55,15 @@ class Subject:
     """The tokenizer a Compare view works on."""
 
     choice: str  # ui.encoding choice id: TRAINED or a loaded file
-    tokenizer: Any
+    tokenizer: Any  # a bpe_core.TokenizerShape (the views also read a byte-level one's own methods)
     label: str
     key: str  # identifies the tokenizer's content in caches
     trained: Trained | None  # None for a tokenizer loaded from files
 
     @property
-    def is_classic(self) -> bool:
-        return enc.is_classic(self.tokenizer)
+    def kind(self) -> Kind:
+        """What kind of tokenizer it is (``playground.kinds``): its request's, or loaded from files."""
+        return kind_of(self.trained.request.kind) if self.trained is not None else LOADED
 
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
@@ -98,9 +100,10 @@ def content_key(tokenizer: Any) -> str:
     return key
 
 
-def byte_level_only(subject: Subject) -> bool:
-    """True for a byte-level tokenizer; for a classic one, say which views it has and return False."""
-    if not subject.is_classic:
+def view_applies(subject: Subject, view: str) -> bool:
+    """True when ``view`` applies to the subject's kind; else say which views it has and return False (only
+    classic BPE lacks views: those that need a byte-level tokenizer)."""
+    if view in subject.kind.views:
         return True
     st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
               "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "

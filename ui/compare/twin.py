@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bpe_core import ClassicTokenizer
-from bpe_core.pretokenize.superword import is_superword
 from playground.i18n import N_, t
+from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request, Trained
@@ -30,9 +29,7 @@ TWIN_LINE = N_("plain BPE, same vocab (every size)")
 def wanted(subject: Subject) -> Request | None:
     """The twin's request when the subject is a superword tokenizer trained in this session, else None."""
     trained = subject.trained
-    if trained is None or trained.request.kind != "superword":
-        return None
-    if isinstance(trained.tokenizer, ClassicTokenizer) or not is_superword(trained.tokenizer):
+    if trained is None or not kind_of(trained.request.kind).plain_twin:
         return None
     return plain_twin(trained.request)
 

@@ -9,12 +9,15 @@ or after a Cancel, it waits for a click. A step whose tokenizer is not trained y
 
 from __future__ import annotations
 
+from typing import cast
+
 import streamlit as st
 
-from bpe_core import ClassicTokenizer
+from bpe_core import Tokenizer
 from bpe_core import analysis as voc
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from playground.i18n import N_, t
+from playground.kinds import BYTE, kind_of
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
@@ -35,8 +38,9 @@ MIXED_VOCAB = 420
 
 
 def request(corpus: str, label: str, text: str, kind: str, vocab: int) -> Request:
-    pattern = "gpt2" if kind == "byte" else None
-    return Request(corpus, label, text_digest(text), kind, vocab, pattern or "none", pattern, ())
+    """GPT-2's pattern for a kind that takes one (byte-level), none for one that has none (classic)."""
+    plain = Request(corpus, label, text_digest(text), BYTE.name, vocab, "gpt2", "gpt2", ())
+    return plain.as_kind(kind_of(kind), "gpt2", "gpt2")
 
 
 def job(corpus: str, kind: str, vocab: int) -> tuple[Request, str]:
@@ -84,9 +88,7 @@ def real_curve() -> list[tuple[int, float]] | None:
         return None
 
     def curve() -> list[tuple[int, float]]:
-        tokenizer = found.tokenizer
-        if isinstance(tokenizer, ClassicTokenizer):  # not reached: real() is byte-level
-            raise TypeError("the curve needs a byte-level tokenizer")
+        tokenizer = cast(Tokenizer, found.tokenizer)  # real() trains the byte kind: a byte-level Tokenizer
         return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
 
     return remembered(("talk-curve", found.request.key), curve)
