@@ -8,7 +8,8 @@ from playground import train_form as settings
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.kinds import kind_of
-from playground.session import HOLDOUT_MAX, KINDS, PATTERN_CHOICES, Session
+from playground.patterns import PATTERN_CHOICES, PATTERN_LABELS
+from playground.session import HOLDOUT_MAX, KINDS, Session
 from playground.text import human_bytes, plain
 from playground.trained import Trained, stop_reason_text
 from ui import frame, training
@@ -21,16 +22,6 @@ from ui.uploads import upload_status
 s = frame.page("train")
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
-PATTERN_LABELS = {
-    "gpt2": N_("gpt2 (GPT-2 regex)"),
-    "cl100k": N_("cl100k (GPT-4 regex)"),
-    "o200k": N_("o200k (GPT-4o regex)"),
-    "whitespace": N_("whitespace (runs of non-space / space)"),
-    "none": N_("none (merges may cross words)"),
-    "custom": N_("custom regex…"),
-}
-
-
 @guarded
 def _on_corpus_change() -> None:
     if s.corpus in SLUGS:

@@ -17,7 +17,7 @@ from bpe_core import TokenizerShape
 from bpe_core.analysis.check import LearnerMerges
 from bpe_core.reference import reference_names
 from playground import heldout_texts as held_out
-from playground.check import CHECK_PATTERNS, Checked
+from playground.check import Checked
 from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, ENCODE_SAMPLE, SLUGS, Upload
 from playground.fields import (
     Field,
@@ -34,6 +34,7 @@ from playground.fields import (
 from playground.i18n import DEFAULT as DEFAULT_LANG
 from playground.i18n import LANGUAGES
 from playground.kinds import FORMATS, KINDS, MAX_VOCAB, VIEWS, kind_of
+from playground.patterns import NAMED_OR_NONE, PATTERN_CHOICES
 from playground.trained import Trained
 from runtime.lru import LRU
 
@@ -48,7 +49,6 @@ class UploadedFile(Protocol):
     def getvalue(self) -> bytes: ...
 
 
-PATTERN_CHOICES = ("gpt2", "cl100k", "o200k", "whitespace", "none", "custom")
 # OpenAI's three only: the open models (bpe_core.reference_names()[3:]) come to the app with its own change.
 REFERENCES = reference_names()[:3]
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
@@ -191,7 +191,7 @@ class Session(HasState):
         "", url="check_corpus", parse=one_of(tuple(SLUGS)), carried=lambda c, _: c in SLUGS
     )
     check_specials: Field[str] = Field("", url="check_specials", parse=short_text(500), carried=lambda v, _: bool(v))
-    check_pattern: Field[str] = Field("gpt2", url="check_pattern", parse=one_of(CHECK_PATTERNS))
+    check_pattern: Field[str] = Field("gpt2", url="check_pattern", parse=one_of(NAMED_OR_NONE))
     check_classic: Field[bool] = Field(
         False,
         url="check_classic",

@@ -190,3 +190,13 @@ def test_a_cancel_click_after_the_job_finished_does_not_claim_the_old_tokenizer_
     assert s.cancelled == "Training cancelled." and s.running_job == "" and not s.notices
     _cancel_clicked(s, "train", "Training cancelled.")  # a second click, the job long gone
     assert s.notices[-1][0] == "info" and "after the job had finished" in s.notices[-1][1]
+
+
+def test_every_named_pattern_has_a_label_and_is_a_choice():
+    """The pattern choices come from the engine's named patterns: a new one is offered (and labelled) everywhere."""
+    from bpe_core.pretokenize import PATTERNS
+    from playground.patterns import NAMED_OR_NONE, PATTERN_CHOICES, PATTERN_LABELS
+
+    assert set(PATTERN_LABELS) == set(PATTERN_CHOICES) == {*PATTERNS, "none", "custom"}
+    assert set(NAMED_OR_NONE) == {*PATTERNS, "none"}
+    assert Session.pattern.parse("llama3") == "llama3" and Session.check_pattern.parse("qwen3.5") == "qwen3.5"

@@ -3,7 +3,7 @@ app view), and that Tokenizer.
 
 It is when: no normalizer (or an empty ``Sequence``); a ``ByteLevel`` pre-tokenizer without prefix
 space, alone (``use_regex``: GPT-2's pattern; without: no pre-tokenization) or after one ``Split``
-(``Isolated``) with one of our named patterns; a byte-level BPE with every byte, every other token
+(``Isolated``) with one of our named patterns or the superword chunks' pattern; a byte-level BPE with every byte, every other token
 made by a merge, no prefix / suffix; added tokens without ``lstrip`` / ``rstrip`` / ``single_word``.
 
 And the merges must be tiktoken's. ``tokenizers`` merges *listed pairs* of tokens, while Tokenizer
@@ -26,6 +26,7 @@ from ..pipeline import BPE, AddedToken
 from ..pipeline import normalizers as norm
 from ..pipeline import pre_tokenizers as pre
 from ..pretokenize import PATTERNS
+from ..pretokenize.superword import SUPERWORD_PATTERN
 from .gpt2 import from_gpt2_text
 from .oniguruma_to_python import from_oniguruma
 
@@ -91,8 +92,11 @@ def plain_pattern(pre_tokenizer: pre.PreTokenizer | None) -> tuple[bool, str | N
         pattern = from_oniguruma(split.shown)
     except ValueError:
         return False, None
-    # Only our named patterns: a custom regex may leave text unmatched, which tokenizers encodes
-    # as pieces of its own and Tokenizer refuses.
+    # Only patterns known to match every character: a custom regex may leave text unmatched, which
+    # tokenizers encodes as pieces of its own and Tokenizer refuses. Our named patterns do, and so does
+    # the superword chunks' pattern by construction (its last alternative takes what the split leaves).
+    if pattern == SUPERWORD_PATTERN and split.compiled.pattern == SUPERWORD_PATTERN:
+        return True, pattern
     if pattern not in PATTERNS or split.compiled.pattern != PATTERNS[pattern]:
         return False, None
     return True, pattern

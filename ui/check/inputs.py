@@ -9,6 +9,7 @@ import streamlit as st
 from playground import check as model
 from playground.corpora import CORPUS_CHOICES, PASTE, UPLOAD, sample_name
 from playground.i18n import N_, t
+from playground.patterns import NAMED_OR_NONE, PATTERN_LABELS
 from playground.session import Session
 from playground.text import plain
 from ui.callbacks import guarded
@@ -16,13 +17,6 @@ from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_uploa
 from ui.uploads import upload_status
 
 OWN_TEXT = {PASTE: N_("Paste the text"), UPLOAD: N_("Upload the text")}
-PATTERN_LABELS = {
-    "gpt2": N_("gpt2 (GPT-2 regex)"),
-    "cl100k": N_("cl100k (GPT-4 regex)"),
-    "o200k": N_("o200k (GPT-4o regex)"),
-    "whitespace": N_("whitespace (runs of non-space / space)"),
-    "none": N_("none (the whole text as one sequence)"),
-}
 INPUTS = {"paste": N_("Paste merges"), "upload": N_("Upload files")}
 
 
@@ -70,7 +64,7 @@ def settings_inputs(s: Session) -> None:
     )
     st.selectbox(
         t("Pre-tokenization"),
-        model.CHECK_PATTERNS,
+        NAMED_OR_NONE,
         format_func=lambda p: t(PATTERN_LABELS[p]),
         key=Session.check_pattern.key,
         disabled=s.check_classic,
