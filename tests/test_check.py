@@ -32,7 +32,7 @@ def prose() -> str:
 
 
 def chinese() -> str:
-    text = (ROOT / "ui/samples/chinese_classics.txt").read_text(encoding="utf-8")[:4000]
+    text = (ROOT / "playground/samples/chinese_classics.txt").read_text(encoding="utf-8")[:4000]
     return _documents(text.splitlines(True), 8)
 
 
