@@ -203,3 +203,16 @@ def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
 
 def comma_joined(values: Sequence[Any]) -> str:
     return ",".join(map(str, values))
+
+
+def on_off(text: str) -> bool:
+    """A link's switch: ``"1"`` is on, ``"0"`` off (a field's ``parse``; :func:`dump_on_off` is its ``dump``).
+
+    >>> on_off("1"), dump_on_off(False)
+    (True, '0')
+    """
+    return one_of(("0", "1"))(text) == "1"
+
+
+def dump_on_off(on: bool) -> str:
+    return "1" if on else "0"

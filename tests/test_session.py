@@ -200,3 +200,26 @@ def test_every_named_pattern_has_a_label_and_is_a_choice():
     assert set(PATTERN_LABELS) == set(PATTERN_CHOICES) == {*PATTERNS, "none", "custom"}
     assert set(NAMED_OR_NONE) == {*PATTERNS, "none"}
     assert Session.pattern.parse("llama3") == "llama3" and Session.check_pattern.parse("qwen3.5") == "qwen3.5"
+
+
+def test_each_field_has_one_owner_and_every_url_field_is_carried_by_some_page():
+    """The lists a link is written from are derived from the owners' declarations: no field is declared twice,
+    and a field with a URL form is carried by some page's link (else its parameter could never appear)."""
+    from playground.page_state import fields_of
+    from playground.session import OWNERS
+
+    declared = [name for owner in OWNERS for name in fields_of(owner)]
+    assert len(declared) == len(set(declared)) == len(FIELDS)
+    carried = {name for names in PAGE_FIELDS.values() for name in names} | set(SHARED_FIELDS)
+    assert {name for name, field in FIELDS.items() if field.url} == carried
+
+
+def test_a_requests_settings_are_the_tokenizer_fields():
+    """``Request.settings`` names session fields the tokenizer's owner declares, so a link or a Cancel puts back
+    exactly the tokenizer's settings."""
+    from playground.session import TOKENIZER_FIELDS
+    from playground.trained import Request
+
+    for kind in ("byte", "classic", "parity", "superword"):
+        request = Request("toy", "Toy", "d", kind, 300, "gpt2", "gpt2", ("<s>",), transition=10, max_words=2)
+        assert set(request.settings()) <= set(TOKENIZER_FIELDS)
