@@ -4,13 +4,15 @@
                                    [--json out.json]
 
 No browser, one process. For each vocab size, the first ``--mb`` MB (10^6 bytes) of the corpus (or, without the
-file, a generated text of random words, see bench/room_support.own_text) is trained with ``playground.trained.train_job``
+file, a generated text of random words, see bench/room_support.own_text) is trained with
+``playground.trained.train_job``
 (byte-level, the gpt2 pattern, ``<|endoftext|>``: the Train page's defaults), untraced. Then, under
 ``tracemalloc`` (which sees every allocation of Python objects, and numpy's), counting what stays allocated:
 
 - **now**: the ``Trained`` the server holds: unpickled from the bytes a job process sends back (as the app gets
-  it: its ``trace`` a packed ``playground.packed_trace.PackedTrace``), the tokenizer included, after the Merges page has built
-  its payload (``ui.merges.player_payload(trained, 0)``: the columns it keeps in ``trained.extras``; the
+  it: its ``trace`` a packed ``playground.packed_trace.PackedTrace``), the tokenizer included, after the Merges page
+  has built
+  its payload (``ui.merge_frames.player_payload(trained, 0)``: the columns it keeps in ``trained.extras``; the
   payload itself is sent and dropped);
 - **before**: the same plus ``list(trained.trace)`` held, the plain ``MergeRecord`` objects the previous
   release kept once the Merges page had been visited (their ``bytes`` are the tokenizer's own objects here, so
@@ -43,9 +45,9 @@ from room_support import own_text  # noqa: E402
 
 from playground.packed_trace import PackedTrace  # noqa: E402
 from playground.trained import Request, Trained, train_job  # noqa: E402
-from playground.workspace import from_bytes, to_bytes  # noqa: E402
+from playground.trained_codec import from_bytes, to_bytes  # noqa: E402
 from runtime.store import text_digest  # noqa: E402
-from ui.merges import player_payload  # noqa: E402
+from ui.merge_frames import player_payload  # noqa: E402
 
 DOCS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 

@@ -34,7 +34,7 @@ from playground.session import REFERENCES, Session  # noqa: E402
 from runtime.store import text_digest  # noqa: E402
 from ui.compare import choose, common, curve, health, premiums, texts  # noqa: E402
 from ui.compare.common import Subject  # noqa: E402
-from ui.encoding import reference_tokenizer  # noqa: E402
+from ui.tokenizer_output import reference_tokenizer  # noqa: E402
 
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 TRAIN_BYTES, HELDOUT_BYTES, VOCAB = 5_000_000, 1_000_000, 32_000

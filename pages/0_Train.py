@@ -4,125 +4,41 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import train_form as settings
-from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
+from playground import train_form
 from playground.i18n import N_, t
-from playground.kinds import kind_of
-from playground.patterns import PATTERN_CHOICES, PATTERN_LABELS
-from playground.session import HOLDOUT_MAX, KINDS, Session
-from playground.text import human_bytes, plain
-from playground.trained import Trained, stop_reason_text
-from ui import frame, training
-from ui.callbacks import guarded
-from ui.encoding import training_window_html
-from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_upload
-from ui.superword import kind_changed, superword_inputs
-from ui.uploads import upload_status
+from ui import frame, page_training, train_page
 
 s = frame.page("train")
 
-OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
-@guarded
-def _on_corpus_change() -> None:
-    if s.corpus in SLUGS:
-        s.vocab = SLUGS[s.corpus].vocab_size
-
-
 st.title(t("BPE Playground"))
-st.markdown(t("Train a **byte-pair encoding** tokenizer on your own text, then watch every merge on the **Merges** "
-              "page and try it on the **Encode** page."))
+st.markdown(
+    t(
+        "Train a **byte-pair encoding** tokenizer on your own text, then watch every merge on the **Merges** "
+        "page and try it on the **Encode** page."
+    )
+)
 
 left, right = st.columns([3, 2], gap="large")
 with left:
-    st.subheader(t("1 · Corpus"))
-    st.selectbox(t("Corpus"), CORPUS_CHOICES, format_func=lambda c: t(OWN_TEXT[c]) if c in OWN_TEXT else sample_name(c),
-                 key=Session.corpus.key, on_change=_on_corpus_change, persist_state="session")
-    if s.corpus in SLUGS:
-        st.caption(plain(t(SLUGS[s.corpus].description)))
-    elif s.corpus == PASTE:
-        refill_paste_box(s)
-        st.text_area(t("Paste your text"), key=Session.paste_box.key, height=200, on_change=store_corpus_paste,
-                     args=(s,),
-                     placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."))
-        if s.pasted is not None and not s.paste_box:
-            st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted.text)))
-    else:
-        st.file_uploader(t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
-                         type=["txt", "text", "md", "csv", "py", "json"], key=Session.upload_box.key,
-                         on_change=store_corpus_upload, args=(s,))
-        upload_status(s.upload, s.upload_problem)
-    st.number_input(t("Hold out the last % of the lines (not trained on)"), min_value=0, max_value=HOLDOUT_MAX, step=5,
-                    key=Session.holdout.key, persist_state="session",
-                    help=t("Kept from training (in a parallel corpus, the last lines of each language): bytes per "
-                           "token below and Compare's views measure on it."))
-
+    train_page.corpus_inputs(s)
 with right:
-    st.subheader(t("2 · Settings"))
-    st.radio(t("Algorithm"), KINDS, format_func=lambda k: t(kind_of(k).label), key=Session.kind.key,
-             persist_state="session", on_change=kind_changed, args=(s,))
-    kind = kind_of(s.kind)
-    # No min/max on the widget: out of range it would keep the last good value without a word; the
-    # Train button says what is wrong instead (settings.request_for).
-    st.number_input(t("Vocab size"), step=100, key=Session.vocab.key, persist_state="session",
-                    help=t("Byte-level: 256 bytes + merges + special tokens. Classic: characters seen + </w> + merges, "
-                           "and <unk> (for characters never seen) as one more id."))
-    st.selectbox(t("Pre-tokenization"), PATTERN_CHOICES, format_func=lambda p: t(PATTERN_LABELS[p]),
-                 key=Session.pattern.key, disabled=not kind.user_pattern, persist_state="session",
-                 help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."))
-    if s.pattern == "custom" and kind.user_pattern:
-        st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
-    st.text_input(t("Special tokens (separated by spaces)"), key=Session.specials.key,
-                  disabled=not kind.user_specials, persist_state="session")
-    if kind.settings_note is not None:
-        st.caption(t(kind.settings_note))
-    if kind.uses("transition"):
-        superword_inputs(s)
-    if (vocab_range := settings.vocab_range(s)) is not None:  # else the Train button says what is wrong
-        st.caption(vocab_range)
+    train_page.settings_inputs(s)
 
 trained_before = s.trained
 if st.button(t("Train ▶"), type="primary", key="train_button"):
     try:
-        request, text = settings.request_for(s)
-    except settings.SettingsError as error:
+        request, text = train_form.request_for(s)
+    except train_form.SettingsError as error:
         st.error(t(error.message))
         if error.pattern is not None:
             st.code(error.pattern, language=None)
     else:
-        training.run(s, request, text)
+        page_training.run(s, request, text)
 elif s.link_pending:
-    training.ensure(s, N_("see it here"))
-training.cancel_notice(s)
-
-def _result(trained: Trained) -> None:
-    st.subheader(t("3 · Result"), anchor="result")
-    stats = trained.stats
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric(t("Merges made"), f"{trained.num_merges:,}")
-    c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
-    measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
-    c3.metric(measured, f"{stats['bpt_after']:.2f}", delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]),
-              delta_color="off", help=t("Before training every byte (classic: every character and </w>) is a token."))
-    c4.metric(t("Corpus"), human_bytes(trained.corpus_bytes), help=t("{n:,} bytes, {chars:,} characters",
-              n=trained.corpus_bytes, chars=trained.corpus_chars))
-    notes = [t("Tokenizer: {label}.", label=plain(trained.label))]
-    if not stats.get("heldout"):
-        notes.append(t("Bytes per token is measured on the training text itself, which flatters it: hold out part of "
-                       "the corpus, or see Compare's held-out text."))
-    if stats.get("truncated"):
-        notes.append(t("Bytes per token measured on the first {n:,} bytes.", n=stats["sample_bytes"]))
-    if trained.result.stopped_early:
-        notes.append(t("Stopped early: {reason}.", reason=plain(stop_reason_text(trained.result.stop_reason))))
-    st.caption(" ".join(notes))
-    st.markdown(t("**The start of the training text, tokenized** (hover a token for its id):"))
-    st.html(training_window_html(trained))
-    if trained is not trained_before:
-        frame.scroll_into_view("result")
-    st.page_link("pages/1_Merges.py", label=t("Watch every merge round →"))
-    st.page_link("pages/2_Encode.py", label=t("Encode your own text →"))
-
+    page_training.ensure(s, N_("see it here"))
+page_training.cancel_notice(s)
 
 if s.trained is None:
     st.info(t("Click **Train** to train on the selected corpus."))
 else:
-    _result(s.trained)
+    train_page.result(s.trained, trained_before)

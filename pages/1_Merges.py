@@ -11,25 +11,29 @@ from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Trained
-from ui import chart_style, frame, stage, training
-from ui import encoding as enc
-from ui import merges as mg
+from ui import chart_style, frame, merge_frames, page_training, stage, tokenizer_output
 from ui.animation_html import animation_html
 from ui.player import merge_player
-from ui.tokens import display_str
+from ui.token_html import display_str
 
 TABLE_PAGE_ROWS = 50
 
 s = frame.page("merges")
 st.title(t("Merges, round by round"))
 
-trained = training.ensure(s, N_("watch its merges"))
+trained = page_training.ensure(s, N_("watch its merges"))
 if trained is None:
     frame.stop()
 
 n = trained.num_merges
-st.caption(t("{label} — {n:,} merges. Round k shows the start of the training text after the first k merges; the "
-             "occurrences merged in that round are outlined in red.", label=plain(trained.label), n=n))
+st.caption(
+    t(
+        "{label} — {n:,} merges. Round k shows the start of the training text after the first k merges; the "
+        "occurrences merged in that round are outlined in red.",
+        label=plain(trained.label),
+        n=n,
+    )
+)
 if n == 0:
     st.warning(t("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate."))
     frame.stop()
@@ -39,26 +43,27 @@ if n == 0:
 # shown): a pause's rerun then sends an unchanged message, which Streamlit does not send again.
 # (The player's start is kept apart from s.round, which follows every pause.)
 start = s.player_start
-if not mg.player_mounted(s) or start is None or start[0] != trained.request.key:
+if not merge_frames.player_mounted(s) or start is None or start[0] != trained.request.key:
     start = s.player_start = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
-view = merge_player(mg.player_payload(trained, start[1], start[2]), key=mg.PLAYER_KEY)
+view = merge_player(merge_frames.player_payload(trained, start[1], start[2]), key=merge_frames.PLAYER_KEY)
 if view is not None:
     s.round, s.speed, s.word = view.round, view.speed, view.word or ""
 k = n if s.round is None else min(s.round, n)
 speed = s.speed
-st.caption(t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).",
-             k=k, n=n))
+st.caption(
+    t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).", k=k, n=n)
+)
 if s.word:  # the word of the token clicked in the player (underlined there), merge by merge
-    word = mg.picked_text(trained, s.word)
+    word = merge_frames.picked_text(trained, s.word)
     st.subheader(t("The word you picked: “{word}”", word=plain(display_str(word))), anchor="picked-word")
-    st.html(enc.steps_html(enc.word_steps(trained.tokenizer, word)))
+    st.html(tokenizer_output.steps_html(tokenizer_output.word_steps(trained.tokenizer, word)))
     st.caption(t("Click another token in the player to pick another word."))
 
 
 def _animation(trained: Trained, k: int, speed: int, lang: str) -> str:
     """The player as one HTML file. Built on click, on another thread: it must not touch the session (hence k,
     speed and lang)."""
-    return animation_html(mg.player_payload(trained, k, speed), trained.label, lang)
+    return animation_html(merge_frames.player_payload(trained, k, speed), trained.label, lang)
 
 
 st.download_button(
@@ -74,26 +79,33 @@ st.download_button(
 # --- chart and table ----------------------------------------------------------------------
 st.subheader(t("Winning pair's count per round"))
 # Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
-chart = chart_style.style_spec({
-    "height": 260,
-    "layer": [
-        {
-            "mark": {"type": "line", "interpolate": "step-after"},
-            "encoding": {
-                "x": {"field": "round", "type": "quantitative", "title": t("round")},
-                "y": {"field": "count", "type": "quantitative", "title": t("count (peak per stretch, log)"),
-                      "scale": {"type": "log"}},
-                "tooltip": [{"field": "round", "title": t("round")}, {"field": "count", "title": t("count")}],
+chart = chart_style.style_spec(
+    {
+        "height": 260,
+        "layer": [
+            {
+                "mark": {"type": "line", "interpolate": "step-after"},
+                "encoding": {
+                    "x": {"field": "round", "type": "quantitative", "title": t("round")},
+                    "y": {
+                        "field": "count",
+                        "type": "quantitative",
+                        "title": t("count (peak per stretch, log)"),
+                        "scale": {"type": "log"},
+                    },
+                    "tooltip": [{"field": "round", "title": t("round")}, {"field": "count", "title": t("count")}],
+                },
             },
-        },
-        {
-            "data": {"values": [{"round": max(k, 1)}]},
-            "mark": {"type": "rule", "color": "#d6336c", "strokeWidth": 2},
-            "encoding": {"x": {"field": "round", "type": "quantitative"}},
-        },
-    ],
-}, lines=18)  # fmt: skip  (talk mode: the y title, at 28 px, is longer than a lower plot)
-st.vega_lite_chart(pd.DataFrame(mg.count_chart_points(trained)), chart, width="stretch")
+            {
+                "data": {"values": [{"round": max(k, 1)}]},
+                "mark": {"type": "rule", "color": "#d6336c", "strokeWidth": 2},
+                "encoding": {"x": {"field": "round", "type": "quantitative"}},
+            },
+        ],
+    },
+    lines=18,  # talk mode: the y title, at 28 px, is longer than a lower plot
+)
+st.vega_lite_chart(pd.DataFrame(merge_frames.count_chart_points(trained)), chart, width="stretch")
 
 st.subheader(t("All merges"))
 left, right = st.columns([4, 1], vertical_alignment="bottom")
@@ -102,10 +114,10 @@ query = left.text_input(
     key=Session.merge_search.key,
     on_change=lambda: setattr(s, "merge_table_page", 1),
 )
-rounds = mg.search_merges(trained, query)
+rounds = merge_frames.search_merges(trained, query)
 pages = max(1, -(-len(rounds) // TABLE_PAGE_ROWS))
 s.merge_table_page = min(s.merge_table_page, pages)
 page = right.number_input(t("Page"), 1, pages, key=Session.merge_table_page.key) if pages > 1 else 1
 shown = rounds[(page - 1) * TABLE_PAGE_ROWS : page * TABLE_PAGE_ROWS]
 st.caption(t("{found:,} of {n:,} merges · page {page:,} of {pages:,}", found=len(rounds), n=n, page=page, pages=pages))
-stage.table(pd.DataFrame(mg.merges_rows(trained, shown)), s.talk, rows=TABLE_PAGE_ROWS)
+stage.table(pd.DataFrame(merge_frames.merges_rows(trained, shown)), s.talk, rows=TABLE_PAGE_ROWS)

@@ -7,22 +7,22 @@ import streamlit as st
 from playground.i18n import N_, t
 from playground.session import MAX_LINK_TEXT, TRAINED, Session
 from playground.text import plain
-from ui import dropout, export, frame, training
-from ui import encoding as enc
-from ui.tokens import display_str
+from ui import dropout, export, frame, page_training, tokenizer_output
+from ui.token_html import display_str
 
 s = frame.page("encode")
 st.title(t("Encode text"))
 
 if s.tokenizer == TRAINED and (s.trained is not None or s.link_pending):
-    training.ensure(s, N_("encode with it"))
-choices = enc.tokenizer_choices(s)
+    page_training.ensure(s, N_("encode with it"))
+choices = tokenizer_output.tokenizer_choices(s)
 if s.tokenizer not in choices:
     s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
 
 # The whole width: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
-st.selectbox(t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.tokenizer.key,
-             persist_state="session")
+st.selectbox(
+    t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.tokenizer.key, persist_state="session"
+)
 top_left, top_right = st.columns([3, 2], gap="large")
 with top_left:
     st.text_area(t("Text to encode"), key=Session.text.key, height=150, persist_state="session")
@@ -36,7 +36,7 @@ with top_right:
         export.import_box(s, "encode_import", on_loaded=lambda label: export.select_loaded(s, label))
 
 try:
-    tokenizer = enc.tokenizer_for(s, s.tokenizer)
+    tokenizer = tokenizer_output.tokenizer_for(s, s.tokenizer)
 except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
     st.error(t("The {name} vocabulary is not available: {error}", name=plain(s.tokenizer), error=plain(error)))
     frame.stop()
@@ -44,7 +44,7 @@ if tokenizer is None:  # not reached: the choices are tokenizers the session has
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
     frame.stop()
 try:
-    result = enc.encode(tokenizer, s.text)
+    result = tokenizer_output.encode(tokenizer, s.text)
 except Exception as error:  # noqa: BLE001 -- a tokenizer that cannot encode this text: say so, keep the page
     st.error(t("Could not encode the text: {kind}: {error}", kind=plain(type(error).__name__), error=plain(error)))
     frame.stop()
@@ -56,15 +56,19 @@ c3.metric(t("Tokens"), f"{result.n_tokens:,}")
 c4.metric(t("Bytes per token"), f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
 if result.words is not None:
     st.caption(t("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks."))
-st.caption(t("Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
-             "tokens. Hover a token for its id."))
-if result.n_tokens > enc.MAX_RENDERED_TOKENS:
-    st.caption(t("Showing the first {n:,} tokens.", n=enc.MAX_RENDERED_TOKENS))
-st.html(enc.encoded_html(result, s.show_ids))
+st.caption(
+    t(
+        "Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
+        "tokens. Hover a token for its id."
+    )
+)
+if result.n_tokens > tokenizer_output.MAX_RENDERED_TOKENS:
+    st.caption(t("Showing the first {n:,} tokens.", n=tokenizer_output.MAX_RENDERED_TOKENS))
+st.html(tokenizer_output.encoded_html(result, s.show_ids))
 dropout.render(s, tokenizer, result.n_tokens)
 
 st.subheader(t("One word, merge by merge"))
-words = enc.pretokens(tokenizer, s.text)
+words = tokenizer_output.pretokens(tokenizer, s.text)
 if not words:
     st.caption(t("Type some text above to pick a word."))
 else:
@@ -73,11 +77,12 @@ else:
     # (None only for a box without a choice: this one has its step_word)
     word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key) or words[0]
     try:
-        steps = enc.word_steps(tokenizer, word)
+        steps = tokenizer_output.word_steps(tokenizer, word)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback
         st.error(t("Could not trace the merges of that word: {error}", error=plain(error)))
     else:
         n = len(steps) - 1
-        st.caption(t("{n} merges applied, lowest rank first.", n=n) if n != 1 else
-                   t("1 merge applied, lowest rank first."))
-        st.html(enc.steps_html(steps))
+        st.caption(
+            t("{n} merges applied, lowest rank first.", n=n) if n != 1 else t("1 merge applied, lowest rank first.")
+        )
+        st.html(tokenizer_output.steps_html(steps))

@@ -3,19 +3,12 @@ GPT-2, cl100k_base and o200k_base, and against other ways to train. The view is 
 
 from __future__ import annotations
 
-from importlib import import_module
-
 import streamlit as st
 
 from playground.i18n import N_, t
 from playground.session import ANY_TOKENIZER_VIEWS, REFERENCES, TRAINED, VIEWS, Session
-from ui import frame, training
-from ui.compare import common
-
-# Each view's module, imported when first shown: some need altair and pandas (~1.4 s on a fresh server).
-# (A comment, not a docstring: Streamlit's magic would draw a bare string in a page.)
-VIEW_MODULES = {"curve": "curve", "side": "side", "vocab": "vocabulary", "algos": "algorithms", "choose": "choose",
-                "languages": "languages", "health": "health"}
+from ui import frame, page_training
+from ui.compare import common, renderer
 
 s = frame.page("compare")
 st.title(t("Compare vocab sizes"))
@@ -30,12 +23,15 @@ if from_link and s.view == "curve":
     warm_up.vega_lite_chart({"mark": "point"}, height=10)
 on_reference = s.view in ANY_TOKENIZER_VIEWS and s.compared in REFERENCES  # needs no training
 if from_link or (not on_reference and (s.trained is not None or not s.loaded)):
-    training.ensure(s, N_("compare its vocab sizes"))  # a link's tokenizer, or an offer to train one
+    page_training.ensure(s, N_("compare its vocab sizes"))  # a link's tokenizer, or an offer to train one
 warm_up.empty()
 choices = common.choices(s, references=s.view in ANY_TOKENIZER_VIEWS)
 if not choices:
-    st.page_link("pages/4_Export.py", label=t("Or load a tokenizer from files (Export / import page)"),
-                 icon=":material/upload_file:")
+    st.page_link(
+        "pages/4_Export.py",
+        label=t("Or load a tokenizer from files (Export / import page)"),
+        icon=":material/upload_file:",
+    )
     frame.stop()
 if from_link and s.trained is not None and not on_reference:
     s.compared = TRAINED  # a link shows the tokenizer it describes
@@ -43,16 +39,23 @@ elif s.compared not in choices:
     s.compared = next(iter(choices))
 
 # Each on its own line: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
-st.selectbox(t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.compared.key,
-             persist_state="session")
-st.radio(t("View"), VIEWS, format_func=lambda v: t(common.VIEW_LABELS[v]), key=Session.view.key,
-         horizontal=True, persist_state="session")
+st.selectbox(
+    t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.compared.key, persist_state="session"
+)
+st.radio(
+    t("View"),
+    VIEWS,
+    format_func=lambda v: t(common.VIEW_LABELS[v]),
+    key=Session.view.key,
+    horizontal=True,
+    persist_state="session",
+)
 subject = common.subject(s)
 if subject is None:
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
     frame.stop()
 
 if common.view_applies(subject, s.view):
-    import_module(f"ui.compare.{VIEW_MODULES[s.view]}").render(s, subject)
+    renderer(s.view)(s, subject)
 if s.trained is not None and s.compared not in (TRAINED, *REFERENCES):
     st.caption(t("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links."))

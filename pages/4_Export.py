@@ -7,54 +7,87 @@ import streamlit as st
 from playground.i18n import N_, t
 from playground.session import FORMATS, REFERENCES, TRAINED, Session
 from playground.text import human_bytes, plain
-from ui import encoding as enc
-from ui import export, frame
+from ui import export, frame, tokenizer_output
 
 s = frame.page("export")
 st.title(t("Export and import"))
 
 st.subheader(t("Download"))
 if s.trained is None and s.link_pending:
-    from ui import training
+    from ui import page_training
 
-    training.ensure(s, N_("export it"))
-sources = {choice: label for choice, label in enc.tokenizer_choices(s).items() if choice not in REFERENCES}
+    page_training.ensure(s, N_("export it"))
+sources = {choice: label for choice, label in tokenizer_output.tokenizer_choices(s).items() if choice not in REFERENCES}
 if not sources:
     st.info(t("Nothing to export yet: train a tokenizer on the Train page, or load one below."))
 else:
     if s.exported not in sources:
         s.exported = next(iter(sources))
     st.selectbox(t("Tokenizer"), list(sources), format_func=sources.__getitem__, key=Session.exported.key)
-    tokenizer = enc.tokenizer_for(s, s.exported)
+    tokenizer = tokenizer_output.tokenizer_for(s, s.exported)
     if tokenizer is None:  # not reached: the choices are tokenizers the session has
         st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
         frame.stop()
-    st.caption(t("{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.",
-                 n=len(tokenizer.vocab), merges=tokenizer.num_merges))
-    st.radio(t("Format"), FORMATS, format_func=lambda f: t(export.LABELS[f]), key=Session.format.key, horizontal=True,
-             persist_state="session", help=t(export.HELP[s.format]))
+    st.caption(
+        t(
+            "{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.",
+            n=len(tokenizer.vocab),
+            merges=tokenizer.num_merges,
+        )
+    )
+    st.radio(
+        t("Format"),
+        FORMATS,
+        format_func=lambda f: t(export.LABELS[f]),
+        key=Session.format.key,
+        horizontal=True,
+        persist_state="session",
+        help=t(export.HELP[s.format]),
+    )
     trained = s.trained if s.exported == TRAINED else None
     info = export.training_info(trained.request, trained.result.seconds) if trained is not None else None
     try:
         files = export.export_files(tokenizer, s.format, info)
     except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why
-        st.error(t("{format} cannot hold this tokenizer: {error}", format=t(export.LABELS[s.format]),
-                   error=plain(export.export_error(error, s.format), limit=600)))
+        st.error(
+            t(
+                "{format} cannot hold this tokenizer: {error}",
+                format=t(export.LABELS[s.format]),
+                error=plain(export.export_error(error, s.format), limit=600),
+            )
+        )
     else:
         ((file_name, data),) = files.items()
-        st.download_button(t("Download {format}", format=t(export.LABELS[s.format])), data, file_name=file_name,
-                           mime=export.MIME[s.format], key="download", on_click="ignore",
-                           icon=":material/download:", type="primary")
+        st.download_button(
+            t("Download {format}", format=t(export.LABELS[s.format])),
+            data,
+            file_name=file_name,
+            mime=export.MIME[s.format],
+            key="download",
+            on_click="ignore",
+            icon=":material/download:",
+            type="primary",
+        )
         st.caption(f"{plain(file_name)} · {human_bytes(len(data))} · {t(export.HELP[s.format])}")
     if s.format == "tiktoken":
-        st.caption(t("tiktoken files hold only the ranks: the pattern and special tokens are not part of that format "
-                     "(on import, GPT-2's pattern is assumed and special tokens are dropped)."))
+        st.caption(
+            t(
+                "tiktoken files hold only the ranks: the pattern and special tokens are not part of that format "
+                "(on import, GPT-2's pattern is assumed and special tokens are dropped)."
+            )
+        )
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))
 export.import_box(s, "export_import", on_loaded=lambda label: export.select_loaded(s, label))
 if s.loaded:
-    st.caption(t("Loaded in this session: {files}", files=", ".join(
-        t("{name} ({n:,} tokens)", name=plain(name), n=len(tok.vocab)) for name, tok in s.loaded.items())))
+    st.caption(
+        t(
+            "Loaded in this session: {files}",
+            files=", ".join(
+                t("{name} ({n:,} tokens)", name=plain(name), n=len(tok.vocab)) for name, tok in s.loaded.items()
+            ),
+        )
+    )
     st.page_link("pages/3_Compare.py", label=t("Compare →"))
     st.page_link("pages/2_Encode.py", label=t("Encode →"))

@@ -26,10 +26,16 @@ def _move(s: Session, delta: int) -> None:
 
 with st.container(key="bpe-row-talk-controls"):  # kept side by side in talk mode (ui.stage)
     back, on, notes, keys = st.columns([2, 2, 3, 2], vertical_alignment="center")
-    back.button(t("◀ Previous"), key="talk_prev", on_click=_move, args=(s, -1), disabled=s.step == 1,
-                width="stretch")  # fmt: skip
-    on.button(t("Next ▶"), key="talk_next", on_click=_move, args=(s, 1), disabled=s.step == TALK_STEPS,
-              type="primary", width="stretch")  # fmt: skip
+    back.button(t("◀ Previous"), key="talk_prev", on_click=_move, args=(s, -1), disabled=s.step == 1, width="stretch")
+    on.button(
+        t("Next ▶"),
+        key="talk_next",
+        on_click=_move,
+        args=(s, 1),
+        disabled=s.step == TALK_STEPS,
+        type="primary",
+        width="stretch",
+    )
     with notes:
         speaker_notes(s.step, [(t(each.title), t(each.note)) for each in STEPS], s.talk)
     keys.caption(t("n / p · ? keys"))

@@ -3,7 +3,8 @@
 A server lives for weeks and a room of thirty comes and goes: each cache here is bounded in entries (and weight,
 where entries differ in size) and, where what it holds is big, forgets what was not used for its idle time, so a
 room's memory goes back after it leaves (``runtime.jobs.release_memory`` expires them every 30 s). The pages use
-the objects declared here (``ui.compare.common`` its results, ``ui.encoding`` the references, ...), never a cache
+the objects declared here (``ui.compare.common`` its results, ``ui.tokenizer_output`` the references, ...),
+never a cache
 of their own: ``tests/test_caches.py`` scans ``ui/`` and ``playground/`` for module-level caches built elsewhere.
 
 :func:`sizes` reports each cache (a test; ``bench/room.py`` reads them from the server through :func:`report`,
@@ -87,8 +88,7 @@ def sizes() -> dict[str, Size]:
     out = {}
     for name, (holds, store) in sorted(_registry.items()):
         if isinstance(store, LRU):
-            out[name] = Size(holds, len(store), store.total_weight, store.max_entries, store.max_weight,
-                             store.max_idle)
+            out[name] = Size(holds, len(store), store.total_weight, store.max_entries, store.max_weight, store.max_idle)
         else:  # a weak mapping: bounded by its keys' lives
             out[name] = Size(holds, len(store), 0.0, None, None, None)
     return out

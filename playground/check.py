@@ -25,8 +25,8 @@ from bpe_core.analysis.check.explain import shown_pair
 from bpe_core.analysis.check.readers import check_vocab
 from bpe_core.formats import FormatError
 from bpe_core.pretokenize import PATTERNS, pattern_regex
-from playground.corpora import CorpusError, Upload, decode_upload
 from playground.i18n import N_, Later, later, t
+from playground.text_files import CorpusError, Upload, decode_upload
 
 MAX_FILE_BYTES = 8_000_000
 """A merges or vocab upload larger than this is refused (GPT-2's 50,000 merges are ~460 KB; a vocab.json ~1 MB)."""
@@ -194,7 +194,8 @@ def _nonempty(learner: LearnerMerges) -> LearnerMerges:
 
 
 def named_pattern(regex: str | None) -> str | None:
-    """The name among :data:`playground.patterns.NAMED_OR_NONE` of a file's pattern (a minbpe ``.model`` names its regex), if any.
+    """The name among :data:`playground.patterns.NAMED_OR_NONE` of a file's pattern (a minbpe ``.model`` names its
+    regex), if any.
 
     >>> named_pattern(pattern_regex("cl100k")), named_pattern("[a-z]+")
     ('cl100k', None)

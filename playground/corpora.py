@@ -1,4 +1,5 @@
-"""Built-in corpora (no network) and decoding of uploaded files."""
+"""Built-in corpora (no network): the samples a person picks, their names and slugs, and their held-out rests.
+A person's own text (pasted or uploaded) is decoded in :mod:`playground.text_files`."""
 
 from __future__ import annotations
 
@@ -11,8 +12,7 @@ from pathlib import Path
 
 from bpe_core.analysis.heldout import hold_out
 from bpe_core.analysis.parallel import LANGUAGES, parallel_sample
-from playground.i18n import N_, Later, later, t
-from runtime.store import text_digest
+from playground.i18n import N_, t
 
 SENNRICH = " ".join(["low"] * 5 + ["lower"] * 2 + ["newest"] * 6 + ["widest"] * 3)
 
@@ -71,8 +71,9 @@ PARALLEL_HELD_OUT = 0.25
 """The share of each language's sentences the parallel sample corpus holds out (its last 10 of 40)."""
 
 
-def parallel_parts(texts: dict[str, list[str]], share: float = PARALLEL_HELD_OUT
-                   ) -> tuple[dict[str, str], dict[str, str]]:
+def parallel_parts(
+    texts: dict[str, list[str]], share: float = PARALLEL_HELD_OUT
+) -> tuple[dict[str, str], dict[str, str]]:
     """Each language's sentences cut into the part to train on and the part held out (the last ``share``
     of its lines, as ``bpe_core.hold_out`` cuts), one line a sentence."""
     parts = {code: hold_out("\n".join(lines) + "\n", share) for code, lines in texts.items()}
@@ -136,8 +137,10 @@ SAMPLES: dict[str, Sample] = {
         ),
         Sample(
             N_("Python standard library code"),
-            N_("Source of a few standard-library modules: textwrap, heapq, bisect, colorsys, fnmatch, shlex, string, "
-               "json.decoder."),
+            N_(
+                "Source of a few standard-library modules: textwrap, heapq, bisect, colorsys, fnmatch, shlex, string, "
+                "json.decoder."
+            ),
             _stdlib_code,
             1000,
         ),
@@ -150,16 +153,20 @@ SAMPLES: dict[str, Sample] = {
         Sample(
             # Trains in about a second: 2,000 makes whole characters and common words (君子, 不亦).
             N_("Chinese classics (Analects, Mencius, Great Learning, Doctrine of the Mean, ~220 KB)"),
-            N_("Classical Chinese prose, public domain: 论语, 孟子, 大学, 中庸 (from the chinese-poetry collection). "
-               "A character is 3 bytes in UTF-8, so the first merges build characters."),
+            N_(
+                "Classical Chinese prose, public domain: 论语, 孟子, 大学, 中庸 (from the chinese-poetry collection). "
+                "A character is 3 bytes in UTF-8, so the first merges build characters."
+            ),
             _chinese_classics,
             2000,
         ),
         Sample(
             N_("Parallel sample (21 languages, 30 sentences each)"),
-            N_("The same everyday sentences in 21 languages, written for this project: the first 30 of each language "
-               "(the other 10 are held out). Train it parity-aware to give every language a fair share of the "
-               "merges."),
+            N_(
+                "The same everyday sentences in 21 languages, written for this project: the first 30 of each language "
+                "(the other 10 are held out). Train it parity-aware to give every language a fair share of the "
+                "merges."
+            ),
             _parallel_corpus,
             1000,
             PARALLEL_LANGUAGES,
@@ -171,8 +178,12 @@ SAMPLES: dict[str, Sample] = {
             270,
         ),
         Sample(N_("Toy: the cat in the hat"), N_("A tiny repetitive sentence set."), lambda: CAT_IN_THE_HAT, 300),
-        Sample(N_("Toy: aaabdaaabac"), N_("The Wikipedia example of byte-pair encoding."),
-               lambda: WIKIPEDIA_AAABDAAABAC, 259),
+        Sample(
+            N_("Toy: aaabdaaabac"),
+            N_("The Wikipedia example of byte-pair encoding."),
+            lambda: WIKIPEDIA_AAABDAAABAC,
+            259,
+        ),
     )
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
@@ -217,70 +228,3 @@ def reference_rest() -> str:
     names = list(SAMPLES)
     excerpt, full = load_sample(names[0]), load_sample(names[1])
     return full.removeprefix(excerpt)
-
-
-class CorpusError(ValueError):
-    """A corpus that cannot be trained on; ``message`` (``playground.i18n.later``) is shown to the user."""
-
-    def __init__(self, message: Later):
-        super().__init__(str(message))
-        self.message = message
-
-
-@dataclass(frozen=True)
-class Upload:
-    """A user's own text (an uploaded file, or pasted held-out text), kept in the session."""
-
-    name: str
-    text: str
-    replaced_bytes: int = 0  # bytes that were not valid in the file's encoding and became U+FFFD
-    digest: str = ""
-
-
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32-le"),
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
-
-
-def decode_upload(data: bytes, name: str = "file") -> Upload:
-    """Decode an uploaded text file: UTF-8, or UTF-16/32 when the file starts with a byte-order mark.
-
-    Binary files (NUL bytes, or mostly control/invalid bytes) raise CorpusError; invalid bytes in an
-    otherwise text file are replaced by U+FFFD and counted. The message names the file as given
-    (show it with ``playground.text.plain``).
-
-    >>> decode_upload("héllo".encode("utf-16"), "a.txt").text
-    'héllo'
-    """
-    if not data:
-        raise CorpusError(later("{name} is empty: it has no text.", name=name))
-    encoding, body = "utf-8", data
-    for bom, bom_encoding in _BOMS:
-        if data.startswith(bom):
-            encoding, body = bom_encoding, data[len(bom) :]
-            break
-    if encoding == "utf-8" and b"\x00" in body[:65536]:
-        raise CorpusError(later(
-            "{name} looks like a binary file (it contains NUL bytes), not text. Upload a .txt file (UTF-8, or "
-            "UTF-16/32 with a byte-order mark).", name=name))  # fmt: skip
-    text = body.decode(encoding, errors="replace")
-    replaced = _count_invalid(body, encoding)
-    sample = text[:65536]
-    controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f\v") or ch == "\ufffd")
-    if sample and controls / len(sample) > 0.3:
-        raise CorpusError(later(
-            "{name} looks like a binary file ({share:.0%} of its start is control characters or invalid text), not "
-            "text. Upload a .txt file.", name=name, share=controls / len(sample)))  # fmt: skip
-    return Upload(name, text, replaced, text_digest(text))
-
-
-_ESCAPED = re.compile("[\udc80-\udcff]")
-
-
-def _count_invalid(data: bytes, encoding: str) -> int:
-    """How many bytes are not part of a valid character (each becomes one escape)."""
-    return len(_ESCAPED.findall(data.decode(encoding, errors="surrogateescape")))

@@ -150,8 +150,9 @@ def decimal_number(low: float, high: float, places: int = 3) -> Callable[[str], 
     (0.25, 7.0)
     """
     written = re.compile(rf"[0-9]{{1,6}}(?:\.[0-9]{{1,{places}}})?", re.ASCII)
-    allowed = later("a number from {low:g} to {high:g} (digits, up to {places} decimals)", low=low, high=high,
-                    places=places)  # fmt: skip
+    allowed = later(
+        "a number from {low:g} to {high:g} (digits, up to {places} decimals)", low=low, high=high, places=places
+    )
     return _number(written, float, low, high, allowed)
 
 
@@ -177,8 +178,9 @@ def short_text(limit: int) -> Callable[[str], str]:
 
 def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
     """``"300,400"`` -> ``[300, 400]``: up to ``most`` distinct whole numbers, comma-separated."""
-    allowed = later("up to {most} whole numbers from {low:,} to {high:,}, separated by commas", most=most, low=low,
-                    high=high)
+    allowed = later(
+        "up to {most} whole numbers from {low:,} to {high:,}, separated by commas", most=most, low=low, high=high
+    )
 
     def parse(text: str) -> list[int]:
         parts = [part for part in re.split(r"[,\s]+", text) if part]

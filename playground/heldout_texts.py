@@ -48,9 +48,26 @@ PARALLEL_REST = "parallel-rest"
 PARALLEL_ZH = "parallel-zh"
 PARALLEL_EN_ZH = "parallel-en-zh"
 
-DOCSTRING_MODULES = ("argparse", "calendar", "collections", "dataclasses", "difflib", "enum", "fractions", "functools",
-                     "inspect", "logging", "pathlib", "pprint", "shutil", "statistics", "tempfile", "threading",
-                     "typing", "zipfile")  # fmt: skip
+DOCSTRING_MODULES = (
+    "argparse",
+    "calendar",
+    "collections",
+    "dataclasses",
+    "difflib",
+    "enum",
+    "fractions",
+    "functools",
+    "inspect",
+    "logging",
+    "pathlib",
+    "pprint",
+    "shutil",
+    "statistics",
+    "tempfile",
+    "threading",
+    "typing",
+    "zipfile",
+)
 """English prose that is not in the Python reference: what these modules' docstrings say."""
 OTHER_CODE_MODULES = ("calendar", "csv", "difflib", "fractions", "glob", "pprint")
 """Code that is not in the code sample (``playground.corpora.STDLIB_MODULES``)."""
@@ -92,19 +109,27 @@ class HeldOut:
 
 
 BUILT_IN: dict[str, HeldOut] = {
-    HELDOUT_REST: HeldOut(N_("Python reference after the excerpt, without the excerpt's lines (English prose)"),
-                          reference_rest),
-    DOCSTRINGS: HeldOut(N_("Docstrings of standard-library modules (English prose that is not in the Python "
-                           "reference)"), _docstrings),
-    OTHER_CODE: HeldOut(N_("Source of other standard-library modules (code that is not in the code sample)"),
-                        _other_code),
-    PARALLEL_REST: HeldOut(N_("Parallel sample, sentences 31–40 of each language (held out from its training part)"),
-                           lambda: "".join(parallel_parts(parallel_sample())[1].values())),
-    PARALLEL_ZH: HeldOut(N_("Modern Chinese: the 40 Chinese sentences of the parallel sample (not in the classics)"),
-                         _parallel(("zh",))),
-    PARALLEL_EN_ZH: HeldOut(N_("The English and Chinese sentences of the parallel sample (not in the bilingual "
-                               "sample)"), _parallel(("en", "zh"))),
-}  # fmt: skip
+    HELDOUT_REST: HeldOut(
+        N_("Python reference after the excerpt, without the excerpt's lines (English prose)"), reference_rest
+    ),
+    DOCSTRINGS: HeldOut(
+        N_("Docstrings of standard-library modules (English prose that is not in the Python reference)"), _docstrings
+    ),
+    OTHER_CODE: HeldOut(
+        N_("Source of other standard-library modules (code that is not in the code sample)"), _other_code
+    ),
+    PARALLEL_REST: HeldOut(
+        N_("Parallel sample, sentences 31–40 of each language (held out from its training part)"),
+        lambda: "".join(parallel_parts(parallel_sample())[1].values()),
+    ),
+    PARALLEL_ZH: HeldOut(
+        N_("Modern Chinese: the 40 Chinese sentences of the parallel sample (not in the classics)"), _parallel(("zh",))
+    ),
+    PARALLEL_EN_ZH: HeldOut(
+        N_("The English and Chinese sentences of the parallel sample (not in the bilingual sample)"),
+        _parallel(("en", "zh")),
+    ),
+}
 DESIGNATED: dict[str, str] = {
     "python-reference-excerpt": HELDOUT_REST,
     "python-reference-all": DOCSTRINGS,

@@ -62,7 +62,11 @@ def catalog(lang: str) -> dict[str, str]:
     return merged
 
 
-_language_source: Callable[[], str | None] = lambda: None
+def _no_session() -> str | None:
+    return None
+
+
+_language_source: Callable[[], str | None] = _no_session
 """Where this run's language comes from: ``ui`` points it at the Streamlit session (``ui.state``); outside a
 Streamlit run (the library, job processes, tests, doctests) nothing is registered and it is English."""
 

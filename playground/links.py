@@ -52,27 +52,59 @@ def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], lis
         field = URL_FIELDS.get(parameter)
         if field is None or field.parse is None:
             known = ", ".join(sorted(URL_FIELDS))
-            problems.append(LinkProblem(parameter, later(
-                "Unknown link parameter “{parameter}” was ignored (known: {known}).", parameter=_quote(parameter),
-                known=known)))  # fmt: skip
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    later(
+                        "Unknown link parameter “{parameter}” was ignored (known: {known}).",
+                        parameter=_quote(parameter),
+                        known=known,
+                    ),
+                )
+            )
             continue
         if len(given) != 1:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” is given {times} times; give it once.", parameter=parameter,
-                times=len(given))))  # fmt: skip
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    later(
+                        "Link parameter “{parameter}” is given {times} times; give it once.",
+                        parameter=parameter,
+                        times=len(given),
+                    ),
+                )
+            )
             continue
         (raw,) = given
         if len(raw) > MAX_VALUE_CHARS:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” was ignored: it is {length:,} characters long (at most {most:,}).",
-                parameter=parameter, length=len(raw), most=MAX_VALUE_CHARS)))  # fmt: skip
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    later(
+                        "Link parameter “{parameter}” was ignored: it is {length:,} characters long "
+                        "(at most {most:,}).",
+                        parameter=parameter,
+                        length=len(raw),
+                        most=MAX_VALUE_CHARS,
+                    ),
+                )
+            )
             continue
         try:
             values[field.name] = field.parse(raw)
         except LinkValueError as error:
-            problems.append(LinkProblem(parameter, later(
-                "Link parameter “{parameter}” = “{value}” was ignored: it must be {allowed}. The page uses its "
-                "default instead.", parameter=parameter, value=_quote(raw), allowed=error.allowed)))  # fmt: skip
+            problems.append(
+                LinkProblem(
+                    parameter,
+                    later(
+                        "Link parameter “{parameter}” = “{value}” was ignored: it must be {allowed}. The page uses its "
+                        "default instead.",
+                        parameter=parameter,
+                        value=_quote(raw),
+                        allowed=error.allowed,
+                    ),
+                )
+            )
     return values, problems
 
 

@@ -103,10 +103,11 @@ class PackedTrace(Sequence[MergeRecord]):
             count=columns["count"][rank],
             replaced=columns["replaced"][rank],
             candidates=tuple(
-                Candidate(symbols[columns["runner_left"][i]], symbols[columns["runner_right"][i]],
-                          columns["runner_count"][i])
+                Candidate(
+                    symbols[columns["runner_left"][i]], symbols[columns["runner_right"][i]], columns["runner_count"][i]
+                )
                 for i in runners
-            ),  # fmt: skip
+            ),
         )
 
     @property
@@ -122,8 +123,12 @@ class PackedTrace(Sequence[MergeRecord]):
 
     def to_bytes(self) -> bytes:
         """The columns as bytes (little-endian), behind a short JSON header; symbols are not included."""
-        header = json.dumps({"base": self.base, "columns": [[name, self.columns[name].typecode,
-                                                              len(self.columns[name])] for name in _COLUMNS]})
+        header = json.dumps(
+            {
+                "base": self.base,
+                "columns": [[name, self.columns[name].typecode, len(self.columns[name])] for name in _COLUMNS],
+            }
+        )
         parts = [_HEADER.pack(len(header)), header.encode()]
         for name in _COLUMNS:
             column = array(self.columns[name].typecode, self.columns[name])

@@ -1,7 +1,7 @@
 """The one way the app trains, model side: the cache, the runs shared by sessions, and the job.
 
 Every training (the Train button, a link, Compare's algorithms, the parity pair, the superword twin, the talk's
-steps) goes page → ``ui.training.train`` (the progress bar and Cancel) → :func:`train` here → a job of
+steps) goes page → ``ui.page_training.train`` (the progress bar and Cancel) → :func:`train` here → a job of
 ``runtime.jobs`` (``playground.trained.train_parts``) → ``bpe_core``. No Streamlit here: the page hands in what to
 call while the job runs (``on_progress``) and while another session trains the same request (``on_wait``).
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bpe_core import TokenizerShape
-from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, SLUGS, Upload
+from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, SLUGS
 from playground.fields import Field, State, dump_on_off, on_off, one_of, short_text, whole_number
 from playground.i18n import DEFAULT as DEFAULT_LANG
 from playground.i18n import LANGUAGES
@@ -49,6 +49,7 @@ from playground.page_state import (
     fields_of,
 )
 from playground.patterns import PATTERN_CHOICES
+from playground.text_files import Upload
 from playground.trained import Trained
 from runtime.lru import LRU
 
@@ -143,7 +144,7 @@ class MadeWork(OwnedState):
     upload_problem: Field[str] = Field("")  # why the file in the uploader was refused (shown until the next one)
     heldout_text: Field[Upload | None] = Field(None)  # pasted or uploaded held-out text
     heldout_problem: Field[str] = Field("")  # why the held-out file in the uploader was refused
-    trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.training.store)
+    trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.page_training.store)
     loaded: Field[dict[str, TokenizerShape]] = Field(dict)  # label -> tokenizer loaded from files
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
 

@@ -19,9 +19,7 @@ _PUNCTUATION = frozenset(string.punctuation)
 _AUTOLINK = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
 
 # Characters that are invisible or change the direction of the text around them, shown as ⟨U+XXXX⟩.
-_INVISIBLE = frozenset(
-    [*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0x061C, 0xFEFF, 0x00AD]
-)
+_INVISIBLE = frozenset([*range(0x200B, 0x2010), *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0x061C, 0xFEFF, 0x00AD])
 
 
 def visible_char(character: str) -> str:

@@ -75,8 +75,10 @@ def pattern_for(s: Session) -> str | None:
     try:
         compile_pattern(s.regex)
     except ValueError as error:
-        raise SettingsError(later("The custom pre-tokenization pattern cannot be used: {error}",
-                                  error=plain(error, limit=400)), pattern=s.regex) from None
+        raise SettingsError(
+            later("The custom pre-tokenization pattern cannot be used: {error}", error=plain(error, limit=400)),
+            pattern=s.regex,
+        ) from None
     return s.regex
 
 
@@ -105,8 +107,12 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
         try:
             return _limits_bounded(text, s.kind, pattern, specials)
         except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
-            return SettingsError(later("The pre-tokenization pattern cannot be used on this corpus: {error}",
-                                       error=plain(error, limit=400)), pattern=pattern)  # fmt: skip
+            return SettingsError(
+                later(
+                    "The pre-tokenization pattern cannot be used on this corpus: {error}", error=plain(error, limit=400)
+                ),
+                pattern=pattern,
+            )
 
     found = _limits.get_or_compute((digest, s.kind, pattern, specials), compute)
     if isinstance(found, SettingsError):
@@ -130,14 +136,17 @@ def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[s
                     "and was stopped: it backtracks catastrophically (typically a repeated group whose alternatives "
                     "overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive quantifiers "
                     "(++, *+) or atomic groups (?>...)",
-                    pattern=shown_pattern(pattern), seconds=CUSTOM_CHECK_SECONDS, characters=len(text),
+                    pattern=shown_pattern(pattern),
+                    seconds=CUSTOM_CHECK_SECONDS,
+                    characters=len(text),
                 )
             )
 
     # Always a local process, even when training goes to a Dask cluster: a regex stuck in the C engine never
     # calls back, so only a kill stops it, and a Dask worker's thread cannot be killed (runtime.jobs.cluster).
-    return jobs.run_with_progress(limits, (text, kind, pattern, specials), give_up, poll_interval=0.1,
-                                  runner=jobs.local_runner())  # fmt: skip
+    return jobs.run_with_progress(
+        limits, (text, kind, pattern, specials), give_up, poll_interval=0.1, runner=jobs.local_runner()
+    )
 
 
 def corpus_digest(s: Session, text: str) -> str:
@@ -150,21 +159,32 @@ def request_for(s: Session) -> tuple[Request, str]:
     text = corpus_text(s)
     kind = kind_of(s.kind)
     if not kind.keeps_whitespace and not text.split():
-        raise SettingsError(later("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left "
-                                  "to train."))
+        raise SettingsError(
+            later("The corpus is only whitespace: classic BPE drops whitespace, so nothing is left to train.")
+        )
     digest = corpus_digest(s, text)
     languages = SLUGS[s.corpus].languages if s.corpus in SLUGS else ()
     if kind.trains_on == LANGUAGES and not languages:
-        raise SettingsError(later("Parity-aware training needs a parallel corpus (the same sentences in several "
-                                  "languages): choose the parallel sample."))
+        raise SettingsError(
+            later(
+                "Parity-aware training needs a parallel corpus (the same sentences in several "
+                "languages): choose the parallel sample."
+            )
+        )
     bounds = limits_for(s, *trained_part(s, text, digest, languages))
     if not bounds.minimum <= s.vocab <= bounds.maximum:
         if s.vocab < bounds.minimum:
             reason = later("the vocabulary starts at {low:,} ({why})", low=bounds.minimum, why=later(kind.base_note))
         else:
             reason = later("this corpus allows at most {n:,} merges", n=bounds.maximum - bounds.minimum)
-        raise SettingsError(later("Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
-                                  vocab=s.vocab, reason=reason, allowed=bounds.allowed))
+        raise SettingsError(
+            later(
+                "Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
+                vocab=s.vocab,
+                reason=reason,
+                allowed=bounds.allowed,
+            )
+        )
     return _request(s, kind, digest, languages), text
 
 
@@ -195,8 +215,13 @@ def trained_part(s: Session, text: str, digest: str, languages: tuple[str, ...] 
     try:
         return split_once(text, digest, s.holdout, languages)[0], f"{digest}:holdout={s.holdout}"
     except ValueError:
-        raise SettingsError(later("The corpus has too few lines to hold out {n}% of them: hold out nothing, or give "
-                                  "a text of several lines.", n=s.holdout)) from None
+        raise SettingsError(
+            later(
+                "The corpus has too few lines to hold out {n}% of them: hold out nothing, or give "
+                "a text of several lines.",
+                n=s.holdout,
+            )
+        ) from None
 
 
 _stops = caches.STOPS
@@ -207,8 +232,15 @@ training has stopped early, the Train page knows the corpus's largest vocab size
 def _stop_key(request: Request) -> tuple[object, ...]:
     """What decides where training runs out of pairs: the request but its vocab size (one key for note_stop and
     vocab_range, so every kind's stop is found again, superword's stage settings included)."""
-    return (request.text_digest, request.kind, request.pattern, request.special_tokens, request.holdout,
-            request.transition, request.max_words)  # fmt: skip
+    return (
+        request.text_digest,
+        request.kind,
+        request.pattern,
+        request.special_tokens,
+        request.holdout,
+        request.transition,
+        request.max_words,
+    )
 
 
 def note_stop(trained: Trained) -> None:
@@ -231,14 +263,26 @@ def vocab_range(s: Session) -> str | None:
         return None
     stop = _stops.get(_stop_key(request))
     if stop is not None:
-        return t("Vocab sizes from {low:,} to {high:,} on this corpus: training it ran out of pairs after {n:,} merges "
-                 "(a bigger size gives the same tokenizer).", low=bounds.minimum, high=bounds.minimum + stop, n=stop)
+        return t(
+            "Vocab sizes from {low:,} to {high:,} on this corpus: training it ran out of pairs after {n:,} merges "
+            "(a bigger size gives the same tokenizer).",
+            low=bounds.minimum,
+            high=bounds.minimum + stop,
+            n=stop,
+        )
     if not bounds.exact:
-        return t("Vocab sizes from {low:,}. This corpus is too big to count before training: how many merges it "
-                 "allows is known only after training.", low=bounds.minimum)
-    return t("Vocab sizes from {low:,}. Training stops when no pair is left to merge: on this corpus after {fewest:,} "
-             "to {most:,} merges, and only training tells where (a bigger size then gives the same tokenizer).",
-             low=bounds.minimum, fewest=bounds.fewest, most=bounds.maximum - bounds.minimum)
+        return t(
+            "Vocab sizes from {low:,}. This corpus is too big to count before training: how many merges it "
+            "allows is known only after training.",
+            low=bounds.minimum,
+        )
+    return t(
+        "Vocab sizes from {low:,}. Training stops when no pair is left to merge: on this corpus after {fewest:,} "
+        "to {most:,} merges, and only training tells where (a bigger size then gives the same tokenizer).",
+        low=bounds.minimum,
+        fewest=bounds.fewest,
+        most=bounds.maximum - bounds.minimum,
+    )
 
 
 def estimate_seconds(request: Request, n_bytes: int) -> float:

@@ -110,8 +110,13 @@ pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=
         if self.holdout:
             pattern = t("{pattern} · {n}% held out", pattern=pattern, n=self.holdout)
         if vocab_size != self.vocab_size:
-            return t("{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}", corpus=corpus, vocab=vocab_size,
-                     asked=self.vocab_size, pattern=pattern)
+            return t(
+                "{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}",
+                corpus=corpus,
+                vocab=vocab_size,
+                asked=self.vocab_size,
+                pattern=pattern,
+            )
         return t("{corpus} · vocab {vocab:,} · {pattern}", corpus=corpus, vocab=self.vocab_size, pattern=pattern)
 
 
@@ -188,13 +193,23 @@ def train_parts(
             text, request.vocab_size, progress=progress
         )
     elif request.kind == "parity":
-        result = bpe_core.train_parity(parallel_texts(text, request.languages), request.vocab_size,
-                                       measure=PARITY_MEASURE, special_tokens=list(request.special_tokens),
-                                       pattern=request.pattern, progress=progress)  # fmt: skip
+        result = bpe_core.train_parity(
+            parallel_texts(text, request.languages),
+            request.vocab_size,
+            measure=PARITY_MEASURE,
+            special_tokens=list(request.special_tokens),
+            pattern=request.pattern,
+            progress=progress,
+        )
     elif request.kind == "superword":
-        result = train_superword(text, request.vocab_size, transition=request.transition or 0,
-                                 max_words=request.max_words or MAX_WORDS, special_tokens=request.special_tokens,
-                                 progress=progress)  # fmt: skip
+        result = train_superword(
+            text,
+            request.vocab_size,
+            transition=request.transition or 0,
+            max_words=request.max_words or MAX_WORDS,
+            special_tokens=request.special_tokens,
+            progress=progress,
+        )
     else:
         result = bpe_core.train(
             text,

@@ -26,24 +26,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-import struct
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import bpe_core
 from bpe_core import Tokenizer
-from bpe_core.encoding.classic import END
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
 from playground import caches
-from playground.corpora import Upload
 from playground.i18n import t
-from playground.kinds import kind_of
-from playground.packed_trace import PackedTrace
 from playground.session import FIELDS, Session
 from playground.text import human_bytes, plain
-from playground.trained import Request, Trained, symbols_of
+from playground.text_files import Upload
+from playground.trained import Request, Trained
+from playground.trained_codec import from_bytes, to_bytes
 from runtime.store import BlobSource, Removed, default_store, text_digest
 
 FORMAT, VERSION = "bpe-playground-workspace", 1
@@ -144,8 +140,10 @@ def _value(value: Any, blob: Callable[[str], bytes | None]) -> Any:
         request = Request(**{**body, **tuples})
         return from_bytes(request, _read(blob, f"trained:{request.key}"))
     if form == "$loaded":
-        return {label: tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{digest}")), source=label)
-                for label, digest in body}  # fmt: skip
+        return {
+            label: tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{digest}")), source=label)
+            for label, digest in body
+        }
     raise ValueError(f"unknown form {form}")
 
 
@@ -154,73 +152,6 @@ def _read(blob: Callable[[str], bytes | None], key: str) -> bytes:
     if data is None:
         raise LookupError(key)
     return data
-
-
-# -- on disk: what the workspace store keeps of a trained tokenizer -------------------------------------------
-
-_LENGTH = struct.Struct("<I")
-
-
-def to_bytes(trained: Trained) -> bytes:
-    """A trained tokenizer in compact form: a JSON header (what it was trained with, its measurements) and its
-    packed trace, from which :func:`from_bytes` rebuilds the tokenizer itself (every token is the merge of two
-    earlier ones). About 90 bytes a merge before compression, against ~1.5 KB a merge of objects in memory.
-    The request is not in it: the workspace keeps that, with the names a user gave."""
-    result = trained.result
-    header: dict[str, Any] = {
-        "kind": trained.request.kind,
-        "corpus_chars": trained.corpus_chars, "corpus_bytes": trained.corpus_bytes,
-        "window_text": trained.window_text, "stats": trained.stats,
-        "seconds": result.seconds, "stopped_early": result.stopped_early, "stop_reason": result.stop_reason,
-    }  # fmt: skip
-    if isinstance(result, bpe_core.TrainResult):
-        header.update(settings=result.settings, pretoken_count=result.pretoken_count,
-                      unique_pretokens=result.unique_pretokens, timings=result.timings,
-                      special_token_count=result.special_token_count, special_tokens=result.tokenizer.special_tokens,
-                      pattern=result.tokenizer.pattern)  # fmt: skip
-    if isinstance(result, bpe_core.ParityResult):  # which language each merge served (not each count after it)
-        languages = list(result.languages)
-        header["parity"] = {"languages": languages, "byte_counts": result.byte_counts, "measure": result.measure,
-                            "chosen": [languages.index(language) for language in result.chosen_languages]}
-    elif isinstance(result, bpe_core.ClassicResult):
-        header["characters"] = result.tokenizer.symbols[: trained.trace.base - 1]  # then the end-of-word mark
-    encoded = json.dumps(header, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
-    return _LENGTH.pack(len(encoded)) + encoded + trained.trace.to_bytes()
-
-
-def from_bytes(request: Request, data: bytes) -> Trained:
-    """The :class:`Trained` that :func:`to_bytes` wrote, for ``request``."""
-    (size,) = _LENGTH.unpack_from(data)
-    header = json.loads(data[_LENGTH.size : _LENGTH.size + size].decode("utf-8", errors="surrogatepass"))
-    trace = PackedTrace.from_bytes(data[_LENGTH.size + size :])
-    merges = trace.merges()
-    result: bpe_core.TrainResult | bpe_core.ClassicResult
-    if not kind_of(header["kind"]).byte_level:  # classic: characters and the end-of-word mark
-        atoms: list[tuple[str, ...]] = [(symbol,) for symbol in [*header["characters"], END]]
-        for left, right in merges:
-            atoms.append(atoms[left] + atoms[right])
-        classic = bpe_core.ClassicTokenizer.from_atoms(atoms, [(atoms[left], atoms[right]) for left, right in merges])
-        result = bpe_core.ClassicResult(classic, [], header["seconds"], header["stopped_early"], header["stop_reason"])
-    else:
-        symbols = [bytes([byte]) for byte in range(256)]
-        for left, right in merges:
-            symbols.append(symbols[left] + symbols[right])
-        tokenizer = bpe_core.Tokenizer(dict(enumerate(symbols)), [(symbols[a], symbols[b]) for a, b in merges],
-                                       header["special_tokens"], header["pattern"])  # fmt: skip
-        result = bpe_core.TrainResult(
-            tokenizer, [], header["settings"], header["seconds"], header["pretoken_count"], header["unique_pretokens"],
-            header["stopped_early"], header["stop_reason"], header["timings"],
-            special_token_count=header["special_token_count"],
-        )  # fmt: skip
-        if "parity" in header:
-            parity = header["parity"]
-            result = bpe_core.ParityResult(
-                **vars(result), languages=tuple(parity["languages"]), byte_counts=parity["byte_counts"],
-                chosen_languages=[parity["languages"][index] for index in parity["chosen"]], measure=parity["measure"],
-            )  # fmt: skip
-    symbols_made = symbols_of(result.tokenizer, trace.base + len(trace))
-    return Trained(request, result, header["corpus_chars"], header["corpus_bytes"], header["window_text"],
-                   header["stats"], trace.with_symbols(symbols_made))  # fmt: skip
 
 
 # -- a tab's work, saved after each run and brought back by a reload or after a restart ----------------------
@@ -245,8 +176,13 @@ def restore(s: Session, workspace: str) -> Removed | bool:
         if name in FIELDS and FIELDS[name].saved:
             setattr(s, name, value)
     if decoded.lost:
-        s.notice("warning", t("Your work in this tab was restored after the reload, except what could not be read "
-                              "back: {fields}.", fields=plain(", ".join(decoded.lost))))
+        s.notice(
+            "warning",
+            t(
+                "Your work in this tab was restored after the reload, except what could not be read back: {fields}.",
+                fields=plain(", ".join(decoded.lost)),
+            ),
+        )
     else:
         s.notice("success", t("Your work in this tab was restored after the reload."))
     return True
@@ -256,14 +192,24 @@ def removal_message(removed: Removed, own_text: bool) -> str:
     """What the page says when a tab's work was removed from the store: what, why, and what to do (Markdown-safe)."""
     ago = _ago(time.time() - removed.touched)
     if removed.reason == "idle":
-        why = t("the server keeps work for {days:g} days after its last use, and this tab's was last used {ago}",
-                days=removed.max_idle_seconds / 86_400, ago=ago)
+        why = t(
+            "the server keeps work for {days:g} days after its last use, and this tab's was last used {ago}",
+            days=removed.max_idle_seconds / 86_400,
+            ago=ago,
+        )
     else:
-        why = t("the server keeps at most {budget} of everyone's work and removes the least recently used first; this "
-                "tab's ({size}) was last used {ago}", budget=human_bytes(removed.max_bytes),
-                size=human_bytes(removed.size), ago=ago)  # fmt: skip
-    then = (t("Your text was removed with it: add it again on the Train page, then train.") if own_text else
-            t("Its settings are still in the address: one click trains it again."))  # fmt: skip
+        why = t(
+            "the server keeps at most {budget} of everyone's work and removes the least recently used first; this "
+            "tab's ({size}) was last used {ago}",
+            budget=human_bytes(removed.max_bytes),
+            size=human_bytes(removed.size),
+            ago=ago,
+        )
+    then = (
+        t("Your text was removed with it: add it again on the Train page, then train.")
+        if own_text
+        else t("Its settings are still in the address: one click trains it again.")
+    )
     return t("Your work from before the reload was removed: {why}. {then}", why=why, then=then)
 
 

@@ -22,12 +22,12 @@ from apptest_helpers import (
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core import analysis as voc
+from bpe_core import analysis
 from playground.corpora import CAT_IN_THE_HAT, MIXED_EN_ZH
 from playground.session import FIELDS, REFERENCES, Session
 from playground.text import plain
 from ui.compare import side
-from ui.encoding import loaded_choice
+from ui.tokenizer_output import loaded_choice
 
 COMPARE = "pages/3_Compare.py"
 CAT = {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}
@@ -150,11 +150,11 @@ def test_curve_is_exact_with_reference_points():
     tokenizer = field(at, "trained").tokenizer
     rows = chart_rows(at)
     for label, text in (("held-out", MIXED_EN_ZH), ("training text", CAT_IN_THE_HAT)):
-        expected = dict(voc.bytes_per_token_curve(tokenizer, text))
+        expected = dict(analysis.bytes_per_token_curve(tokenizer, text))
         line = [r for r in rows if r["tokenizer"].startswith("this tokenizer") and r["text"].startswith(label)]
         assert line and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in line)
-        assert line[0]["vocab size"] == voc.vocab_size_of(tokenizer, 0)
-        assert line[-1]["vocab size"] == voc.vocab_size_of(tokenizer)
+        assert line[0]["vocab size"] == analysis.vocab_size_of(tokenizer, 0)
+        assert line[-1]["vocab size"] == analysis.vocab_size_of(tokenizer)
     gpt2 = [r for r in rows if r["tokenizer"].startswith("GPT-2")]
     assert {r["vocab size"] for r in gpt2} == {50257} and len(gpt2) == 2
     spec = json.dumps(vega_specs(at)[0])
@@ -189,7 +189,7 @@ def test_uploaded_heldout_text_is_measured():
     at.file_uploader(key=Session.heldout_file.key).upload("held.txt", MIXED_EN_ZH.encode(), "text/plain").run()
     no_exception(at)
     line = [r for r in chart_rows(at) if r["text"] == "held-out: held.txt"]
-    expected = dict(voc.bytes_per_token_curve(field(at, "trained").tokenizer, MIXED_EN_ZH))
+    expected = dict(analysis.bytes_per_token_curve(field(at, "trained").tokenizer, MIXED_EN_ZH))
     assert line and all(abs(r["bytes per token"] - expected[r["vocab size"]]) < 1e-3 for r in line)
 
 
@@ -231,7 +231,7 @@ def test_side_by_side_escapes_text_and_outlines_changes():
     assert_no_raw_tags(views)
     assert "&lt;" in joined and "&amp;" in joined and "data-token-id=" in joined and "tok c0" in joined
     assert ' diff"' in joined
-    tokens, _ = voc.tokens_at_size(field(at, "trained").tokenizer, text, 257)
+    tokens, _ = analysis.tokens_at_size(field(at, "trained").tokenizer, text, 257)
     assert f"{len(tokens):,} tokens" in views[0]
 
 

@@ -11,7 +11,7 @@ from test_app_compare import COMPARE, compare, link
 from test_reference import tiktoken_encodings  # noqa: F401  (the session fixture)
 
 import bpe_core
-from bpe_core.analysis import health as hl
+from bpe_core.analysis import health as token_health
 from bpe_core.analysis.heldout import hold_out, line_overlap
 from bpe_core.analysis.reachability import INVALID_UTF8
 from playground import heldout_texts as held_out
@@ -178,8 +178,10 @@ def test_parity_training_through_the_app_equals_train_parity(monkeypatch):
     assert submitted == [wanted[0][1]] and runs.cached(wanted[1][1]) is trained
     standard, parity = (runs.cached(request) for _, request in wanted)  # the one cache of trained results
     assert parity.tokenizer.merges == direct.tokenizer.merges
-    assert standard.tokenizer.merges == bpe_core.train(load_sample("parallel-sample"), 600,
-                                                       special_tokens=["<|endoftext|>"]).tokenizer.merges
+    assert (
+        standard.tokenizer.merges
+        == bpe_core.train(load_sample("parallel-sample"), 600, special_tokens=["<|endoftext|>"]).tokenizer.merges
+    )
     spread = at.table[-1].value
     assert [unescaped(name) for name in spread["tokenizer"]] == ["standard BPE", "parity-aware BPE"]
     held = {code: text.splitlines() for code, text in parallel_parts(bpe_core.parallel_sample())[1].items()}
@@ -210,8 +212,10 @@ def test_health_counts_equal_health_report(compared):
 
 
 def test_the_views_explanations_are_the_librarys():
-    assert health_view.EXPLANATIONS == hl.EXPLANATIONS
-    assert set(health_view.NAMES) == set(hl.HEALTH_CLASSES) and all(k == v for k, v in health_view.NAMES.items())
+    assert health_view.EXPLANATIONS == token_health.EXPLANATIONS
+    assert set(health_view.NAMES) == set(token_health.HEALTH_CLASSES) and all(
+        k == v for k, v in health_view.NAMES.items()
+    )
 
 
 def test_the_language_names_are_the_samples():

@@ -28,7 +28,7 @@ from apptest_helpers import (
 import bpe_core
 from playground.corpora import load_sample
 from playground.session import TRAINED, Session
-from ui.encoding import REFERENCE_LABELS, loaded_choice
+from ui.tokenizer_output import REFERENCE_LABELS, loaded_choice
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 SPECIAL = "<|endoftext|>"

@@ -10,8 +10,8 @@ from test_app_compare import CAT, RAW_MARKDOWN_LINK, field, views_html
 
 from playground.session import FORMATS, Session
 from playground.text import plain
-from ui.encoding import loaded_choice
 from ui.export import LABELS, export_files
+from ui.tokenizer_output import loaded_choice
 
 EXPORT = "pages/4_Export.py"
 COMPARE = "pages/3_Compare.py"

@@ -14,16 +14,17 @@ from apptest_helpers import unescaped as plain_text
 
 import bpe_core
 from playground import i18n, workspace
-from playground.corpora import PASTED, Upload
+from playground.corpora import PASTED
 from playground.session import Session
 from playground.text import human_bytes
+from playground.text_files import Upload
 from playground.trained import stop_reason_text
 from runtime.store import text_digest
-from ui import encoding as enc
+from ui import tokenizer_output
 from ui.animation_html import player_labels
 from ui.export import export_files
-from ui.tokens import token_span, tokens_html
-from ui.training import _cancel_clicked
+from ui.page_training import _cancel_clicked
+from ui.token_html import token_span, tokens_html
 
 EXPORT = "pages/4_Export.py"
 COMPARE = "pages/3_Compare.py"
@@ -96,14 +97,14 @@ def test_units_and_the_stop_reason_speak_the_session_language(lang, monkeypatch)
 
 def test_the_reference_vocabulary_spinner_speaks_the_session_language(monkeypatch):
     said: list[str] = []
-    real = enc.st.spinner
+    real = tokenizer_output.st.spinner
 
     def spinner(text: str, *args, **kwargs):
         said.append(text)
         return real(text, *args, **kwargs)
 
-    monkeypatch.setattr(enc.st, "spinner", spinner)
-    enc._references.clear()  # built again, so the spinner shows
+    monkeypatch.setattr(tokenizer_output.st, "spinner", spinner)
+    tokenizer_output._references.clear()  # built again, so the spinner shows
     fresh(ENCODE, tokenizer="gpt2", lang="zh")
     assert said == [i18n.t("Loading the {name} vocabulary…", lang="zh", name="GPT-2 (r50k)")]
 
@@ -177,7 +178,7 @@ def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
     at.run()
     at.button(key="export_import_load").click().run()
     no_exception(at)
-    choice = enc.loaded_choice(name)
+    choice = tokenizer_output.loaded_choice(name)
     assert sess(at).exported == choice
     assert any(link.proto.label.startswith(i18n.t("Encode →")) for link in at.get("page_link"))
     open_page(at, ENCODE)

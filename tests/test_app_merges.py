@@ -33,9 +33,9 @@ from bpe_core.encoding.lifetimes import PERMANENT
 from playground.corpora import DEFAULT_SLUG, PASTE
 from playground.session import Session
 from playground.trained import Request, Trained
-from ui import merges as mg
+from ui import merge_frames
 from ui.animation_html import animation_html
-from ui.tokens import display_bytes, display_str
+from ui.token_html import display_bytes, display_str
 
 
 def _merges_page(sample: str, **widgets):
@@ -52,7 +52,7 @@ def _players(at) -> list:
 
 
 def decode(payload: dict) -> dict:
-    """The payload's columns, read as the module docstring of ui/merges.py describes them."""
+    """The payload's columns, read as the module docstring of ui/merge_frames.py describes them."""
     raw = zlib.decompress(base64.b64decode(payload["blob"]))
     n, atoms = payload["n"], payload["atomCount"]
     at = 0
@@ -95,7 +95,7 @@ def test_payload_holds_every_merge_and_its_runner_ups(kind):
     at = _merges_page(SENNRICH, kind=kind, **({"vocab": 30} if kind == "classic" else {}))
     trained = sess(at).trained
     data = _player_data(at)
-    assert data["round"] == trained.num_merges == data["n"] and data["speed"] in mg.SPEEDS
+    assert data["round"] == trained.num_merges == data["n"] and data["speed"] in merge_frames.SPEEDS
     decoded = decode(data)
     table = decoded["table"]
     as_bytes = (lambda t: t.encode()) if kind == "classic" else (lambda t: t)
@@ -110,7 +110,7 @@ def test_payload_holds_every_merge_and_its_runner_ups(kind):
         shown = slice(first, first + decoded["cand_n"][r])
         got = zip(decoded["cand_left"][shown], decoded["cand_right"][shown], decoded["cand_count"][shown])
         assert [(as_bytes(table[a]), as_bytes(table[b]), c) for a, b, c in got] == [
-            (c.left, c.right, c.count) for c in record.candidates[: mg.TOP_CANDIDATES]
+            (c.left, c.right, c.count) for c in record.candidates[: merge_frames.TOP_CANDIDATES]
         ]
         first = shown.stop
 
@@ -192,7 +192,7 @@ def _fake(counts: list[int]) -> Trained:
 
 @given(st.lists(st.integers(1, 10**6), max_size=3000), st.integers(1, 1000))
 def test_chart_points_keep_the_exact_peak_of_every_stretch(counts, max_points):
-    points = mg.count_chart_points(_fake(counts), max_points)
+    points = merge_frames.count_chart_points(_fake(counts), max_points)
     assert len(points) <= max_points
     assert all(counts[p["round"] - 1] == p["count"] for p in points)
     bounds = [p["round"] for p in points]
@@ -214,11 +214,15 @@ def test_chart_marks_the_players_round():
 
 
 def test_player_view_contract():
-    assert mg.PlayerView.from_state({"round": 0, "speed": 4, "word": None}, 5) == mg.PlayerView(0, 4, None)
-    assert mg.PlayerView.from_state({"round": 5, "speed": 240, "word": "the"}, 5) == mg.PlayerView(5, 240, "the")
+    assert merge_frames.PlayerView.from_state({"round": 0, "speed": 4, "word": None}, 5) == merge_frames.PlayerView(
+        0, 4, None
+    )
+    assert merge_frames.PlayerView.from_state({"round": 5, "speed": 240, "word": "the"}, 5) == merge_frames.PlayerView(
+        5, 240, "the"
+    )
     for bad in (None, 3, {"round": 6, "speed": 4}, {"round": -1, "speed": 4}, {"round": 1, "speed": 5},
                 {"round": "1", "speed": 4}):  # fmt: skip
-        assert mg.PlayerView.from_state(bad, 5) is None
+        assert merge_frames.PlayerView.from_state(bad, 5) is None
 
 
 def test_opening_the_page_directly_offers_a_one_click_training():

@@ -113,7 +113,7 @@ def test_the_players_words_are_translated_with_the_same_placeholders():
 
 def test_the_exported_animation_carries_its_language():
     from playground.trained import Request, train_job
-    from ui.merges import player_payload
+    from ui.merge_frames import player_payload
 
     text = "low lower newest widest 字节对编码"
     trained = train_job(text, Request("paste", "t", "d", "byte", 270, "gpt2", "gpt2", ()))

@@ -19,10 +19,9 @@ from bpe_core.pretokenize.superword import SUPERWORD_PATTERN, is_superword
 from playground.corpora import load_sample
 from playground.links import parse_link
 from playground.session import Session
-from ui import dropout
-from ui import encoding as enc
+from ui import dropout, tokenizer_output
 from ui.export import SUPERWORD_REFUSAL, export_files
-from ui.merges import word_starts
+from ui.merge_frames import word_starts
 
 EXPORT = "pages/4_Export.py"
 COMPARE = "pages/3_Compare.py"
@@ -59,7 +58,7 @@ def test_a_dropout_link_shows_several_segmentations_that_each_decode_to_the_text
     s = sess(at)
     assert (s.dropout, s.seed) == (0.3, 3)
     assert at.query_params["dropout"] == "0.3" and at.query_params["seed"] == "3"  # the link keeps both
-    model = enc.tokenizer_for(s, s.tokenizer)
+    model = tokenizer_output.tokenizer_for(s, s.tokenizer)
     bodies = sample_bodies(at)
     assert len(bodies) == dropout.SAMPLES
     drawn = []
@@ -81,7 +80,11 @@ def test_at_probability_0_dropout_is_plain_encoding_for_the_trained_and_a_refere
     assert "dropout" not in at.query_params and "seed" not in at.query_params
     assert not sample_bodies(at)
     s = sess(at)
-    for model in (s.trained.tokenizer, enc.reference_tokenizer("gpt2"), enc.reference_tokenizer("cl100k_base")):
+    for model in (
+        s.trained.tokenizer,
+        tokenizer_output.reference_tokenizer("gpt2"),
+        tokenizer_output.reference_tokenizer("cl100k_base"),
+    ):
         for sample in dropout.samples(model, TEXT, 0.0, seed=3):
             assert sample.ids == model.encode(TEXT) and sample.decodes
 

@@ -1,5 +1,5 @@
 """The merge player in real Chromium: the exported one-file animation (offline, keys, XSS, every
-round drawn like the truncated tokenizer, invisible characters marked like ui/tokens.py, right-to-
+round drawn like the truncated tokenizer, invisible characters marked like ui/token_html.py, right-to-
 left overrides contained, long tokens clipped) and the player on the Merges page (keys, the round
 reported on pause, the download).
 
@@ -22,8 +22,11 @@ from playwright.sync_api import expect  # noqa: E402
 
 from playground.corpora import MIXED_EN_ZH  # noqa: E402
 from playground.trained import Request, Trained, train_job  # noqa: E402
-from ui import merges as mg  # noqa: E402
-from ui import tokens as tok_ui  # noqa: E402
+from ui import (
+    merge_frames,  # noqa: E402
+    token_html,  # noqa: E402
+    token_style,
+)
 from ui.animation_html import animation_html  # noqa: E402
 
 if not Path(CHROMIUM).exists():
@@ -46,7 +49,7 @@ def trained() -> Trained:
 def open_export(browser, tmp_path, trained: Trained, start_round: int, title: str = "Mixed English / Chinese"):
     """Open the exported file from file:// with every network request aborted; returns (page, requests)."""
     path = tmp_path / "animation.html"
-    path.write_text(animation_html(mg.player_payload(trained, start_round), title), encoding="utf-8")
+    path.write_text(animation_html(merge_frames.player_payload(trained, start_round), title), encoding="utf-8")
     context = browser.new_context(viewport={"width": 1300, "height": 1000})
     page = context.new_page()
     requests: list[str] = []
@@ -74,7 +77,7 @@ def expected_tokens(trained: Trained, k: int) -> list[bytes]:
 
 def test_export_draws_every_round_like_the_truncated_tokenizer(browser, tmp_path, trained):
     """Random steps, plays and jumps: the drawn tokens are truncated(k)'s, labelled exactly as
-    ui/tokens.py labels them (marks and partial bytes too), neighbours never share a colour, and
+    ui/token_html.py labels them (marks and partial bytes too), neighbours never share a colour, and
     the tokens merged at round k are the ones outlined."""
     page, requests, problems = open_export(browser, tmp_path, trained, 0)
     lifetimes = trained.tokenizer.segment(trained.window_text).lifetimes
@@ -87,9 +90,9 @@ def test_export_draws_every_round_like_the_truncated_tokenizer(browser, tmp_path
         page.evaluate("(k) => window.__bpePlayer.go(k, false)", k)
         tokens = expected_tokens(trained, k)
         spans = drawn(page)
-        assert [s["text"] for s in spans] == [tok_ui.display_bytes(t) for t in tokens], k
+        assert [s["text"] for s in spans] == [token_html.display_bytes(t) for t in tokens], k
         assert [s["marks"] for s in spans] == [
-            [p[2] for p in tok_ui.token_pieces(t) if p[0] == "mark"] for t in tokens
+            [p[2] for p in token_html.token_pieces(t) if p[0] == "mark"] for t in tokens
         ], k
         colours = [next(c for c in s["cls"].split() if c[0] == "c" and c[1:].isdigit()) for s in spans]
         assert all(a != b for a, b in zip(colours, colours[1:])), k
@@ -158,12 +161,13 @@ def _assert_contained(boxes: list[dict], window_width: float) -> None:
 
 
 def test_rtl_override_is_contained_and_long_tokens_are_clipped(browser, tmp_path, trained):
-    """In the player and in the Python renderer's HTML (ui/tokens.py with its CSS)."""
+    """In the player and in the Python renderer's HTML (ui/token_html.py with its CSS)."""
     page, _, _ = open_export(browser, tmp_path, trained, trained.num_merges)
     width = page.evaluate("() => document.querySelector('[data-role=window]').clientWidth")
     _assert_contained(_boxes(page, "[data-role=window] .tok"), width)
     tokens = expected_tokens(trained, trained.num_merges)
-    page.set_content(f"<style>{tok_ui.TOKEN_CSS}</style><div style='width:900px'>{tok_ui.tokens_html(tokens)}</div>")
+    html = token_html.tokens_html(tokens)
+    page.set_content(f"<style>{token_style.TOKEN_CSS}</style><div style='width:900px'>{html}</div>")
     _assert_contained(_boxes(page, ".tokens .tok"), 900)
     page.context.close()
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from streamlit.runtime.uploaded_file_manager import DeletedFile
 
-from playground.corpora import Upload
 from playground.session import Session
+from playground.text_files import Upload
 from ui.callbacks import FAILED, guarded
 from ui.own_text import store_corpus_upload
 

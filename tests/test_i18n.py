@@ -33,7 +33,9 @@ from playground.corpora import SENNRICH
 from playground.session import FORMATS, VIEWS, Session
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = sorted([*ROOT.glob("ui/**/*.py"), *ROOT.glob("playground/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"])
+SOURCES = sorted(
+    [*ROOT.glob("ui/**/*.py"), *ROOT.glob("playground/**/*.py"), *ROOT.glob("pages/*.py"), ROOT / "app.py"]
+)
 MARKS = {"t", "tn", "N_", "later"}
 CORPUS = "toy-aaabdaaabac"  # its name holds no English words (a toy corpus's name is its text)
 

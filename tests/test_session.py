@@ -182,7 +182,7 @@ def test_plain_leaves_no_unescaped_markdown_punctuation_and_no_autolink(text):
 def test_a_cancel_click_after_the_job_finished_does_not_claim_the_old_tokenizer_was_kept():
     """The Cancel callback runs on the rerun its click starts; if the job had already returned (and
     its result was stored), saying "cancelled, previous kept" would be false."""
-    from ui.training import _cancel_clicked
+    from ui.page_training import _cancel_clicked
 
     s = Session({})
     s.running_job = "train"  # the job is still polling: a real cancel

@@ -1,4 +1,4 @@
-"""The one token renderer (ui/tokens.py): escaping, visible whitespace and invisible characters.
+"""The one token renderer (ui/token_html.py): escaping, visible whitespace and invisible characters.
 
 Properties over any text or bytes: the HTML parses back to exactly the label, every text node is
 free of bidi controls, zero-width and other control or format characters, and nothing in it is
@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui import tokens as tok_ui
+from ui import token_html, token_style
 
 INVISIBLE_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}
 NASTY = (
@@ -57,12 +57,12 @@ tokens_st = st.one_of(
 
 @given(tokens_st)
 def test_any_token_renders_as_escaped_visible_text(token):
-    span = tok_ui.token_span(token, 5, 3)
+    span = token_html.token_span(token, 5, 3)
     nodes = _parse(span)
     assert set(nodes.tags) <= {"span", "br"}
     assert {name for name, _ in nodes.attrs} <= {"class", "data-token-id", "title"}
     shown = "".join(nodes.texts)
-    label = tok_ui.display_bytes(token) if isinstance(token, bytes) else tok_ui.display_str(token)
+    label = token_html.display_bytes(token) if isinstance(token, bytes) else token_html.display_str(token)
     assert shown == label
     assert not _invisible(shown), [hex(ord(ch)) for ch in _invisible(shown)]
     for name, value in nodes.attrs:
@@ -72,7 +72,7 @@ def test_any_token_renders_as_escaped_visible_text(token):
 @given(st.text(max_size=60))
 def test_marks_replace_exactly_the_invisible_characters(text):
     """Each piece is text without invisible characters, or one mark standing for one character."""
-    pieces = tok_ui.text_pieces(text)
+    pieces = token_html.text_pieces(text)
     rebuilt = []
     for piece in pieces:
         if piece[0] == "text":
@@ -82,52 +82,52 @@ def test_marks_replace_exactly_the_invisible_characters(text):
             kind, shown, title = piece
             cp = int(title.split()[0][2:], 16)
             assert unicodedata.category(chr(cp)) in INVISIBLE_CATEGORIES
-            assert (shown, title) == tok_ui.mark(chr(cp))
+            assert (shown, title) == token_html.mark(chr(cp))
             rebuilt.append(chr(cp))
-    assert "".join(rebuilt) == tok_ui.show_whitespace(text)
+    assert "".join(rebuilt) == token_html.show_whitespace(text)
 
 
 def test_bidi_and_zero_width_marks_name_their_code_point():
     for cp in [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0x200B, 0x200C,
                0x200D, 0x2060, 0xFEFF, 0x00AD]:  # fmt: skip
-        shown, title = tok_ui.mark(chr(cp))
+        shown, title = token_html.mark(chr(cp))
         assert shown.startswith("⟨") and shown.endswith("⟩") and shown.strip("⟨⟩").isupper()
         assert title == f"U+{cp:04X} {unicodedata.name(chr(cp))}"
-    assert tok_ui.mark("\x1b") == ("␛", "U+001B")
-    assert tok_ui.display_str(" \n\t\r") == "·↵→␍"  # whitespace keeps its own marks
+    assert token_html.mark("\x1b") == ("␛", "U+001B")
+    assert token_html.display_str(" \n\t\r") == "·↵→␍"  # whitespace keeps its own marks
 
 
 def test_partial_characters_and_marks_in_one_byte_token():
     token = "a\u202e".encode() + "你".encode()[:2]
-    assert tok_ui.token_pieces(token) == [
+    assert token_html.token_pieces(token) == [
         ("text", "a"),
         ("mark", "⟨RLO⟩", "U+202E RIGHT-TO-LEFT OVERRIDE"),
         ("bytes", "⟨E4 BD⟩"),
     ]
-    span = tok_ui.token_span(token, None, 0)
+    span = token_html.token_span(token, None, 0)
     assert '<span class="ctl" title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span>' in span
     assert '<span class="tokbytes">⟨E4 BD⟩</span>' in span
 
 
 def test_classic_symbols_and_labels_use_the_same_span():
-    html_words = tok_ui.words_html([["lo", "w</w>"], ["\u202e</w>"]])
+    html_words = token_html.words_html([["lo", "w</w>"], ["\u202e</w>"]])
     nodes = _parse(html_words)
     assert "".join(nodes.texts).split() == ["low</w>", "⟨RLO⟩</w>"]
     assert html_words.count('class="tok c') == 3
-    step = tok_ui.token_span("ab", None, 1, extra_class="just")
+    step = token_html.token_span("ab", None, 1, extra_class="just")
     assert step.startswith('<span class="tok c1 just" data-token-id="" title="ab · 2 chars">')
 
 
 def test_long_tokens_are_clipped_by_css_with_the_full_text_in_the_title():
     token = b"x" * 1024
-    span = tok_ui.token_span(token, 9, 0)
+    span = token_html.token_span(token, 9, 0)
     assert f'title="id 9 · {"x" * 1024} · 1024 bytes"' in span
-    assert "max-width" in tok_ui.TOKEN_CSS and "text-overflow:ellipsis" in tok_ui.TOKEN_CSS
-    assert "unicode-bidi:isolate" in tok_ui.TOKEN_CSS
+    assert "max-width" in token_style.TOKEN_CSS and "text-overflow:ellipsis" in token_style.TOKEN_CSS
+    assert "unicode-bidi:isolate" in token_style.TOKEN_CSS
 
 
 def test_tokens_html_shows_at_most_max_tokens():
-    block = tok_ui.tokens_html([b"a", b"<b>", b"c"], [1, 2, 3], max_tokens=2)
+    block = token_html.tokens_html([b"a", b"<b>", b"c"], [1, 2, 3], max_tokens=2)
     nodes = _parse(block)
     assert nodes.texts[:2] == ["a", "<b>"] and "1 more tokens not shown" in nodes.texts[-1]
     assert [value for name, value in nodes.attrs if name == "data-token-id"] == ["1", "2"]

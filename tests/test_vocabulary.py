@@ -9,8 +9,7 @@ from collections import Counter
 import pytest
 
 import bpe_core
-from bpe_core import analysis as voc
-from bpe_core import formats
+from bpe_core import analysis, formats
 from bpe_core.analysis import merge_tree
 from bpe_core.analysis import vocabulary as vocabulary_table
 
@@ -30,8 +29,8 @@ def _sizes(tokenizer, how_many: int = 7) -> list[int]:
 
 
 def _check_curve_exact(tokenizer, text: str) -> None:
-    curve = voc.bytes_per_token_curve(tokenizer, text)
-    counts = voc.token_counts_by_size(tokenizer, text)
+    curve = analysis.bytes_per_token_curve(tokenizer, text)
+    counts = analysis.token_counts_by_size(tokenizer, text)
     assert len(curve) == tokenizer.num_merges + 1 == len(counts)
     assert counts == tokenizer.segment(text).token_counts()
     n_bytes = len(text.encode("utf-8"))
@@ -39,7 +38,7 @@ def _check_curve_exact(tokenizer, text: str) -> None:
         actual = len(tokenizer.truncated(k).encode(text))
         assert counts[k] == actual, k
         size, bpt = curve[k]
-        assert size == voc.vocab_size_of(tokenizer, k)
+        assert size == analysis.vocab_size_of(tokenizer, k)
         assert bpt == pytest.approx(n_bytes / actual)
 
 
@@ -60,9 +59,9 @@ def test_curve_real_corpora(shakespeare, chinese, docs):
     for text in (shakespeare[:60_000], chinese[:20_000], docs[200_000:260_000]):
         _check_curve_exact(tokenizer, text)
     # the curve starts at 1 byte per token and ends at the full tokenizer's value
-    curve = voc.bytes_per_token_curve(tokenizer, shakespeare[:60_000])
+    curve = analysis.bytes_per_token_curve(tokenizer, shakespeare[:60_000])
     assert curve[0] == (256, 1.0)
-    assert curve[-1][1] == pytest.approx(voc.bytes_per_token(tokenizer, shakespeare[:60_000]))
+    assert curve[-1][1] == pytest.approx(analysis.bytes_per_token(tokenizer, shakespeare[:60_000]))
 
 
 def test_curve_with_chinese_training(chinese):
@@ -72,11 +71,11 @@ def test_curve_with_chinese_training(chinese):
 
 def test_curve_edge_cases():
     tokenizer = bpe_core.train("aaabdaaabac", 259).tokenizer
-    assert voc.bytes_per_token_curve(tokenizer, "") == []
-    assert voc.token_counts_by_size(tokenizer, "") == [0, 0, 0, 0]
-    assert voc.sample_curve([(1, 1.0)]) == [(1, 1.0)]
+    assert analysis.bytes_per_token_curve(tokenizer, "") == []
+    assert analysis.token_counts_by_size(tokenizer, "") == [0, 0, 0, 0]
+    assert analysis.sample_curve([(1, 1.0)]) == [(1, 1.0)]
     long_curve = [(256 + k, 1.0 + k) for k in range(50_000)]
-    sampled = voc.sample_curve(long_curve, 300)
+    sampled = analysis.sample_curve(long_curve, 300)
     assert sampled[0] == long_curve[0] and sampled[-1] == long_curve[-1]
     assert len(sampled) <= 301
     assert [size for size, _ in sampled] == sorted({size for size, _ in sampled})
@@ -85,33 +84,33 @@ def test_curve_edge_cases():
 def test_sizes_and_tokens_at_size():
     result = bpe_core.train(SMALL_TEXTS["mixed"], 300, special_tokens=["<s>"])
     tokenizer = result.tokenizer
-    assert voc.vocab_size_of(tokenizer) == 300 == len(tokenizer.vocab)
-    assert voc.vocab_size_of(tokenizer, 0) == 257
-    assert voc.merges_for_vocab_size(tokenizer, 10) == 0
-    assert voc.merges_for_vocab_size(tokenizer, 280) == 23
-    assert voc.merges_for_vocab_size(tokenizer, 10**6) == tokenizer.num_merges
+    assert analysis.vocab_size_of(tokenizer) == 300 == len(tokenizer.vocab)
+    assert analysis.vocab_size_of(tokenizer, 0) == 257
+    assert analysis.merges_for_vocab_size(tokenizer, 10) == 0
+    assert analysis.merges_for_vocab_size(tokenizer, 280) == 23
+    assert analysis.merges_for_vocab_size(tokenizer, 10**6) == tokenizer.num_merges
     text = SMALL_TEXTS["mixed"] + "<s>tail"
     for size in (257, 270, 290, 300):
-        tokens, ids = voc.tokens_at_size(tokenizer, text, size)
-        expected = tokenizer.truncated(voc.merges_for_vocab_size(tokenizer, size)).encode(text)
+        tokens, ids = analysis.tokens_at_size(tokenizer, text, size)
+        expected = tokenizer.truncated(analysis.merges_for_vocab_size(tokenizer, size)).encode(text)
         assert ids == expected
         assert b"".join(tokens) == text.encode()
 
 
 def test_changed_tokens():
-    assert voc.changed_tokens([b"abc"], [b"abc"]) == [False]
-    assert voc.changed_tokens([b"ab", b"c"], [b"a", b"bc"]) == [True, True]
-    assert voc.changed_tokens([b"a", b"b", b"c"], [b"ab", b"c"]) == [True, True, False]
-    assert voc.changed_tokens([b"ab", b"c"], [b"a", b"b", b"c"]) == [True, False]
-    assert voc.changed_tokens([b"abc"], [b"a", b"bc"]) == [True]
+    assert analysis.changed_tokens([b"abc"], [b"abc"]) == [False]
+    assert analysis.changed_tokens([b"ab", b"c"], [b"a", b"bc"]) == [True, True]
+    assert analysis.changed_tokens([b"a", b"b", b"c"], [b"ab", b"c"]) == [True, True, False]
+    assert analysis.changed_tokens([b"ab", b"c"], [b"a", b"b", b"c"]) == [True, False]
+    assert analysis.changed_tokens([b"abc"], [b"a", b"bc"]) == [True]
 
 
 def test_reference_vocab_sizes():
     from bpe_core.reference import reference
 
-    assert voc.vocab_size_of(reference("gpt2")) == 50257
-    assert voc.vocab_size_of(reference("o200k_base")) == 200000
-    assert voc.vocab_size_of(reference("cl100k_base")) == len(reference("cl100k_base").vocab)
+    assert analysis.vocab_size_of(reference("gpt2")) == 50257
+    assert analysis.vocab_size_of(reference("o200k_base")) == 200000
+    assert analysis.vocab_size_of(reference("cl100k_base")) == len(reference("cl100k_base").vocab)
 
 
 def test_merge_tree_reassembles_and_matches_merges():
@@ -190,7 +189,7 @@ def test_export_import_roundtrip_every_format(fmt, tmp_path):
         loaded = formats.load(tmp_path / name, special_tokens=tokenizer.special_tokens, pattern="gpt2")
     sample = text + "<|endoftext|> unseen words: zebra, 汉字, ✓"
     assert loaded.encode(sample) == tokenizer.encode(sample)
-    assert voc.bytes_per_token_curve(loaded, sample) == voc.bytes_per_token_curve(tokenizer, sample)
+    assert analysis.bytes_per_token_curve(loaded, sample) == analysis.bytes_per_token_curve(tokenizer, sample)
 
 
 def test_curve_exact_for_a_reference_tokenizer(shakespeare):
@@ -199,8 +198,8 @@ def test_curve_exact_for_a_reference_tokenizer(shakespeare):
 
     gpt2 = reference("gpt2")
     text = shakespeare[:20_000] + "<|endoftext|>" + "字节对编码 🙂"
-    counts = voc.token_counts_by_size(gpt2, text)
+    counts = analysis.token_counts_by_size(gpt2, text)
     assert counts[-1] == len(gpt2.encode(text))
     for k in (0, 1, 300, 5_000, 30_000):
         assert counts[k] == len(gpt2.truncated(k).encode(text)), k
-    assert voc.bytes_per_token_curve(gpt2, text)[-1][0] == 50257
+    assert analysis.bytes_per_token_curve(gpt2, text)[-1][0] == 50257

@@ -1,4 +1,4 @@
-"""Encode's "one word, merge by merge" (ui.encoding.word_steps) reads the encoder's own merges: every step is
+"""Encode's "one word, merge by merge" (ui.tokenizer_output.word_steps) reads the encoder's own merges: every step is
 exactly what the tokenizer cut to that many merges gives, for byte-level and classic BPE alike, with a literal
 ``</w>`` in classic text kept as text (the ambiguity ``bpe_core.classic`` exists to avoid)."""
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
-from ui.encoding import UnknownSymbol, encode, word_steps, words
+from ui.tokenizer_output import UnknownSymbol, encode, word_steps, words
 
 CLASSIC_CORPUS = "low low lower newest newest widest a</w> a</w>b </w></w> w> <//w>> " * 3
 CLASSIC = bpe_core.train_classic(CLASSIC_CORPUS, 60).tokenizer

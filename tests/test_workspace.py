@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN, is_superword
-from playground.corpora import Upload
+from playground.text_files import Upload
 from playground.trained import Request, train_job
-from playground.workspace import INLINE_CHARS, decode, encode, from_bytes, to_bytes
+from playground.trained_codec import from_bytes, to_bytes
+from playground.workspace import INLINE_CHARS, decode, encode
 from runtime.store import text_digest
 
 CORPUS = "low lower newest widest<|endoftext|> 日本語の文 🙂 naïve café\n\tdef f(x): return x ** 2\n" * 40

@@ -1,7 +1,7 @@
 """The merge animation as one self-contained HTML file, for slides or a USB stick.
 
 The file holds the same player as the Merges page (player_model.js, player_window.js, player.js
-and their CSS) and its payload (``ui.merges.player_payload``), all inline: it opens from
+and their CSS) and its payload (``ui.merge_frames.player_payload``), all inline: it opens from
 ``file://`` with no network at all (a Content-Security-Policy forbids any request) and plays with
 the same keys. The payload is embedded as JSON in a ``<script type="application/json">`` with
 ``<``, ``>``, ``&``, U+2028 and U+2029 escaped, so no token can end the script element; the player
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from playground.i18n import language
 from playground.i18n import t as translate
-from ui import tokens as tok_ui
-from ui.merges import TIE_RULE
+from ui import token_style
+from ui.merge_frames import TIE_RULE
 
 _HERE = Path(__file__).parent
 # One ES module: the data, the window, then the player and its default export.
@@ -26,7 +26,11 @@ PLAYER_JS = "\n".join(
     (_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player_window.js", "player.js")
 )
 PLAYER_CSS = "\n".join(
-    ((_HERE / "player.css").read_text(encoding="utf-8"), tok_ui.TOKEN_CSS, tok_ui.talk_token_css(".bpe-player.talk"))
+    (
+        (_HERE / "player.css").read_text(encoding="utf-8"),
+        token_style.TOKEN_CSS,
+        token_style.talk_token_css(".bpe-player.talk"),
+    )
 )
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"})
@@ -47,19 +51,35 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
     """The player's words in ``lang`` (default: the session's); player.js fills ``{name}`` placeholders."""
     t = functools.partial(translate, lang=lang)
     return {
-        "first": t("First round (Home)"), "prev": t("Step back (←)"), "playPause": t("Play / pause (space)"),
-        "next": t("Step forward (→)"), "last": t("Last round (End)"), "play": t("▶ Play"), "pause": t("⏸ Pause"),
-        "speed": t("Speed"), "speedTitle": t("Rounds per second (+ / −)"), "perSecond": t("{s} rounds/s"),
+        "first": t("First round (Home)"),
+        "prev": t("Step back (←)"),
+        "playPause": t("Play / pause (space)"),
+        "next": t("Step forward (→)"),
+        "last": t("Last round (End)"),
+        "play": t("▶ Play"),
+        "pause": t("⏸ Pause"),
+        "speed": t("Speed"),
+        "speedTitle": t("Rounds per second (+ / −)"),
+        "perSecond": t("{s} rounds/s"),
         "perSecondOne": t("1 round/s"),
-        "round": t("Round"), "roundOf": t("Round {k} / {n}"), "runnerUps": t("Runner-ups:"),
-        "keys": t("Keys: space play / pause · ← → step · Home / End first / last round · + − speed · "
-                  "click a token to pick its word"),
+        "round": t("Round"),
+        "roundOf": t("Round {k} / {n}"),
+        "runnerUps": t("Runner-ups:"),
+        "keys": t(
+            "Keys: space play / pause · ← → step · Home / End first / last round · + − speed · "
+            "click a token to pick its word"
+        ),
         "zeroBytes": t("Round 0: the text as raw bytes, before any merge. Press ▶ or →."),
         "zeroClassic": t("Round 0: the text as raw characters + </w>, before any merge. Press ▶ or →."),
         "figures": t("new token id {id} · pair count {count} · occurrences replaced {replaced}"),
-        "tie": t("(tie)"), "tieAt": t("Tie at count {count}: {rule}."), "tieRule": t(TIE_RULE),
-        "byte": t("{n} byte"), "bytes": t("{n} bytes"), "symbol": t("{n} symbol"), "symbols": t("{n} symbols"),
-    }  # fmt: skip
+        "tie": t("(tie)"),
+        "tieAt": t("Tie at count {count}: {rule}."),
+        "tieRule": t(TIE_RULE),
+        "byte": t("{n} byte"),
+        "bytes": t("{n} bytes"),
+        "symbol": t("{n} symbol"),
+        "symbols": t("{n} symbols"),
+    }
 
 
 def with_labels(payload: dict, *, talk: bool = False, lang: str | None = None) -> dict:
@@ -79,7 +99,7 @@ def script_json(value: object) -> str:
 def animation_html(payload: dict, title: str, lang: str | None = None) -> str:
     """The whole animation as one HTML document (str; save it as UTF-8).
 
-    ``payload`` is ``ui.merges.player_payload(...)``; ``title`` is shown as the heading (text,
+    ``payload`` is ``ui.merge_frames.player_payload(...)``; ``title`` is shown as the heading (text,
     escaped); ``lang`` is the language of its labels (default: the session's; give it when called
     outside the script's thread, as a download button's data function is).
     """
@@ -94,7 +114,7 @@ def animation_html(payload: dict, title: str, lang: str | None = None) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{heading} · BPE merges</title>\n"
-        f"<style>body{{margin:16px auto;max-width:1200px;padding:0 12px;font-family:{tok_ui.SANS_FONTS}}}"
+        f"<style>body{{margin:16px auto;max-width:1200px;padding:0 12px;font-family:{token_style.SANS_FONTS}}}"
         f"h1{{font-size:1.4rem}}\n{PLAYER_CSS}</style>\n"
         f"</head><body><h1>{heading}</h1>\n"
         '<div id="player"></div>\n'

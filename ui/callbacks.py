@@ -21,8 +21,12 @@ P = ParamSpec("P")
 
 def failure_message(error: BaseException) -> str:
     """What the page says about an unexpected error: its type and message, as plain text (it may quote input)."""
-    return t("{failed} {error}: {message}. Your tokenizer and settings are kept.", failed=t(FAILED),
-             error=plain(type(error).__name__), message=plain(error))  # fmt: skip
+    return t(
+        "{failed} {error}: {message}. Your tokenizer and settings are kept.",
+        failed=t(FAILED),
+        error=plain(type(error).__name__),
+        message=plain(error),
+    )
 
 
 def guarded(callback: Callable[P, None]) -> Callable[P, None]:

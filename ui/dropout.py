@@ -17,7 +17,7 @@ from bpe_core import TokenizerShape
 from bpe_core.encoding.dropout import dropout_samples, sample_seeds
 from playground.i18n import t, tn
 from playground.session import MAX_DROPOUT, MAX_SEED, Session
-from ui import tokens as tok_ui
+from ui import token_html
 
 SAMPLES = 4
 """Segmentations drawn side by side."""
@@ -43,8 +43,10 @@ def samples(tokenizer: TokenizerShape, text: str, p: float, seed: int, n: int = 
     encoding, n times)."""
     expected = tokenizer.decode(tokenizer.encode(text))
     drawn = dropout_samples(tokenizer, text, p, seed=seed, n=n)
-    return [Sample(each, ids, _tokens(tokenizer, ids), tokenizer.decode(ids) == expected)
-            for each, ids in zip(sample_seeds(seed, n), drawn)]  # fmt: skip
+    return [
+        Sample(each, ids, _tokens(tokenizer, ids), tokenizer.decode(ids) == expected)
+        for each, ids in zip(sample_seeds(seed, n), drawn)
+    ]
 
 
 def _tokens(tokenizer: TokenizerShape, ids: list[int]) -> list[bytes] | list[str]:
@@ -58,7 +60,7 @@ def sample_html(index: int, sample: Sample) -> str:
     """A sample: a heading with its token count, then its tokens (escaped HTML)."""
     head = html.escape(tn("Sample {i}: 1 token", "Sample {i}: {n:,} tokens", len(sample.ids), i=index))
     shown = sample.tokens[:MAX_SHOWN_TOKENS]
-    body = tok_ui.tokens_html(shown, sample.ids[: len(shown)])
+    body = token_html.tokens_html(shown, sample.ids[: len(shown)])
     more = len(sample.tokens) - len(shown)
     rest = f"<div>{html.escape(t('… {n:,} more tokens', n=more))}</div>" if more else ""
     return f'<div class="bpe-sample"><div style="font-weight:600">{head}</div>{body}{rest}</div>'
@@ -68,28 +70,50 @@ def render(s: Session, tokenizer: TokenizerShape, plain_tokens: int) -> None:
     """The probability and seed, and with a probability above 0 the samples side by side."""
     st.subheader(t("BPE-dropout: one text, many segmentations"))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
-    left.slider(t("Probability of skipping each merge"), 0.0, MAX_DROPOUT, step=0.01, key=Session.dropout.key,
-                persist_state="session",
-                help=t("BPE-dropout (Provilkov et al., 2020): while encoding, each merge is skipped with this "
-                       "probability, so one text gets many valid segmentations (used as a regularizer in training)."))
-    right.number_input(t("Seed"), min_value=0, max_value=MAX_SEED, step=1, key=Session.seed.key,
-                       persist_state="session")  # fmt: skip
+    left.slider(
+        t("Probability of skipping each merge"),
+        0.0,
+        MAX_DROPOUT,
+        step=0.01,
+        key=Session.dropout.key,
+        persist_state="session",
+        help=t(
+            "BPE-dropout (Provilkov et al., 2020): while encoding, each merge is skipped with this "
+            "probability, so one text gets many valid segmentations (used as a regularizer in training)."
+        ),
+    )
+    right.number_input(
+        t("Seed"), min_value=0, max_value=MAX_SEED, step=1, key=Session.seed.key, persist_state="session"
+    )
     if s.dropout <= 0:
-        st.caption(t("At probability 0 nothing is skipped: the tokens above are the plain encoding. Move the slider "
-                     "to draw {n} segmentations of the same text.", n=SAMPLES))
+        st.caption(
+            t(
+                "At probability 0 nothing is skipped: the tokens above are the plain encoding. Move the slider "
+                "to draw {n} segmentations of the same text.",
+                n=SAMPLES,
+            )
+        )
         return
     text = s.text[:MAX_CHARS]
     drawn = samples(tokenizer, text, s.dropout, s.seed)
-    st.caption(t("{n} samples drawn from seed {seed}; the plain encoding has {plain:,} tokens.", n=SAMPLES,
-                 seed=s.seed, plain=plain_tokens if text == s.text else len(tokenizer.encode(text))))
+    st.caption(
+        t(
+            "{n} samples drawn from seed {seed}; the plain encoding has {plain:,} tokens.",
+            n=SAMPLES,
+            seed=s.seed,
+            plain=plain_tokens if text == s.text else len(tokenizer.encode(text)),
+        )
+    )
     if len(text) < len(s.text):
         st.caption(t("Samples are drawn for the first {n:,} characters.", n=MAX_CHARS))
     columns = st.columns(2, gap="medium")
     for index, sample in enumerate(drawn):
         columns[index % 2].html(sample_html(index + 1, sample))
     if all(sample.decodes for sample in drawn):
-        st.success(t("Each sample decodes back to the same text: dropout changes the tokens, never the text."),
-                   icon=":material/check:")
+        st.success(
+            t("Each sample decodes back to the same text: dropout changes the tokens, never the text."),
+            icon=":material/check:",
+        )
     else:  # never expected: the library is tested for it; said, not hidden
         broken = [str(index + 1) for index, sample in enumerate(drawn) if not sample.decodes]
         st.error(t("Samples {samples} do not decode back to the text.", samples=", ".join(broken)))

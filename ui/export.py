@@ -24,10 +24,14 @@ from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request
-from ui.encoding import LOADED
+from ui.tokenizer_output import LOADED
 
-LABELS = {"gpt2": N_("GPT-2 (zip)"), "tiktoken": N_("tiktoken ranks"), "hf": N_("Hugging Face"),
-          "bpe-playground": N_("Project JSON")}  # fmt: skip
+LABELS = {
+    "gpt2": N_("GPT-2 (zip)"),
+    "tiktoken": N_("tiktoken ranks"),
+    "hf": N_("Hugging Face"),
+    "bpe-playground": N_("Project JSON"),
+}
 HELP = {
     "gpt2": N_("vocab.json + merges.txt, zipped together"),
     "tiktoken": N_("one base64 token and its rank per line"),
@@ -90,8 +94,9 @@ def load_files(files: list[File]) -> tuple[Any, str]:
                 raise formats.FormatError(names[0], reason)
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
             message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
-            raise ValueError(t("Could not load a tokenizer from {files}: {error}", files=", ".join(names),
-                               error=message)) from None
+            raise ValueError(
+                t("Could not load a tokenizer from {files}: {error}", files=", ".join(names), error=message)
+            ) from None
     return tokenizer, " + ".join(file.name for file in files)
 
 
@@ -109,14 +114,21 @@ def check_one_set(names: list[str]) -> None:
     vocab = [name for name in names if Path(name).name in formats.GPT2_VOCAB_NAMES]
     merges = [name for name in names if Path(name).name in formats.GPT2_MERGES_NAMES]
     if len(names) != 2 or len(vocab) != 1 or len(merges) != 1:
-        raise ValueError(t("Load one tokenizer at a time: {files} are {n} files; only vocab.json + merges.txt "
-                           "(or encoder.json + vocab.bpe) go together. Remove the others from the box.",
-                           files=", ".join(names), n=len(names)))
+        raise ValueError(
+            t(
+                "Load one tokenizer at a time: {files} are {n} files; only vocab.json + merges.txt "
+                "(or encoder.json + vocab.bpe) go together. Remove the others from the box.",
+                files=", ".join(names),
+                n=len(names),
+            )
+        )
 
 
-SUPERWORD_REFUSAL = N_("a superword tokenizer cannot be saved in {fmt} format: {fmt} files do not store the "
-                     "pre-tokenization pattern, and its tokens span words only with its own pattern; save it as "
-                     "bpe-playground or hf")
+SUPERWORD_REFUSAL = N_(
+    "a superword tokenizer cannot be saved in {fmt} format: {fmt} files do not store the "
+    "pre-tokenization pattern, and its tokens span words only with its own pattern; save it as "
+    "bpe-playground or hf"
+)
 """``bpe_core``'s refusal (``refuse_superword``), word for word: shown in the session's language (tests hold the
 English to the library's)."""
 
@@ -131,8 +143,13 @@ def export_error(error: Exception, fmt: str) -> str:
 
 def training_info(request: Request, seconds: float) -> dict[str, Any]:
     """What the project's JSON keeps of how the tokenizer was trained (the superword settings too)."""
-    info = {"corpus": request.corpus_label, "vocab_size": request.vocab_size, "pattern": request.pattern,
-            "special_tokens": list(request.special_tokens), "seconds": round(seconds, 3)}  # fmt: skip
+    info = {
+        "corpus": request.corpus_label,
+        "vocab_size": request.vocab_size,
+        "pattern": request.pattern,
+        "special_tokens": list(request.special_tokens),
+        "seconds": round(seconds, 3),
+    }
     if kind_of(request.kind).uses("transition"):  # superword tokens' stages
         info.update(kind=request.kind, transition=request.transition, max_words=request.max_words)
     return info
@@ -161,23 +178,42 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
             tokenizer, _ = load_files(files)
             label = " + ".join(upload.name for upload in uploads)  # the files as the user named them
         except ValueError as error:
-            s.notice("error", t("{error}. Nothing was changed: the tokenizers stay as they were.",
-                                error=plain(error, limit=600).rstrip(".")))
+            s.notice(
+                "error",
+                t(
+                    "{error}. Nothing was changed: the tokenizers stay as they were.",
+                    error=plain(error, limit=600).rstrip("."),
+                ),
+            )
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
-            s.notice("error", t("Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
-                                kind=plain(type(error).__name__), error=plain(error)))
+            s.notice(
+                "error",
+                t(
+                    "Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
+                    kind=plain(type(error).__name__),
+                    error=plain(error),
+                ),
+            )
             return
         s.loaded[label] = tokenizer
         s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
         if on_loaded is not None:
             on_loaded(label)
-        s.notice("success", t("Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",
-                              label=plain(label), n=len(tokenizer.vocab)))
+        s.notice(
+            "success",
+            t(
+                "Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",
+                label=plain(label),
+                n=len(tokenizer.vocab),
+            ),
+        )
 
     uploads = st.file_uploader(
-        t("Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, vocab.json + merges.txt "
-          "together, or the GPT-2 zip"),
+        t(
+            "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, vocab.json + "
+            "merges.txt together, or the GPT-2 zip"
+        ),
         accept_multiple_files=True,
         key=files_key,
     )

@@ -25,8 +25,7 @@ from playground.session import Session
 from playground.text import plain
 from runtime import jobs
 from runtime.store import Removed, default_store
-from ui import stage, state, training
-from ui import tokens as token_ui
+from ui import page_training, stage, state, token_style
 from ui.callbacks import failure_message, guarded
 from ui.stage import keys as talk_keys
 
@@ -42,9 +41,7 @@ PAGES = (
     ("check", "pages/6_Check.py", N_("Check your BPE"), "Check", ":material/fact_check:"),
 )
 STYLE = (
-    "<style>"
-    + token_ui.TOKEN_CSS
-    + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
+    "<style>" + token_style.TOKEN_CSS + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
     "</style>"
 )
 COOKIE = "bpe_browser"
@@ -80,8 +77,12 @@ def run_app() -> None:
     with link_slot:
         st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
         stage.apply(s.talk)
-        st.toggle(t("Talk mode"), key=Session.talk.key, help=t("Big text for a projector; press ? for the keys."),
-                  persist_state="session")  # fmt: skip
+        st.toggle(
+            t("Talk mode"),
+            key=Session.talk.key,
+            help=t("Big text for a projector; press ? for the keys."),
+            persist_state="session",
+        )
     try:
         navigation.run()
     except PageDone:
@@ -122,9 +123,15 @@ def language_switch() -> None:
 
     Its label is in both languages, so whoever cannot read the current one still finds it.
     """
-    st.sidebar.segmented_control("Language · 语言", tuple(i18n.LANGUAGES), format_func=i18n.LANGUAGES.__getitem__,
-                                 key=session.Session.lang.key, required=True, persist_state="session",
-                                 on_change=_keep_choices)
+    st.sidebar.segmented_control(
+        "Language · 语言",
+        tuple(i18n.LANGUAGES),
+        format_func=i18n.LANGUAGES.__getitem__,
+        key=session.Session.lang.key,
+        required=True,
+        persist_state="session",
+        on_change=_keep_choices,
+    )
 
 
 @guarded
@@ -164,7 +171,7 @@ def page(page_id: str) -> Session:
         getattr(st, level)(text)
     s.notices.clear()
     if page_id != "train":  # the Train page says it under its button, where the progress bar was
-        training.cancel_notice(s)
+        page_training.cancel_notice(s)
     return s
 
 
@@ -253,12 +260,17 @@ def _link_box(s: Session) -> None:
     _page_tools(
         key=PAGE_TOOLS_KEY,
         data={
-            "known": s.browser, "cookie": COOKIE, "scroll": s.scroll_to, "nonce": secrets.token_hex(4),
-            "link": f"{base}?{urlencode(params, safe=',')}", "copy": t("Copy the link"), "talk": bool(s.talk),
+            "known": s.browser,
+            "cookie": COOKIE,
+            "scroll": s.scroll_to,
+            "nonce": secrets.token_hex(4),
+            "link": f"{base}?{urlencode(params, safe=',')}",
+            "copy": t("Copy the link"),
+            "talk": bool(s.talk),
         },
         default={},
         on_browser_change=lambda: None,
-    )  # fmt: skip
+    )
     notes = []
     if params.get("corpus") in (PASTE, UPLOAD):
         notes.append(t("Pasted and uploaded text never goes into a link: whoever opens it is asked for the text."))

@@ -9,10 +9,11 @@ never takes the last good one's place: why it was refused is kept for the upload
 
 from __future__ import annotations
 
-from playground.corpora import PASTED, CorpusError, Upload, decode_upload
+from playground.corpora import PASTED
 from playground.fields import Field
 from playground.i18n import N_, t
 from playground.session import Session, UploadedFile
+from playground.text_files import CorpusError, Upload, decode_upload
 from runtime.store import text_digest
 from ui.callbacks import guarded
 
@@ -23,9 +24,14 @@ BIG_PASTE = 50_000
 @guarded
 def store_corpus_paste(s: Session) -> None:
     """The Train page's paste box was edited: its text is the pasted corpus."""
-    s.pasted = _pasted(s, Session.paste_box, N_(
-        "Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
-        "paste again to replace it."))  # fmt: skip
+    s.pasted = _pasted(
+        s,
+        Session.paste_box,
+        N_(
+            "Pasted text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
+            "paste again to replace it."
+        ),
+    )
 
 
 def refill_paste_box(s: Session) -> None:
@@ -47,9 +53,14 @@ def store_corpus_upload(s: Session) -> None:
 @guarded
 def store_heldout_paste(s: Session) -> None:
     """Compare's held-out paste box was edited."""
-    s.heldout_text = _pasted(s, Session.heldout_box, N_(
-        "Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
-        "paste again to replace it."))  # fmt: skip
+    s.heldout_text = _pasted(
+        s,
+        Session.heldout_box,
+        N_(
+            "Held-out text stored ({n:,} characters). The box was cleared so the text is not re-sent on every click; "
+            "paste again to replace it."
+        ),
+    )
 
 
 @guarded

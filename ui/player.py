@@ -1,9 +1,9 @@
 """The merge player: a Streamlit ``st.components.v2`` component (HTML/CSS/JS inline, no build step).
 
 The JavaScript (player_model.js, player_window.js, player.js) draws every round in the browser from the payload of
-``ui.merges.player_payload``, sent once; playing sends nothing to the server. Pausing or stepping
+``ui.merge_frames.player_payload``, sent once; playing sends nothing to the server. Pausing or stepping
 reports ``{round, speed, word}`` back through ``setStateValue("view", ...)`` (one rerun), read
-here as a ``ui.merges.PlayerView``.
+here as a ``ui.merge_frames.PlayerView``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import streamlit as st
 
 from ui import state
 from ui.animation_html import PLAYER_CSS, PLAYER_JS, with_labels
-from ui.merges import PlayerView
+from ui.merge_frames import PlayerView
 
 _player = st.components.v2.component("bpe_playground.merge_player", css=PLAYER_CSS, js=PLAYER_JS)
 

@@ -2,7 +2,7 @@
 
 The job runs in a worker process (``runtime.jobs``). A click on Cancel reruns the script: Streamlit raises inside
 the next ``bar.progress`` and ``runtime.jobs`` kills the job; the cancel callback runs before that rerun draws
-anything and leaves ``cancelled`` for the page to show once (``ui.training.cancel_notice``). Closing the tab ends
+anything and leaves ``cancelled`` for the page to show once (``ui.page_training.cancel_notice``). Closing the tab ends
 the session the same way.
 """
 

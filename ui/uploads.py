@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground.corpora import Upload
 from playground.i18n import N_, t
 from playground.text import plain
+from playground.text_files import Upload
 
 
 def upload_status(upload: Upload | None, problem: str) -> None:
@@ -24,6 +24,9 @@ def upload_status(upload: Upload | None, problem: str) -> None:
     st.caption(t(using, name=plain(upload.name), n=len(upload.text)))
     if upload.replaced_bytes:
         n, name = upload.replaced_bytes, plain(upload.name)
-        st.warning(t("{name} is not valid text: {n:,} bytes were replaced by � (U+FFFD).", name=name, n=n)
-                   if n != 1 else t("{name} is not valid text: 1 byte was replaced by � (U+FFFD).", name=name),
-                   icon=":material/warning:")
+        st.warning(
+            t("{name} is not valid text: {n:,} bytes were replaced by � (U+FFFD).", name=name, n=n)
+            if n != 1
+            else t("{name} is not valid text: 1 byte was replaced by � (U+FFFD).", name=name),
+            icon=":material/warning:",
+        )

@@ -46,6 +46,7 @@ __all__ = [
     "read_parallel",
 ]
 
+
 def gini(values: Sequence[float]) -> float:
     """The Gini coefficient ``Σ_i Σ_j |x_i − x_j| / (2 n² x̄)`` of non-negative values (see the
     module docstring); 0.0 for equal values, an empty list or all zeros.

@@ -170,9 +170,7 @@ def sample_seeds(seed: int, n: int) -> list[int]:
     return [master.getrandbits(64) for _ in range(n)]
 
 
-def dropout_samples(
-    tokenizer: TokenizerShape, text: str, p: float, *, seed: int, n: int
-) -> list[list[int]]:
+def dropout_samples(tokenizer: TokenizerShape, text: str, p: float, *, seed: int, n: int) -> list[list[int]]:
     """``n`` segmentations of ``text`` side by side: sample i is ``encode_with_dropout`` with seed
     ``sample_seeds(seed, n)[i]`` (the tokenizer's tables are read once for all of them)."""
     _checked(text, p, seed)

@@ -236,9 +236,13 @@ def load_zip(
     merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
     if vocab and merges:
         return parse_gpt2(
-            text(vocab), text(merges), pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name,
-            vocab_source=f"{path}:{vocab}", merges_source=f"{path}:{merges}",
-        )  # fmt: skip
+            text(vocab),
+            text(merges),
+            pattern="gpt2" if pattern is NOT_GIVEN else pattern,
+            name=name,
+            vocab_source=f"{path}:{vocab}",
+            merges_source=f"{path}:{merges}",
+        )
     ranks = sorted(member for member in files if member.endswith(".tiktoken"))
     if ranks:
         data, source = text(ranks[0]).encode("utf-8"), f"{path}:{ranks[0]}"

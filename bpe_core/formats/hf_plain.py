@@ -3,7 +3,8 @@ app view), and that Tokenizer.
 
 It is when: no normalizer (or an empty ``Sequence``); a ``ByteLevel`` pre-tokenizer without prefix
 space, alone (``use_regex``: GPT-2's pattern; without: no pre-tokenization) or after one ``Split``
-(``Isolated``) with one of our named patterns or the superword chunks' pattern; a byte-level BPE with every byte, every other token
+(``Isolated``) with one of our named patterns or the superword chunks' pattern; a byte-level BPE with every
+byte, every other token
 made by a merge, no prefix / suffix; added tokens without ``lstrip`` / ``rstrip`` / ``single_word``.
 
 And the merges must be tiktoken's. ``tokenizers`` merges *listed pairs* of tokens, while Tokenizer

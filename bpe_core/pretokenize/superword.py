@@ -43,5 +43,3 @@ def refuse_superword(tokenizer: HasPattern, fmt: str) -> None:
             "pre-tokenization pattern, and its tokens span words only with its own pattern; "
             "save it as bpe-playground or hf"
         )
-
-

@@ -33,7 +33,8 @@ server) with ``bpe_core`` and numpy preloaded, and one such process is kept wait
 starts without paying for the interpreter. ``multiprocessing``'s spawn and forkserver are not
 used: under Streamlit, ``sys.modules["__main__"]`` is the page script, which they run again in
 every child (~0.5 s and the whole page per job, measured). ``fn`` must therefore be importable by
-name: a module-level function of a module other than ``__main__`` (``bpe_core.train``, ``playground.trained.train_job``).
+name: a module-level function of a module other than ``__main__`` (``bpe_core.train``,
+``playground.trained.train_job``).
 If ``fn`` takes a parameter named ``progress`` (as ``bpe_core.train`` does), the job passes it a
 ``progress(done, total)`` that reports back here.
 
@@ -86,11 +87,29 @@ from runtime.jobs.status import (
 from runtime.lru import expire_all
 
 __all__ = [
-    "CANCELLED", "DONE", "FAILED", "FINISHED", "QUEUED", "RUNNING",
-    "ClusterJob", "ClusterRunner", "Job", "JobCancelled", "JobRunner", "JobStatus", "JobStopped", "Limits",
-    "default_runner", "limits_from_env", "local_runner", "release_memory", "release_memory_every",
-    "run_with_progress", "submit", "trim_heap",
-]  # fmt: skip
+    "CANCELLED",
+    "DONE",
+    "FAILED",
+    "FINISHED",
+    "QUEUED",
+    "RUNNING",
+    "ClusterJob",
+    "ClusterRunner",
+    "Job",
+    "JobCancelled",
+    "JobRunner",
+    "JobStatus",
+    "JobStopped",
+    "Limits",
+    "default_runner",
+    "limits_from_env",
+    "local_runner",
+    "release_memory",
+    "release_memory_every",
+    "run_with_progress",
+    "submit",
+    "trim_heap",
+]
 
 
 def limits_from_env(environ: Mapping[str, str] = os.environ) -> Limits:

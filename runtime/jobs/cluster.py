@@ -51,7 +51,7 @@ from runtime.jobs.status import (
     JobStatus,
     JobStopped,
     Limits,
-)  # fmt: skip
+)
 
 SCATTER_BYTES = 1 << 20  # payloads above this go to the cluster before the task (Dask warns of big graphs)
 FORGET_FLAG_AFTER = 60.0  # seconds a stopped job's flag stays set (its worker reads it within ~0.25 s)
@@ -122,11 +122,15 @@ class ClusterRunner:
         ``progress``: it is how the job learns it is cancelled (see the module docstring)."""
         name = getattr(fn, "__name__", repr(fn))
         if getattr(fn, "__module__", None) == "__main__":
-            raise ValueError(f"{name!r} is defined in __main__ (under Streamlit: the page script), which a "
-                             "worker cannot import; define it in a module (playground/...)")  # fmt: skip
+            raise ValueError(
+                f"{name!r} is defined in __main__ (under Streamlit: the page script), which a "
+                "worker cannot import; define it in a module (playground/...)"
+            )
         if not takes_progress(fn):
-            raise ValueError(f"{name!r} takes no progress callback, so on Dask it could not be cancelled or stopped "
-                             "at its time budget; run it with runtime.jobs.local_runner()")  # fmt: skip
+            raise ValueError(
+                f"{name!r} takes no progress callback, so on Dask it could not be cancelled or stopped "
+                "at its time budget; run it with runtime.jobs.local_runner()"
+            )
         module = getattr(fn, "__module__", None)
         if module and module not in self._checked_modules:  # a worker that cannot unpickle a task ends itself
             check_cluster(self.client, self.address, worker_modules=(module,))
@@ -134,8 +138,10 @@ class ClusterRunner:
         try:
             payload: Any = pickle.dumps((fn, args, kwargs), pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError) as error:
-            raise TypeError("a job's function must be a module-level function and its arguments plain data, "
-                            f"so that they pickle: {error}") from None  # fmt: skip
+            raise TypeError(
+                "a job's function must be a module-level function and its arguments plain data, "
+                f"so that they pickle: {error}"
+            ) from None
         if self._closed.is_set():
             raise RuntimeError("this ClusterRunner is closed")
         task = _Task(uuid.uuid4().hex)
@@ -147,9 +153,14 @@ class ClusterRunner:
         with self._lock:
             self._tasks[task.id] = task
         task.future = self.client.submit(
-            run_on_worker, task.id, self._topic, payload, self.limits.seconds, key=f"bpe-{name}-{task.id}",
+            run_on_worker,
+            task.id,
+            self._topic,
+            payload,
+            self.limits.seconds,
+            key=f"bpe-{name}-{task.id}",
             pure=False,
-        )  # fmt: skip
+        )
         task.future.add_done_callback(lambda future: self._on_done(task, future))
         return ClusterJob(self, task)
 
@@ -249,8 +260,10 @@ class ClusterRunner:
             error = JobStopped(f"stopped: the Dask cluster dropped the job ({future.status})")
         elif isinstance(error, KilledWorker):
             # Dask's message names the task and links its docs; the page needs what happened.
-            error = JobStopped("stopped: the Dask worker running the job died (killed at its memory_limit, or it "
-                               "crashed: the worker's log says which)")  # fmt: skip
+            error = JobStopped(
+                "stopped: the Dask worker running the job died (killed at its memory_limit, or it "
+                "crashed: the worker's log says which)"
+            )
         if self._finish(task, FAILED, error):
             task.future = None  # frees the error on the cluster
 

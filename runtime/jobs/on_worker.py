@@ -68,8 +68,10 @@ def check_cluster(client: Any, address: str, worker_modules: tuple[str, ...] = (
     else:
         reason = ""
     if None in found:
-        raise RuntimeError(f"the Dask cluster at {address} cannot import this project{reason}: its scheduler and "
-                           "every worker need it installed, or its folder on PYTHONPATH")  # fmt: skip
+        raise RuntimeError(
+            f"the Dask cluster at {address} cannot import this project{reason}: its scheduler and "
+            "every worker need it installed, or its folder on PYTHONPATH"
+        )
 
 
 class _WorkerProgress:

@@ -32,7 +32,7 @@ from runtime.jobs.status import (
     JobStatus,
     JobStopped,
     Limits,
-)  # fmt: skip
+)
 
 
 class _Task:

@@ -31,9 +31,16 @@ from runtime.store.base import BlobSource, Found, Removed, Store
 from runtime.store.sqlite import SQLiteStore
 
 __all__ = [
-    "BlobSource", "Found", "Removed", "SQLiteStore", "Store",
-    "data_dir", "default_store", "store_from_env", "text_digest",
-]  # fmt: skip
+    "BlobSource",
+    "Found",
+    "Removed",
+    "SQLiteStore",
+    "Store",
+    "data_dir",
+    "default_store",
+    "store_from_env",
+    "text_digest",
+]
 
 
 def text_digest(text: str) -> str:

@@ -31,8 +31,6 @@ BlobSource = Callable[[], bytes]
 """Gives a blob's bytes; called only when the store does not hold that key yet."""
 
 
-
-
 class Store(Protocol):
     """What the app asks of a store (see the module docstring)."""
 

@@ -103,8 +103,10 @@ class SQLiteStore:
             missing = keys - self._stored(keys) - set(packed)
             packed.update((key, zlib.compress(blobs[key](), COMPRESSION)) for key in missing)
             with self._write() as db:
-                db.executemany("INSERT OR IGNORE INTO blobs (key, data, size) VALUES (?, ?, ?)",
-                               [(key, data, len(data)) for key, data in packed.items()])  # fmt: skip
+                db.executemany(
+                    "INSERT OR IGNORE INTO blobs (key, data, size) VALUES (?, ?, ?)",
+                    [(key, data, len(data)) for key, data in packed.items()],
+                )
                 if len(self._stored_in(db, keys)) == len(keys):
                     self._refer(db, owner, workspace, document, keys, now)
                     break
@@ -150,7 +152,6 @@ class SQLiteStore:
         with self._lock:
             self._db.close()
 
-
     # -- inside ------------------------------------------------------------------------------------------
 
     @contextmanager
@@ -165,8 +166,9 @@ class SQLiteStore:
                 raise
             self._db.execute("COMMIT")
 
-    def _refer(self, db: sqlite3.Connection, owner: str, workspace: str, document: str, keys: frozenset[str],
-               now: float) -> None:  # fmt: skip
+    def _refer(
+        self, db: sqlite3.Connection, owner: str, workspace: str, document: str, keys: frozenset[str], now: float
+    ) -> None:
         """Write the workspace's row and references (inside a write transaction), then trim the store."""
         db.execute("DELETE FROM refs WHERE workspace = ?", (workspace,))
         db.executemany("INSERT INTO refs (workspace, key) VALUES (?, ?)", [(workspace, key) for key in keys])
@@ -226,8 +228,9 @@ class SQLiteStore:
         freed = 0
         for workspace, owner, size, touched in rows:
             keys = [row[0] for row in db.execute("SELECT key FROM refs WHERE workspace = ?", (workspace,))]
-            document = db.execute("SELECT LENGTH(CAST(document AS BLOB)) FROM workspaces WHERE workspace = ?",
-                                  (workspace,)).fetchone()  # fmt: skip
+            document = db.execute(
+                "SELECT LENGTH(CAST(document AS BLOB)) FROM workspaces WHERE workspace = ?", (workspace,)
+            ).fetchone()
             freed += document[0] if document else 0
             db.execute("DELETE FROM refs WHERE workspace = ?", (workspace,))
             db.execute("DELETE FROM workspaces WHERE workspace = ?", (workspace,))

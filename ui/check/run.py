@@ -1,5 +1,5 @@
 """The check as a killable job in a worker process (``runtime.jobs``), with a progress bar and a Cancel button like
-the Train page's (``ui.training``: the same session fields, so its notice shows the same way); a refusal, a failure
+the Train page's (``ui.page_training``: the same session fields, so its notice shows the same way); a refusal, a failure
 or a Cancel keeps the last result."""
 
 from __future__ import annotations

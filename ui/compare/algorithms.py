@@ -2,7 +2,7 @@
 without it (merges may cross words), and classic character-level BPE with ``</w>`` (Sennrich et al.).
 
 The trainings start only on a click, each as a killable job with a progress bar and Cancel (the one way to
-train: ``ui.training.train``, whose cache they share with the Train page), on at most :data:`ALGO_CORPUS_LIMIT`
+train: ``ui.page_training.train``, whose cache they share with the Train page), on at most :data:`ALGO_CORPUS_LIMIT`
 characters of the corpus.
 """
 
@@ -22,8 +22,7 @@ from playground.session import Session
 from playground.text import human_bytes, plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
-from ui import encoding as enc
-from ui import training
+from ui import page_training, tokenizer_output
 from ui.compare import texts
 from ui.compare.common import Subject, View, draw_views, neighbour_diffs, summary
 
@@ -51,7 +50,7 @@ def variants(trained: Trained, corpus: texts.Text) -> list[tuple[str, Request]]:
 def result_of(s: Session, request: Request) -> Trained | str | None:
     """A variant trained before (by this session, another, or the Train page: the same request), or the message
     of its failure; None when it has not been tried."""
-    return training.cached(s, request) or runs.failure(request)
+    return page_training.cached(s, request) or runs.failure(request)
 
 
 def _own_pattern(request: Request) -> bool:
@@ -62,36 +61,51 @@ def _own_pattern(request: Request) -> bool:
 
 
 def train_all(s: Session, wanted: list[tuple[str, Request]], text: str) -> None:
-    """Train each variant not yet known, one job after the other (``ui.training.train``); a failure is kept as its
+    """Train each variant not yet known, one job after the other (``ui.page_training.train``); a failure is kept as its
     message (``playground.runs.failure``)."""
     for index, (name, request) in enumerate(wanted, 1):
         if result_of(s, request) is not None:
             continue
         label = t("Training {i}/{n}: {name}", i=index, n=len(wanted), name=name)
         cancelled = t("Comparing algorithms cancelled: click the button to train the rest.")
-        with suppress(*training.STOPPED):  # shown by the view, from playground.runs.failure
-            training.train(s, request, text, label, key=f"algos_{index}", cancelled=cancelled)
+        with suppress(*page_training.STOPPED):  # shown by the view, from playground.runs.failure
+            page_training.train(s, request, text, label, key=f"algos_{index}", cancelled=cancelled)
 
 
 def render(s: Session, subject: Subject) -> None:
     corpus = texts.training_text(s, subject.trained) if subject.trained is not None else None
     if corpus is None or subject.trained is None:
-        st.info(t("Comparing algorithms retrains on the training corpus, which is not at hand (a tokenizer loaded from "
-                  "files has none, or the corpus changed since training): train a tokenizer on the Train page."))
+        st.info(
+            t(
+                "Comparing algorithms retrains on the training corpus, which is not at hand (a tokenizer loaded from "
+                "files has none, or the corpus changed since training): train a tokenizer on the Train page."
+            )
+        )
         return
     wanted = variants(subject.trained, corpus)
     text = corpus.text[:ALGO_CORPUS_LIMIT]
     vocab = subject.trained.request.vocab_size
     start = t(" — its start") if len(text) < len(corpus.text) else ""
-    st.markdown(t("The same corpus ({corpus}{start}, {size} used) and vocab size **{vocab:,}**, trained three ways: "
-                  "byte-level BPE with pre-tokenization, without it (merges may cross words), and classic "
-                  "character-level BPE with `</w>` (Sennrich et al.).", corpus=texts.name(corpus), start=start,
-                  size=human_bytes(len(text.encode())), vocab=vocab))
+    st.markdown(
+        t(
+            "The same corpus ({corpus}{start}, {size} used) and vocab size **{vocab:,}**, trained three ways: "
+            "byte-level BPE with pre-tokenization, without it (merges may cross words), and classic "
+            "character-level BPE with `</w>` (Sennrich et al.).",
+            corpus=texts.name(corpus),
+            start=start,
+            size=human_bytes(len(text.encode())),
+            vocab=vocab,
+        )
+    )
     if _own_pattern(subject.trained.request) and subject.trained.request.pattern is not None:
         st.caption(t("The pre-tokenization pattern of the first variant:"))
         st.code(pattern_regex(subject.trained.request.pattern), language=None)
-    st.text_area(t("Sample text (Chinese shows the byte vs character difference)"), key=Session.algo_text.key,
-                 height=100, persist_state="session")
+    st.text_area(
+        t("Sample text (Chinese shows the byte vs character difference)"),
+        key=Session.algo_text.key,
+        height=100,
+        persist_state="session",
+    )
     if any(result_of(s, request) is None for _, request in wanted):
         if not st.button(t("Train the variants and compare ▶"), type="primary", key="algos_run"):
             st.caption(t("Training takes a few seconds for the built-in samples."))
@@ -109,24 +123,34 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]], tab
         if not isinstance(result, Trained):
             st.warning(f"{plain(name)}: {plain(result or t('not trained'), limit=400)}")
             continue
-        encoded = enc.encode(result.tokenizer, sample)
-        rows.append({
-            t("algorithm"): plain(name),
-            t("training"): f"{result.result.seconds:.2f} s",
-            t("corpus bytes/token"): f"{result.stats['bpt_after']:.3f}",
-            t("sample tokens"): f"{encoded.n_tokens:,}",
-            t("sample bytes/token"): f"{encoded.n_bytes / encoded.n_tokens:.3f}" if encoded.n_tokens else "–",
-        })  # fmt: skip
-        views.append((View(name, summary(encoded.n_tokens, encoded.n_bytes), encoded.tokens, encoded.ids),
-                      not result.tokenizer.byte_level))  # fmt: skip
+        encoded = tokenizer_output.encode(result.tokenizer, sample)
+        rows.append(
+            {
+                t("algorithm"): plain(name),
+                t("training"): f"{result.result.seconds:.2f} s",
+                t("corpus bytes/token"): f"{result.stats['bpt_after']:.3f}",
+                t("sample tokens"): f"{encoded.n_tokens:,}",
+                t("sample bytes/token"): f"{encoded.n_bytes / encoded.n_tokens:.3f}" if encoded.n_tokens else "–",
+            }
+        )
+        views.append(
+            (
+                View(name, summary(encoded.n_tokens, encoded.n_bytes), encoded.tokens, encoded.ids),
+                not result.tokenizer.byte_level,
+            )
+        )
     if not rows:
         return
     if table:
         st.table(pd.DataFrame(rows), hide_index=True)
-        st.caption(t("Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic "
-                     "BPE drops whitespace (a word ends in `</w>`) and maps characters never seen in training to "
-                     "`<unk>`; byte-level BPE keeps every byte, so a Chinese character it has not merged shows as "
-                     "⟨byte⟩ pieces."))
+        st.caption(
+            t(
+                "Bytes per token = UTF-8 bytes of the text / tokens (on the corpus: its first 256 KB). Classic "
+                "BPE drops whitespace (a word ends in `</w>`) and maps characters never seen in training to "
+                "`<unk>`; byte-level BPE keeps every byte, so a Chinese character it has not merged shows as "
+                "⟨byte⟩ pieces."
+            )
+        )
     byte_level = [view for view, classic in views if not classic]
     diffs = iter(neighbour_diffs(byte_level))
     # Classic symbols are not byte spans of the same text (whitespace is dropped): no outlines there.

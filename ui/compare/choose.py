@@ -13,20 +13,17 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from bpe_core import Tokenizer
-from bpe_core import analysis as voc
+from bpe_core import Tokenizer, analysis
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve, size_table, suggest_size
 from playground.i18n import t
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
-from ui import chart_style
 from ui.compare import side, texts
+from ui.compare.choose_chart import PER_MERGES, chart
 from ui.compare.common import Subject, attempt, remembered
-from ui.compare.curve import POINTS, held_out_inputs
+from ui.compare.curve import held_out_inputs
 from ui.compare.texts import Text
 
-PER_MERGES = 1000
-"""The gain is what this many more merges save."""
 BLUE, ORANGE, GREY = "#1c7ed6", "#e8590c", "#495057"
 
 
@@ -37,7 +34,7 @@ def default_sizes(tokenizer: Tokenizer) -> list[int]:
     >>> default_sizes(bpe_core.reference("gpt2"))
     [13000, 25000, 50257]
     """
-    low, high = voc.vocab_size_of(tokenizer, 0), voc.vocab_size_of(tokenizer)
+    low, high = analysis.vocab_size_of(tokenizer, 0), analysis.vocab_size_of(tokenizer)
     rounded = [max(low, int(float(f"{size:.2g}"))) for size in (high // 4, high // 2)]
     return sorted({*rounded, high})
 
@@ -52,12 +49,22 @@ def curve(subject: Subject, heldout: Text, min_uses: int) -> SizeCurve | None:
 def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int]) -> list[SizeRow]:
     """The exact rows at ``sizes`` (``size_table``), once per tokenizer, text and settings."""
     key = ("size-table", subject.key, heldout.digest, tuple(sizes), s.d_model, s.tied, s.min_uses)
-    return remembered(key, lambda: size_table(subject.tokenizer, heldout.text, list(sizes), d_model=s.d_model,
-                                              tied=s.tied, min_uses=s.min_uses, per_merges=PER_MERGES))  # fmt: skip
+    return remembered(
+        key,
+        lambda: size_table(
+            subject.tokenizer,
+            heldout.text,
+            list(sizes),
+            d_model=s.d_model,
+            tied=s.tied,
+            min_uses=s.min_uses,
+            per_merges=PER_MERGES,
+        ),
+    )
 
 
 def inputs(s: Session, subject: Subject) -> None:
-    low, high = voc.vocab_size_of(subject.tokenizer, 0), voc.vocab_size_of(subject.tokenizer)
+    low, high = analysis.vocab_size_of(subject.tokenizer, 0), analysis.vocab_size_of(subject.tokenizer)
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
     if not side.box_shows(s):
@@ -65,20 +72,51 @@ def inputs(s: Session, subject: Subject) -> None:
     first, second = st.columns([3, 2], gap="large")
     with first:
         held_out_inputs(s, subject)
-        st.text_input(t("Vocab sizes to measure exactly (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES,
-                        low=low, high=high), key=Session.sizes_text.key, on_change=side.store_sizes, args=(s,),
-                      persist_state="session")  # fmt: skip
+        st.text_input(
+            t(
+                "Vocab sizes to measure exactly (up to {most}, between {low:,} and {high:,})",
+                most=MAX_SIZES,
+                low=low,
+                high=high,
+            ),
+            key=Session.sizes_text.key,
+            on_change=side.store_sizes,
+            args=(s,),
+            persist_state="session",
+        )
     with second:
-        st.number_input(t("Suggest the largest size where 1,000 more merges still save at least (% of tokens)"),
-                        min_value=0.0, max_value=100.0, step=0.1, format="%.2f", key=Session.min_gain.key,
-                        persist_state="session")  # fmt: skip
+        st.number_input(
+            t("Suggest the largest size where 1,000 more merges still save at least (% of tokens)"),
+            min_value=0.0,
+            max_value=100.0,
+            step=0.1,
+            format="%.2f",
+            key=Session.min_gain.key,
+            persist_state="session",
+        )
         d_model, rare = st.columns(2)
-        d_model.number_input(t("Model width (d_model)"), min_value=1, max_value=100_000, step=64,
-                             key=Session.d_model.key, persist_state="session")  # fmt: skip
-        rare.number_input(t("Rare: used fewer than k times, k ="), min_value=1, max_value=1_000_000, step=1,
-                          key=Session.min_uses.key, persist_state="session")  # fmt: skip
-        st.toggle(t("Tied embeddings"), key=Session.tied.key, persist_state="session",
-                  help=t("The output layer reuses the input embeddings: the vocabulary's parameters count once."))
+        d_model.number_input(
+            t("Model width (d_model)"),
+            min_value=1,
+            max_value=100_000,
+            step=64,
+            key=Session.d_model.key,
+            persist_state="session",
+        )
+        rare.number_input(
+            t("Rare: used fewer than k times, k ="),
+            min_value=1,
+            max_value=1_000_000,
+            step=1,
+            key=Session.min_uses.key,
+            persist_state="session",
+        )
+        st.toggle(
+            t("Tied embeddings"),
+            key=Session.tied.key,
+            persist_state="session",
+            help=t("The output layer reuses the input embeddings: the vocabulary's parameters count once."),
+        )
 
 
 def render(s: Session, subject: Subject) -> None:
@@ -97,39 +135,68 @@ def render(s: Session, subject: Subject) -> None:
     measured = rows(s, subject, heldout, sizes)
     st.vega_lite_chart(chart(found, measured, suggestion), width="stretch")
     table(measured, suggestion, s.min_uses)
-    st.caption(t("Measured on {text}. Bytes per token and tokens per 1,000 characters: the held-out text with the "
-                 "tokenizer cut to each size (its first merges). Gain: the share of the tokens 1,000 more merges save. "
-                 "Embedding parameters: vocab size × d_model, twice that when the output layer is not tied. Rare: "
-                 "tokens of the vocabulary the held-out text uses fewer than k times, which a model learns poorly.",
-                 text=texts.describe(heldout)))  # fmt: skip
+    st.caption(
+        t(
+            "Measured on {text}. Bytes per token and tokens per 1,000 characters: the held-out text with the "
+            "tokenizer cut to each size (its first merges). Gain: the share of the tokens 1,000 more merges save. "
+            "Embedding parameters: vocab size × d_model, twice that when the output layer is not tied. Rare: "
+            "tokens of the vocabulary the held-out text uses fewer than k times, which a model learns poorly.",
+            text=texts.describe(heldout),
+        )
+    )
     clamped = [row for row in measured if row.note]
     if clamped:
-        st.warning(t("Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): measured at the "
-                     "nearest end instead.", sizes=", ".join(f"{row.requested:,}" for row in clamped),
-                     low=int(found.vocab_sizes[0]), high=int(found.vocab_sizes[-1])))  # fmt: skip
+        st.warning(
+            t(
+                "Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): measured at the "
+                "nearest end instead.",
+                sizes=", ".join(f"{row.requested:,}" for row in clamped),
+                low=int(found.vocab_sizes[0]),
+                high=int(found.vocab_sizes[-1]),
+            )
+        )
 
 
 def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
     """The rule and its numbers in words (the library's ``Suggestion.reason``, in the session's language)."""
     counts, sizes, last = found.token_counts, found.vocab_sizes, len(found.token_counts) - 1
     k, later = suggestion.merges, min(suggestion.merges + PER_MERGES, last)
-    numbers = t("going to {next:,} saves {gain:.2%} ({before:,} → {after:,} tokens)", next=int(sizes[later]),
-                gain=suggestion.gain, before=int(counts[k]), after=int(counts[later]))  # fmt: skip
+    numbers = t(
+        "going to {next:,} saves {gain:.2%} ({before:,} → {after:,} tokens)",
+        next=int(sizes[later]),
+        gain=suggestion.gain,
+        before=int(counts[k]),
+        after=int(counts[later]),
+    )
     if suggestion.gain >= suggestion.min_gain:
-        text = t("Suggested vocab size: **{size:,}**, the largest size where 1,000 more merges still save at least "
-                 "{min:.2%} of the held-out tokens: {numbers}.", size=suggestion.vocab_size, min=suggestion.min_gain,
-                 numbers=numbers)  # fmt: skip
+        text = t(
+            "Suggested vocab size: **{size:,}**, the largest size where 1,000 more merges still save at least "
+            "{min:.2%} of the held-out tokens: {numbers}.",
+            size=suggestion.vocab_size,
+            min=suggestion.min_gain,
+            numbers=numbers,
+        )
         below = np.flatnonzero(found.gains(PER_MERGES)[:k] < suggestion.min_gain)
         if len(below):
-            text += " " + t("The saving first falls below {min:.2%} at {first:,} and rises above it again later (a "
-                            "stretch of the text that new merges suddenly fit): read the gain chart before you choose.",
-                            min=suggestion.min_gain, first=int(sizes[below[0]]))  # fmt: skip
+            text += " " + t(
+                "The saving first falls below {min:.2%} at {first:,} and rises above it again later (a "
+                "stretch of the text that new merges suddenly fit): read the gain chart before you choose.",
+                min=suggestion.min_gain,
+                first=int(sizes[below[0]]),
+            )
     else:
-        text = t("Even at the smallest size, **{size:,}**, 1,000 more merges save less than {min:.2%}: {numbers}.",
-                 size=suggestion.vocab_size, min=suggestion.min_gain, numbers=numbers)
+        text = t(
+            "Even at the smallest size, **{size:,}**, 1,000 more merges save less than {min:.2%}: {numbers}.",
+            size=suggestion.vocab_size,
+            min=suggestion.min_gain,
+            numbers=numbers,
+        )
     if suggestion.at_end:
-        text += " " + t("The tokenizer ends at {end:,}, so the gains near its end count only the merges it has: train "
-                        "a bigger one to see further.", end=int(sizes[-1]))
+        text += " " + t(
+            "The tokenizer ends at {end:,}, so the gains near its end count only the merges it has: train "
+            "a bigger one to see further.",
+            end=int(sizes[-1]),
+        )
     return text
 
 
@@ -139,51 +206,18 @@ def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int) ->
     def mark(row: SizeRow) -> str:
         return f"{row.vocab_size:,}" + (" ★" if row.vocab_size == suggestion.vocab_size else "")
 
-    st.table(pd.DataFrame({
-        t("vocab size"): [mark(row) for row in measured],
-        t("tokens"): [f"{row.tokens:,}" for row in measured],
-        t("bytes per token"): [f"{row.bytes_per_token:.3f}" for row in measured],
-        t("tokens per 1,000 characters"): [f"{row.tokens_per_1000_chars:.1f}" for row in measured],
-        t("gain of 1,000 more merges"): [f"{row.gain:.2%}" for row in measured],
-        t("embedding parameters"): [f"{row.embedding_parameters:,}" for row in measured],
-        t("rare tokens (< {k} uses)", k=min_uses): [f"{row.rare_tokens:,}" for row in measured],
-    }), hide_index=True)  # fmt: skip
+    st.table(
+        pd.DataFrame(
+            {
+                t("vocab size"): [mark(row) for row in measured],
+                t("tokens"): [f"{row.tokens:,}" for row in measured],
+                t("bytes per token"): [f"{row.bytes_per_token:.3f}" for row in measured],
+                t("tokens per 1,000 characters"): [f"{row.tokens_per_1000_chars:.1f}" for row in measured],
+                t("gain of 1,000 more merges"): [f"{row.gain:.2%}" for row in measured],
+                t("embedding parameters"): [f"{row.embedding_parameters:,}" for row in measured],
+                t("rare tokens (< {k} uses)", k=min_uses): [f"{row.rare_tokens:,}" for row in measured],
+            }
+        ),
+        hide_index=True,
+    )
     st.caption(t("★ the suggested size."))
-
-
-def chart(found: SizeCurve, measured: Sequence[SizeRow], suggestion: Suggestion) -> dict:
-    """Bytes per token (left axis) and the gain of 1,000 more merges (right axis) at every size, the rule's
-    threshold dashed, the suggested size as a rule and the typed sizes as points. A Vega-Lite dict (no altair)."""
-    sizes = found.vocab_sizes.tolist()
-    keep = [index for _, index in voc.sample_curve(list(zip(sizes, range(len(sizes)))), POINTS)]
-    keep = sorted({*keep, *(row.merges for row in measured)})
-    bpt, gains = found.bytes_per_token, found.gains(PER_MERGES)
-    values = [{"vocab size": sizes[k], "bytes per token": round(float(bpt[k]), 4),
-               "gain (%)": round(float(gains[k]) * 100, 4)} for k in keep]  # fmt: skip
-    x = {"field": "vocab size", "type": "quantitative", "title": t("vocab size (log scale)"), "axis": {"format": "~s"},
-         "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False}}  # fmt: skip
-    title_bpt, title_gain = t("bytes per token (held-out)"), t("gain of 1,000 more merges (%)")
-    tooltip = [{"field": "vocab size", "format": ",", "title": t("vocab size")},
-               {"field": "bytes per token", "title": t("bytes per token")},
-               {"field": "gain (%)", "title": title_gain}]  # fmt: skip
-    layers = [
-        {"mark": {"type": "line", "strokeWidth": 2.5, "color": BLUE}, "data": {"values": values},
-         "encoding": {"x": x, "y": {"field": "bytes per token", "type": "quantitative", "title": title_bpt,
-                                    "scale": {"zero": False}, "axis": {"titleColor": BLUE}}, "tooltip": tooltip}},
-        {"mark": {"type": "line", "strokeWidth": 1.5, "color": ORANGE, "opacity": 0.8}, "data": {"values": values},
-         "encoding": {"x": x, "y": {"field": "gain (%)", "type": "quantitative", "title": title_gain,
-                                    "axis": {"titleColor": ORANGE}}, "tooltip": tooltip}},
-        {"mark": {"type": "rule", "color": ORANGE, "strokeDash": [6, 4]},
-         "data": {"values": [{"gain (%)": suggestion.min_gain * 100}]},
-         "encoding": {"y": {"field": "gain (%)", "type": "quantitative"}}},
-        {"mark": {"type": "rule", "color": GREY, "strokeWidth": 2},
-         "data": {"values": [{"vocab size": suggestion.vocab_size}]}, "encoding": {"x": x}},
-        {"mark": {"type": "point", "filled": True, "size": 140, "color": BLUE, "stroke": "#111"},
-         "data": {"values": [{"vocab size": row.vocab_size, "bytes per token": round(row.bytes_per_token, 4)}
-                             for row in measured]},
-         "encoding": {"x": x, "y": {"field": "bytes per token", "type": "quantitative"},
-                      "tooltip": [{"field": "vocab size", "format": ","}, {"field": "bytes per token"}]}},
-    ]  # fmt: skip
-    spec = {"layer": [{"layer": [layers[0], layers[4]]}, {"layer": layers[1:3]}, layers[3]],
-            "resolve": {"scale": {"y": "independent"}}, "height": 360}  # fmt: skip
-    return chart_style.style_spec(spec)

@@ -12,19 +12,25 @@ from typing import Any, TypeVar
 
 import streamlit as st
 
-from bpe_core import analysis as voc
+from bpe_core import analysis
 from playground import caches
 from playground.i18n import N_, t
 from playground.kinds import LOADED, Kind, kind_of
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
-from ui import encoding as enc
-from ui import tokens as tok_ui
+from ui import token_html, tokenizer_output
 
 T = TypeVar("T")
 
-VIEW_LABELS = {"curve": N_("Curve"), "side": N_("Side by side"), "vocab": N_("Vocabulary"), "algos": N_("Algorithms"),
-               "choose": N_("Choose a size"), "languages": N_("Languages"), "health": N_("Health")}
+VIEW_LABELS = {
+    "curve": N_("Curve"),
+    "side": N_("Side by side"),
+    "vocab": N_("Vocabulary"),
+    "algos": N_("Algorithms"),
+    "choose": N_("Choose a size"),
+    "languages": N_("Languages"),
+    "health": N_("Health"),
+}
 MAX_VIEW_TOKENS = 600
 """Tokens drawn per view; the rest are counted."""
 
@@ -54,7 +60,7 @@ CSS = (  # the token spans' own styles come with the frame
 class Subject:
     """The tokenizer a Compare view works on."""
 
-    choice: str  # ui.encoding choice id: TRAINED or a loaded file
+    choice: str  # ui.tokenizer_output choice id: TRAINED or a loaded file
     tokenizer: Any  # a bpe_core.TokenizerShape (the views also read a byte-level one's own methods)
     label: str
     key: str  # identifies the tokenizer's content in caches
@@ -69,19 +75,24 @@ class Subject:
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
     """The tokenizers Compare can study: the trained one and files loaded this session, and the references
     when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``)."""
-    return {choice: label for choice, label in enc.tokenizer_choices(s).items()
-            if references or choice not in REFERENCES}  # fmt: skip
+    return {
+        choice: label
+        for choice, label in tokenizer_output.tokenizer_choices(s).items()
+        if references or choice not in REFERENCES
+    }
 
 
 def subject(s: Session) -> Subject | None:
     """The tokenizer ``s.compared`` names (None when it is gone)."""
-    tokenizer = enc.tokenizer_for(s, s.compared)
+    tokenizer = tokenizer_output.tokenizer_for(s, s.compared)
     if tokenizer is None:
         return None
     if s.compared == TRAINED and (trained := s.trained) is not None:
         return Subject(TRAINED, tokenizer, trained.label, trained.request.key, trained)
     if s.compared in REFERENCES:
-        return Subject(s.compared, tokenizer, enc.REFERENCE_LABELS[s.compared], f"reference-{s.compared}", None)
+        return Subject(
+            s.compared, tokenizer, tokenizer_output.REFERENCE_LABELS[s.compared], f"reference-{s.compared}", None
+        )
     return Subject(s.compared, tokenizer, choices(s).get(s.compared, s.compared), content_key(tokenizer), None)
 
 
@@ -105,9 +116,13 @@ def view_applies(subject: Subject, view: str) -> bool:
     classic BPE lacks views: those that need a byte-level tokenizer)."""
     if view in subject.kind.views:
         return True
-    st.info(t("This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
-              "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
-              "view."))
+    st.info(
+        t(
+            "This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
+            "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
+            "view."
+        )
+    )
     return False
 
 
@@ -168,7 +183,8 @@ def neighbour_diffs(views: Sequence[View]) -> list[list[bool]]:
     if len(views) < 2:
         return [[False] * len(view.tokens) for view in views]
     return [
-        voc.changed_tokens(view.tokens, views[index - 1 if index else 1].tokens) for index, view in enumerate(views)
+        analysis.changed_tokens(view.tokens, views[index - 1 if index else 1].tokens)
+        for index, view in enumerate(views)
     ]
 
 
@@ -176,7 +192,7 @@ def view_html(view: View, diff: Sequence[bool] | None = None) -> str:
     """A view as escaped HTML: title, counts, tokens (changed ones outlined when ``diff`` is given)."""
     shown = min(len(view.tokens), MAX_VIEW_TOKENS)
     spans = [
-        tok_ui.token_span(view.tokens[i], view.ids[i], i, extra_class="diff" if diff and diff[i] else "")
+        token_html.token_span(view.tokens[i], view.ids[i], i, extra_class="diff" if diff and diff[i] else "")
         for i in range(shown)
     ]
     rest = t("… {n:,} more tokens", n=len(view.tokens) - shown)

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import streamlit as st
 
-from bpe_core import analysis as voc
+from bpe_core import analysis
 from playground.corpora import PASTE, UPLOAD
-from playground.i18n import N_, t
+from playground.i18n import t
 from playground.session import REFERENCES, Session
 from playground.text import plain
-from ui import chart_style, own_text
-from ui import encoding as enc
+from ui import own_text, tokenizer_output
 from ui.compare import texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
+from ui.compare.curve_chart import LINE, Line, chart, row
 from ui.compare.texts import Text
 from ui.uploads import upload_status
 
@@ -31,21 +31,6 @@ POINTS = 400
 FLUSH_SECONDS = 0.1
 """A pause after the first chart: counting with the references holds the GIL for seconds, and the server
 thread needs it to send the chart (in Chromium: curve on screen 0.5–1 s sooner after a 1 MB upload)."""
-LINE = N_("this tokenizer (every size)")  # shown with playground.i18n.t
-PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
-COMPACT_HEIGHT = 420
-"""A compact chart's height in pixels (a talk's slide: title, a line of text and the chart fit 720 pixels)."""
-
-
-@dataclass(frozen=True)
-class Line:
-    """One text's curve, sampled for the chart, with its exact end point."""
-
-    text: Text
-    points: list[tuple[int, float]]
-    tokens: int  # with the full vocabulary
-    seconds: float
-    tokenizer: str = ""  # its legend label, translated (empty: this tokenizer, LINE)
 
 
 def line(subject: Subject, text: Text) -> Line | None:
@@ -53,9 +38,9 @@ def line(subject: Subject, text: Text) -> Line | None:
 
     def compute() -> tuple[list[tuple[int, float]], int, float]:
         started = time.perf_counter()
-        curve = voc.bytes_per_token_curve(subject.tokenizer, text.text)
+        curve = analysis.bytes_per_token_curve(subject.tokenizer, text.text)
         seconds = time.perf_counter() - started
-        return voc.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds
+        return analysis.sample_curve(curve, POINTS), round(text.n_bytes / curve[-1][1]), seconds
 
     what = t("measure {text}", text=plain(text.label))
     found = attempt(what, lambda: remembered(("curve", subject.key, text.digest), compute))
@@ -69,91 +54,13 @@ def reference_rows(names: Sequence[str], measured: Sequence[Text], *, known_only
         for text in measured:
             count = known(("reference", name, text.digest)) if known_only else reference_count(name, text)
             if count:
-                size = voc.vocab_size_of(enc.reference_tokenizer(name))
-                rows.append(row(enc.REFERENCE_LABELS[name], text, size, count))
+                size = analysis.vocab_size_of(tokenizer_output.reference_tokenizer(name))
+                rows.append(row(tokenizer_output.REFERENCE_LABELS[name], text, size, count))
     return rows
 
 
 def reference_count(name: str, text: Text) -> int:
     return remembered(("reference", name, text.digest), lambda: texts.reference_count(name, text))
-
-
-def row(tokenizer: str, text: Text, size: int, tokens: int) -> dict:
-    return {
-        "tokenizer": tokenizer,
-        "text": text.label,
-        "vocab size": size,
-        "bytes per token": round(text.n_bytes / tokens, 4),
-        "tokens": tokens,
-    }
-
-
-def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = (), compact: bool = False) -> dict:
-    """A Vega-Lite spec: lines for the tokenizer at every size, points for the reference tokenizers, dashed
-    rules at ``marks``; ``compact`` (a talk's slide): lower, its legends on the right. Written as a dict with each
-    layer's rows inline: altair and pandas would cost a fresh server ~1.4 s of imports before its first curve, and
-    the rows need no Arrow on either side."""
-    line = t(LINE)
-    curve = [row(item.tokenizer or line, item.text, size, round(item.text.n_bytes / bpt))
-             for item in lines for size, bpt in item.points]  # fmt: skip
-    values = [item["bytes per token"] for item in (*curve, *points)]
-    top, low = max(values, default=2.0), max(0.0, min(values, default=1.0) - 0.2)
-    x = {
-        "field": "vocab size", "type": "quantitative", "title": t("vocab size (log scale)"),
-        "scale": {"type": "log", "domain": [200, 250_000], "nice": False},
-        "axis": {"values": [256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], "format": "~s"},
-    }  # fmt: skip
-    y = {
-        "field": "bytes per token", "type": "quantitative", "title": t("bytes per token"),
-        "scale": {"domain": [low, top * 1.1 + 0.2], "nice": False},
-    }  # fmt: skip
-    labels = list(dict.fromkeys(item.text.label for item in lines))
-    legend = "right" if compact else "bottom"
-    color = {
-        "field": "text", "type": "nominal", "title": t("text"),
-        "scale": {"domain": labels, "range": PALETTE[: len(labels)] or PALETTE},
-        "legend": {"orient": legend, "direction": "vertical"},
-    }  # fmt: skip
-    tooltip = [
-        {"field": "tokenizer", "type": "nominal", "title": t("tokenizer")},
-        {"field": "text", "type": "nominal", "title": t("text")},
-        {"field": "vocab size", "type": "quantitative", "format": ",", "title": t("vocab size")},
-        {"field": "bytes per token", "type": "quantitative", "title": t("bytes per token")},
-        {"field": "tokens", "type": "quantitative", "format": ",", "title": t("tokens")},
-    ]  # fmt: skip
-    encoding = {"x": x, "y": y, "color": color, "tooltip": tooltip}
-    layers = []
-    if marks:
-        layers.append({
-            "name": "marks", "data": {"values": [{"vocab size": size} for size in marks]},
-            "mark": {"type": "rule", "color": "#868e96", "strokeDash": [4, 3]},
-            "encoding": {"x": {"field": "vocab size", "type": "quantitative"}},
-        })  # fmt: skip
-    tokenizers = list(dict.fromkeys(item.tokenizer or line for item in lines))
-    dashes = {"strokeDash": {"field": "tokenizer", "type": "nominal", "title": t("tokenizer"),
-                             "scale": {"domain": tokenizers, "range": [[1, 0], [7, 4]]},
-                             "legend": {"orient": legend, "direction": "vertical"}}} if len(tokenizers) > 1 else {}
-    layers.append({"name": "lines", "data": {"values": curve}, "mark": {"type": "line", "strokeWidth": 2.5},
-                   "encoding": {**encoding, **dashes}})  # fmt: skip
-    if points:
-        shape = {"field": "tokenizer", "type": "nominal", "title": t("reference tokenizer"),
-                 "legend": {"orient": legend, "direction": "vertical"}}  # fmt: skip
-        layers.append({
-            "name": "points", "data": {"values": list(points)},
-            "mark": {"type": "point", "size": 180, "filled": True, "opacity": 0.85, "stroke": "#212529",
-                     "strokeWidth": 1},
-            "encoding": {**encoding, "shape": shape},
-        })  # fmt: skip
-    zoom = {"name": "zoom", "select": {"type": "interval", "encodings": ["x"]}, "bind": "scales",
-            "views": [layers[0]["name"]]}  # fmt: skip
-    spec = {"layer": layers, "height": COMPACT_HEIGHT if compact else 420, "params": [zoom]}
-    if compact:
-        return chart_style.style_spec(spec, lines=COMPACT_HEIGHT // 30)
-    # The chart's height holds its legends: below the plot, a line for each title and entry (and one between).
-    legends = [labels, *([tokenizers] if len(tokenizers) > 1 else []), *([{p["tokenizer"] for p in points}] if points
-                                                                          else [])]  # fmt: skip
-    legend_lines = sum(len(entries) + 2 for entries in legends)
-    return chart_style.style_spec(spec, lines=chart_style.TALK_HEIGHT_IN_LINES + legend_lines)
 
 
 # -- the view ------------------------------------------------------------------------------------------
@@ -162,16 +69,32 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
 def held_out_inputs(s: Session, subject: Subject) -> None:
     """Choose the held-out text; paste or upload it when that is the choice."""
     default = texts.default_choice(s, subject.trained)
-    st.selectbox(t("Held-out text"), list(texts.HELDOUT_LABELS), format_func=lambda c: texts.heldout_label(c, default),
-                 key=Session.heldout.key, on_change=own_text.forget_heldout_text, args=(s,), persist_state="session")
+    st.selectbox(
+        t("Held-out text"),
+        list(texts.HELDOUT_LABELS),
+        format_func=lambda c: texts.heldout_label(c, default),
+        key=Session.heldout.key,
+        on_change=own_text.forget_heldout_text,
+        args=(s,),
+        persist_state="session",
+    )
     if s.heldout == PASTE:
-        st.text_area(t("Held-out text to paste"), key=Session.heldout_box.key, height=120,
-                     on_change=own_text.store_heldout_paste, args=(s,),
-                     placeholder=t("Paste text the tokenizer was not trained on, then click outside the box."))
+        st.text_area(
+            t("Held-out text to paste"),
+            key=Session.heldout_box.key,
+            height=120,
+            on_change=own_text.store_heldout_paste,
+            args=(s,),
+            placeholder=t("Paste text the tokenizer was not trained on, then click outside the box."),
+        )
     elif s.heldout == UPLOAD:
-        st.file_uploader(t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
-                         key=Session.heldout_file.key, type=["txt", "text", "md", "py", "json", "csv"],
-                         on_change=own_text.store_heldout_upload, args=(s,))
+        st.file_uploader(
+            t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
+            key=Session.heldout_file.key,
+            type=["txt", "text", "md", "py", "json", "csv"],
+            on_change=own_text.store_heldout_upload,
+            args=(s,),
+        )
         upload_status(s.heldout_text, s.heldout_problem)
 
 
@@ -180,8 +103,13 @@ def render(s: Session, subject: Subject) -> None:
     with left:
         held_out_inputs(s, subject)
     with right:
-        st.multiselect(t("Reference tokenizers (points)"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
-                       key=Session.refs.key, persist_state="session")
+        st.multiselect(
+            t("Reference tokenizers (points)"),
+            REFERENCES,
+            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
+            key=Session.refs.key,
+            persist_state="session",
+        )
     training = texts.training_text(s, subject.trained) if subject.trained is not None else None
     other = texts.heldout(s, subject.trained)
     if other is None:
@@ -206,7 +134,7 @@ def render(s: Session, subject: Subject) -> None:
         time.sleep(FLUSH_SECONDS)
     status = st.empty()
     for name in pending:
-        status.caption(t("Counting the tokens of {name}…", name=enc.REFERENCE_LABELS[name]))
+        status.caption(t("Counting the tokens of {name}…", name=tokenizer_output.REFERENCE_LABELS[name]))
         count = lambda name=name: reference_rows([name], measured, known_only=False)  # noqa: E731
         if attempt(t("count with {name}", name=name), count) is None:
             break
@@ -236,16 +164,27 @@ def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, das
     tokenizer = subject.tokenizer
     timing = ", ".join(t("{text} in {n:.2f} s", text=texts.describe(item.text), n=item.seconds) for item in lines)
     dashed_lines = t(" Dashed lines: the sizes compared side by side.") if dashed else ""
-    st.caption(t(
-        "Lines: the tokenizer at every one of its {n:,} vocab sizes ({low:,}–{high:,}) from one pass over each text: "
-        "{timing}. Points: the reference tokenizers on the same texts.{dashed} Vocab size counts every token, special "
-        "tokens included.", n=tokenizer.num_merges + 1, low=voc.vocab_size_of(tokenizer, 0),
-        high=voc.vocab_size_of(tokenizer), timing=timing, dashed=dashed_lines))  # fmt: skip
+    st.caption(
+        t(
+            "Lines: the tokenizer at every one of its {n:,} vocab sizes ({low:,}–{high:,}) from one pass over each "
+            "text: {timing}. Points: the reference tokenizers on the same texts.{dashed} Vocab size counts every "
+            "token, special tokens included.",
+            n=tokenizer.num_merges + 1,
+            low=analysis.vocab_size_of(tokenizer, 0),
+            high=analysis.vocab_size_of(tokenizer),
+            timing=timing,
+            dashed=dashed_lines,
+        )
+    )
     if any(item.text.truncated for item in lines):
         st.caption(t("Texts longer than {n:,} characters are measured on their start.", n=texts.MEASURE_LIMIT))
     if no_training_text:
-        st.caption(t("The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
-                     "training): only the held-out text is measured."))
+        st.caption(
+            t(
+                "The training text is not at hand (a tokenizer loaded from files, or the corpus changed since "
+                "training): only the held-out text is measured."
+            )
+        )
 
 
 def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict]) -> None:
@@ -253,10 +192,15 @@ def summary_table(subject: Subject, lines: Sequence[Line], points: Sequence[dict
     rows = [row(item.tokenizer or t(LINE), item.text, item.points[-1][0], item.tokens) for item in lines] + list(points)
     import pandas as pd  # here, after the curve is on screen: pandas costs a fresh server ~1 s to import
 
-    st.table(pd.DataFrame({
-        t("tokenizer"): [plain(item["tokenizer"]) for item in rows],
-        t("text"): [plain(item["text"]) for item in rows],
-        t("vocab size"): [f"{item['vocab size']:,}" for item in rows],
-        t("tokens"): [f"{item['tokens']:,}" for item in rows],
-        t("bytes per token"): [f"{item['bytes per token']:.3f}" for item in rows],
-    }), hide_index=True)  # fmt: skip
+    st.table(
+        pd.DataFrame(
+            {
+                t("tokenizer"): [plain(item["tokenizer"]) for item in rows],
+                t("text"): [plain(item["text"]) for item in rows],
+                t("vocab size"): [f"{item['vocab size']:,}" for item in rows],
+                t("tokens"): [f"{item['tokens']:,}" for item in rows],
+                t("bytes per token"): [f"{item['bytes per token']:.3f}" for item in rows],
+            }
+        ),
+        hide_index=True,
+    )

@@ -13,39 +13,61 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from bpe_core.analysis import health as hl
+from bpe_core.analysis import health as token_health
 from bpe_core.analysis import reachability as reach
 from bpe_core.analysis.curves import sample_curve
 from playground.i18n import N_, t
 from playground.session import HEALTH_FILTERS, Session
 from playground.text import plain
-from ui import chart_style
-from ui import tokens as tok_ui
+from ui import chart_style, token_html
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
 
-CLASS_OF = {"partial": reach.PARTIAL_CHARACTER, "invalid": reach.INVALID_UTF8, "split": reach.PATTERN_SPLIT,
-            "whole": reach.MERGE_ORDER, "never": hl.NEVER_EMITTED, "intermediate": hl.INTERMEDIATE}  # fmt: skip
+CLASS_OF = {
+    "partial": reach.PARTIAL_CHARACTER,
+    "invalid": reach.INVALID_UTF8,
+    "split": reach.PATTERN_SPLIT,
+    "whole": reach.MERGE_ORDER,
+    "never": token_health.NEVER_EMITTED,
+    "intermediate": token_health.INTERMEDIATE,
+}
 """The list's filters (``Session.health_class``, ``class`` in links) and the classes they show."""
 assert tuple(CLASS_OF) == HEALTH_FILTERS[1:]
-NAMES = {reach.PARTIAL_CHARACTER: N_("partial character"), reach.INVALID_UTF8: N_("not valid UTF-8 alone"),
-         reach.PATTERN_SPLIT: N_("split by the pattern"), reach.MERGE_ORDER: N_("only as a whole pre-token"),
-         hl.NEVER_EMITTED: N_("never emitted"), hl.INTERMEDIATE: N_("intermediate")}  # fmt: skip
+NAMES = {
+    reach.PARTIAL_CHARACTER: N_("partial character"),
+    reach.INVALID_UTF8: N_("not valid UTF-8 alone"),
+    reach.PATTERN_SPLIT: N_("split by the pattern"),
+    reach.MERGE_ORDER: N_("only as a whole pre-token"),
+    token_health.NEVER_EMITTED: N_("never emitted"),
+    token_health.INTERMEDIATE: N_("intermediate"),
+}
 EXPLANATIONS = {
-    reach.PARTIAL_CHARACTER: N_("Its bytes are only pieces of characters, so no text typed on its own gives it: it "
-                                "appears only inside a longer text, where a character is split across tokens."),
-    reach.INVALID_UTF8: N_("It holds a whole character and a piece of another, so it is not valid text on its own: "
-                           "encoding can only produce it inside a longer text."),
-    reach.PATTERN_SPLIT: N_("The pre-tokenization pattern cuts its own text into several pre-tokens, and BPE never "
-                            "merges across them, so encoding its text gives other tokens."),
-    reach.MERGE_ORDER: N_("Merging its bytes in rank order ends in other tokens: it is emitted only where a pre-token "
-                          "is exactly its text (the rule for whole tokens), never inside a longer pre-token."),
-    hl.NEVER_EMITTED: N_("Encoding the text never emits it, so a model trained on such text would never see it as "
-                         "input and could not learn it (an under-trained token)."),
-    hl.INTERMEDIATE: N_("It is mostly a step on the way to bigger tokens: the text has it inside them far more often "
-                        "than on its own, so a model sees it rarely."),
-}  # fmt: skip
+    reach.PARTIAL_CHARACTER: N_(
+        "Its bytes are only pieces of characters, so no text typed on its own gives it: it "
+        "appears only inside a longer text, where a character is split across tokens."
+    ),
+    reach.INVALID_UTF8: N_(
+        "It holds a whole character and a piece of another, so it is not valid text on its own: "
+        "encoding can only produce it inside a longer text."
+    ),
+    reach.PATTERN_SPLIT: N_(
+        "The pre-tokenization pattern cuts its own text into several pre-tokens, and BPE never "
+        "merges across them, so encoding its text gives other tokens."
+    ),
+    reach.MERGE_ORDER: N_(
+        "Merging its bytes in rank order ends in other tokens: it is emitted only where a pre-token "
+        "is exactly its text (the rule for whole tokens), never inside a longer pre-token."
+    ),
+    token_health.NEVER_EMITTED: N_(
+        "Encoding the text never emits it, so a model trained on such text would never see it as "
+        "input and could not learn it (an under-trained token)."
+    ),
+    token_health.INTERMEDIATE: N_(
+        "It is mostly a step on the way to bigger tokens: the text has it inside them far more often "
+        "than on its own, so a model sees it rarely."
+    ),
+}
 """The library's sentences (``bpe_core.analysis.health.EXPLANATIONS``; a test holds them equal), marked here for
 the catalog."""
 UNREACHABLE = (reach.PARTIAL_CHARACTER, reach.INVALID_UTF8, reach.PATTERN_SPLIT)
@@ -61,11 +83,13 @@ CSS = (
 )
 
 
-def report(subject: Subject, heldout: texts.Text | None) -> hl.HealthReport | None:
+def report(subject: Subject, heldout: texts.Text | None) -> token_health.HealthReport | None:
     key = ("health", subject.key, heldout.digest if heldout is not None else None)
     text = heldout.text if heldout is not None else None
-    return attempt(t("examine this tokenizer"),
-                   lambda: remembered(key, lambda: hl.health_report(subject.tokenizer, text)))  # fmt: skip
+    return attempt(
+        t("examine this tokenizer"),
+        lambda: remembered(key, lambda: token_health.health_report(subject.tokenizer, text)),
+    )
 
 
 def render(s: Session, subject: Subject) -> None:
@@ -83,74 +107,133 @@ def render(s: Session, subject: Subject) -> None:
     st.vega_lite_chart(chart(found), width="stretch")
     shown = texts.describe(heldout) if found.has_text and heldout is not None else None
     where = t("on {text}", text=shown) if shown is not None else t("(no text: vocabulary classes only)")
-    st.caption(t("Tokens of each class at every vocab size {where}. Intermediate: emitted on its own in less than "
-                 "{share:.0%} of the places the text has it (alone or inside bigger tokens). A token may be in "
-                 "several classes.", where=where, share=found.intermediate_threshold))  # fmt: skip
+    st.caption(
+        t(
+            "Tokens of each class at every vocab size {where}. Intermediate: emitted on its own in less than "
+            "{share:.0%} of the places the text has it (alone or inside bigger tokens). A token may be in "
+            "several classes.",
+            where=where,
+            share=found.intermediate_threshold,
+        )
+    )
     unreachable = unreachable_tokens(found)
     if unreachable:
         glitch_examples(subject, found, unreachable)
     browse(s, found)
 
 
-def unreachable_tokens(found: hl.HealthReport) -> list[hl.TokenHealth]:
+def unreachable_tokens(found: token_health.HealthReport) -> list[token_health.TokenHealth]:
     """The tokens no text gives on its own, those made by merges first (the bytes alone are the obvious ones)."""
     return sorted((row for row in found.rows if row.kind in UNREACHABLE), key=lambda row: row.merge_rank is None)
 
 
-def summary(found: hl.HealthReport, counts: dict[str, int]) -> None:
+def summary(found: token_health.HealthReport, counts: dict[str, int]) -> None:
     import pandas as pd  # after the counts: pandas costs a fresh server ~1 s to import
 
-    st.table(pd.DataFrame({
-        t("class"): [t(NAMES[name]) for name in counts],
-        t("tokens"): [f"{count:,}" for count in counts.values()],
-        t("what it means"): [t(EXPLANATIONS[name]) for name in counts],
-    }), hide_index=True)  # fmt: skip
+    st.table(
+        pd.DataFrame(
+            {
+                t("class"): [t(NAMES[name]) for name in counts],
+                t("tokens"): [f"{count:,}" for count in counts.values()],
+                t("what it means"): [t(EXPLANATIONS[name]) for name in counts],
+            }
+        ),
+        hide_index=True,
+    )
 
 
-def chart(found: hl.HealthReport) -> dict:
+def chart(found: token_health.HealthReport) -> dict:
     sizes = found.vocab_sizes.tolist()
     keep = [index for _, index in sample_curve(list(zip(sizes, range(len(sizes)))), POINTS)]
     names = [t(NAMES[name]) for name in found.counts_by_size]
-    values = [{"vocab size": sizes[k], "class": t(NAMES[name]), "tokens": int(counts[k])}
-              for name, counts in found.counts_by_size.items() for k in keep]  # fmt: skip
-    return chart_style.style_spec({
-        "data": {"values": values}, "mark": {"type": "line", "strokeWidth": 2.5, "interpolate": "step-after"},
-        "encoding": {
-            "x": {"field": "vocab size", "type": "quantitative", "title": t("vocab size (log scale)"),
-                  "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False}, "axis": {"format": "~s"}},
-            "y": {"field": "tokens", "type": "quantitative", "title": t("tokens (symmetric log scale)"),
-                  "scale": {"type": "symlog"}, "axis": {"values": [0, 1, 10, 100, 1_000, 10_000, 100_000],
-                                                        "labelExpr": "format(datum.value, ',')"}},
-            "color": {"field": "class", "type": "nominal", "title": t("class"), "sort": names,
-                      "scale": {"domain": names, "range": PALETTE[: len(names)]}, "legend": {"orient": "bottom"}},
-            "tooltip": [{"field": "class"}, {"field": "vocab size", "format": ","}, {"field": "tokens", "format": ","}],
-        },
-        "height": 320,
-    })  # fmt: skip
+    values = [
+        {"vocab size": sizes[k], "class": t(NAMES[name]), "tokens": int(counts[k])}
+        for name, counts in found.counts_by_size.items()
+        for k in keep
+    ]
+    return chart_style.style_spec(
+        {
+            "data": {"values": values},
+            "mark": {"type": "line", "strokeWidth": 2.5, "interpolate": "step-after"},
+            "encoding": {
+                "x": {
+                    "field": "vocab size",
+                    "type": "quantitative",
+                    "title": t("vocab size (log scale)"),
+                    "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False},
+                    "axis": {"format": "~s"},
+                },
+                "y": {
+                    "field": "tokens",
+                    "type": "quantitative",
+                    "title": t("tokens (symmetric log scale)"),
+                    "scale": {"type": "symlog"},
+                    "axis": {
+                        "values": [0, 1, 10, 100, 1_000, 10_000, 100_000],
+                        "labelExpr": "format(datum.value, ',')",
+                    },
+                },
+                "color": {
+                    "field": "class",
+                    "type": "nominal",
+                    "title": t("class"),
+                    "sort": names,
+                    "scale": {"domain": names, "range": PALETTE[: len(names)]},
+                    "legend": {"orient": "bottom"},
+                },
+                "tooltip": [
+                    {"field": "class"},
+                    {"field": "vocab size", "format": ","},
+                    {"field": "tokens", "format": ","},
+                ],
+            },
+            "height": 320,
+        }
+    )
 
 
-def glitch_examples(subject: Subject, found: hl.HealthReport, unreachable: Sequence[hl.TokenHealth]) -> None:
+def glitch_examples(
+    subject: Subject, found: token_health.HealthReport, unreachable: Sequence[token_health.TokenHealth]
+) -> None:
     """The tokens no text gives on their own, as the real examples of under-trained ("glitch") tokens."""
     by_class = {name: sum(row.kind == name for row in unreachable) for name in UNREACHABLE}
     parts = ", ".join(t("{n:,} {name}", n=n, name=t(NAMES[name])) for name, n in by_class.items() if n)
-    st.markdown(t("**{n:,} tokens of {tokenizer} never come out of encoding their own text** ({parts}). BPE learned "
-                  "them because their bytes were frequent inside longer text; a model meets them only there, or never, "
-                  "so it learns them poorly: this is how under-trained “glitch tokens” come about.", n=len(unreachable),
-                  tokenizer=plain(subject.label), parts=parts))  # fmt: skip
+    st.markdown(
+        t(
+            "**{n:,} tokens of {tokenizer} never come out of encoding their own text** ({parts}). BPE learned "
+            "them because their bytes were frequent inside longer text; a model meets them only there, or never, "
+            "so it learns them poorly: this is how under-trained “glitch tokens” come about.",
+            n=len(unreachable),
+            tokenizer=plain(subject.label),
+            parts=parts,
+        )
+    )
     shown = unreachable[:EXAMPLES]
-    spans = "".join(tok_ui.token_span(row.token, row.id, i) for i, row in enumerate(shown))
+    spans = "".join(token_html.token_span(row.token, row.id, i) for i, row in enumerate(shown))
     st.html(f'<div class="tokens">{spans}</div>')
-    glitch = next((row for row in found.rows if row.token == GLITCH and hl.NEVER_EMITTED in row.classes), None)
+    glitch = next(
+        (row for row in found.rows if row.token == GLITCH and token_health.NEVER_EMITTED in row.classes), None
+    )
     if glitch is not None:
-        st.caption(t("And {token} (id {id}), the best-known glitch token: encoding can give it, but this text never "
-                     "does.", token=plain(tok_ui.display_bytes(GLITCH)), id=glitch.id))
+        st.caption(
+            t(
+                "And {token} (id {id}), the best-known glitch token: encoding can give it, but this text never does.",
+                token=plain(token_html.display_bytes(GLITCH)),
+                id=glitch.id,
+            )
+        )
 
 
-def browse(s: Session, found: hl.HealthReport) -> None:
+def browse(s: Session, found: token_health.HealthReport) -> None:
     """Every token with a class, filtered by class and searched, a page at a time, drawn by the token renderer."""
     left, middle, right = st.columns([2, 2, 1], vertical_alignment="bottom")
-    left.selectbox(t("Show"), HEALTH_FILTERS, key=Session.health_class.key, persist_state="session",
-                   format_func=lambda f: t("every class") if f == "all" else t(NAMES[CLASS_OF[f]]))  # fmt: skip
+    left.selectbox(
+        t("Show"),
+        HEALTH_FILTERS,
+        key=Session.health_class.key,
+        persist_state="session",
+        format_func=lambda f: t("every class") if f == "all" else t(NAMES[CLASS_OF[f]]),
+    )
     middle.text_input(t("Search (token text or id)"), key=Session.health_search.key, persist_state="session")
     wanted = CLASS_OF.get(s.health_class)
     query = (s.health_search or "").strip()
@@ -165,24 +248,31 @@ def browse(s: Session, found: hl.HealthReport) -> None:
     st.caption(t("{n:,} tokens listed.", n=len(rows)))
 
 
-def matches(row: hl.TokenHealth, query: str) -> bool:
+def matches(row: token_health.TokenHealth, query: str) -> bool:
     if not query:
         return True
-    shown = tok_ui.display_bytes(row.token)
-    return query == str(row.id) or query in row.display or tok_ui.show_whitespace(query) in shown
+    shown = token_html.display_bytes(row.token)
+    return query == str(row.id) or query in row.display or token_html.show_whitespace(query) in shown
 
 
-def rows_html(rows: Sequence[hl.TokenHealth], start: int) -> str:
+def rows_html(rows: Sequence[token_health.TokenHealth], start: int) -> str:
     """The listed tokens as an escaped HTML table (tokens through the one token renderer)."""
-    names = (N_("id"), N_("token"), N_("classes"), N_("merge rank"), N_("emitted"), N_("inside bigger tokens"),
-             N_("why (the library's words)"))
+    names = (
+        N_("id"),
+        N_("token"),
+        N_("classes"),
+        N_("merge rank"),
+        N_("emitted"),
+        N_("inside bigger tokens"),
+        N_("why (the library's words)"),
+    )
     head = "".join(f"<th>{html.escape(t(name))}</th>" for name in names)
 
     def number(value: int | None) -> str:
         return "–" if value is None else f"{value:,}"
 
     body = "".join(
-        f"<tr><td class='n'>{row.id}</td><td><div class='tokens'>{tok_ui.token_span(row.token, row.id, start + i)}"
+        f"<tr><td class='n'>{row.id}</td><td><div class='tokens'>{token_html.token_span(row.token, row.id, start + i)}"
         f"</div></td><td>{html.escape(', '.join(t(NAMES[name]) for name in row.classes))}</td>"
         f"<td class='n'>{number(row.merge_rank)}</td><td class='n'>{number(row.emitted)}</td>"
         f"<td class='n'>{number(row.inside)}</td><td class='why'>{html.escape(row.reason)}</td></tr>"

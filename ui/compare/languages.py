@@ -18,8 +18,7 @@ from playground.i18n import N_, t
 from playground.session import PARALLEL_CHOICES, REFERENCES, TRAINED, Session
 from playground.text import plain
 from runtime.store import text_digest
-from ui import encoding as enc
-from ui import own_text
+from ui import own_text, tokenizer_output
 from ui.compare import parity, texts
 from ui.compare.common import Subject, content_key
 from ui.compare.premiums import Measured, Parallel, costs, costs_table, language_name, premium_chart, spread_table
@@ -76,14 +75,21 @@ def measured(s: Session, subject: Subject) -> list[Measured]:
     if s.trained is not None:
         found.append(Measured(t("this tokenizer"), s.trained.tokenizer, s.trained.request.key))
         if s.cut_vocab:
-            found.append(Measured(t("this tokenizer at {n:,}", n=s.cut_vocab), s.trained.tokenizer,
-                                  s.trained.request.key, s.cut_vocab))  # fmt: skip
+            found.append(
+                Measured(
+                    t("this tokenizer at {n:,}", n=s.cut_vocab), s.trained.tokenizer, s.trained.request.key, s.cut_vocab
+                )
+            )
     if subject.choice != TRAINED:
         found.insert(0, Measured(subject.label, subject.tokenizer, subject.key))
     for label, tokenizer in s.loaded.items():
         found.append(Measured(t("File: {label}", label=label), tokenizer, content_key(tokenizer)))
     for name in s.refs:
-        found.append(Measured(enc.REFERENCE_LABELS[name], enc.reference_tokenizer(name), f"reference-{name}"))
+        found.append(
+            Measured(
+                tokenizer_output.REFERENCE_LABELS[name], tokenizer_output.reference_tokenizer(name), f"reference-{name}"
+            )
+        )
     unique: dict[tuple[str, int | None], Measured] = {}
     for item in found:
         unique.setdefault((item.key, item.vocab_size), item)
@@ -94,28 +100,53 @@ def inputs(s: Session, subject: Subject) -> None:
     default = default_for(subject)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.selectbox(t("Parallel text"), PARALLEL_CHOICES, key=Session.parallel.key, persist_state="session",
-                     format_func=lambda c: t(PARALLEL_LABELS[c], name=t(PARALLEL_LABELS[default])))  # fmt: skip
+        st.selectbox(
+            t("Parallel text"),
+            PARALLEL_CHOICES,
+            key=Session.parallel.key,
+            persist_state="session",
+            format_func=lambda c: t(PARALLEL_LABELS[c], name=t(PARALLEL_LABELS[default])),
+        )
         if s.parallel == "own":
-            st.file_uploader(t("Parallel files (one .txt per language: de.txt, zh.txt, …)"), type=["txt"],
-                             accept_multiple_files=True, key=Session.parallel_files.key,
-                             on_change=own_text.store_parallel_files, args=(s,))  # fmt: skip
+            st.file_uploader(
+                t("Parallel files (one .txt per language: de.txt, zh.txt, …)"),
+                type=["txt"],
+                accept_multiple_files=True,
+                key=Session.parallel_files.key,
+                on_change=own_text.store_parallel_files,
+                args=(s,),
+            )
             upload_status(None, s.parallel_problem)
     with right:
-        st.multiselect(t("Reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
-                       key=Session.refs.key, persist_state="session")
+        st.multiselect(
+            t("Reference tokenizers"),
+            REFERENCES,
+            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
+            key=Session.refs.key,
+            persist_state="session",
+        )
         if s.trained is not None:
-            st.number_input(t("Also the trained tokenizer cut to vocab size"), min_value=1, step=100, value=None,
-                            key=Session.cut_vocab.key, persist_state="session",
-                            placeholder=t("e.g. 1000"))  # fmt: skip
+            st.number_input(
+                t("Also the trained tokenizer cut to vocab size"),
+                min_value=1,
+                step=100,
+                value=None,
+                key=Session.cut_vocab.key,
+                persist_state="session",
+                placeholder=t("e.g. 1000"),
+            )
 
 
 def render(s: Session, subject: Subject) -> None:
     inputs(s, subject)
     parallel = parallel_for(s, resolved(s, subject))
     if parallel is None:
-        st.info(t("Upload one .txt file per language (its name is the language: en.txt, zh.txt, …), each with the same "
-                  "number of lines, line i the same sentence in every file."))
+        st.info(
+            t(
+                "Upload one .txt file per language (its name is the language: en.txt, zh.txt, …), each with the same "
+                "number of lines, line i the same sentence in every file."
+            )
+        )
         return
     texts.check_overlap(s, s.trained, parallel.as_text())
     baseline = "en" if "en" in parallel.texts else next(iter(parallel.texts))
@@ -125,12 +156,17 @@ def render(s: Session, subject: Subject) -> None:
         return
     st.vega_lite_chart(premium_chart(found), width="stretch")
     sentences = len(next(iter(parallel.texts.values())))
-    st.caption(t("Premium: a language's tokens ÷ {baseline}'s tokens for the same {n:,} sentences (each sentence "
-                 "encoded on its own), on {text}. 2.0 means twice the tokens: twice the cost and half the context for "
-                 "the same content.", baseline=language_name(baseline), n=sentences, text=plain(parallel.label)))
+    st.caption(
+        t(
+            "Premium: a language's tokens ÷ {baseline}'s tokens for the same {n:,} sentences (each sentence "
+            "encoded on its own), on {text}. 2.0 means twice the tokens: twice the cost and half the context for "
+            "the same content.",
+            baseline=language_name(baseline),
+            n=sentences,
+            text=plain(parallel.label),
+        )
+    )
     spread_table(found)
     costs_table(found)
     own = resolved(s, subject) == "own"
     parity.render(s, parallel.texts if own else parallel_sample(), not own, baseline)
-
-

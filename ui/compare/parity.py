@@ -1,7 +1,7 @@
 """Standard and parity-aware BPE at the same size, on the same parallel corpus: how evenly each spreads the cost
 across languages (max/min and Gini of the premiums), measured on sentences neither was trained on.
 
-Both train through the one way to train (``ui.training.train`` over ``playground.runs``, as jobs with a progress
+Both train through the one way to train (``ui.page_training.train`` over ``playground.runs``, as jobs with a progress
 bar and Cancel, ``ui.compare.algorithms.train_all``) on a click, on the first three quarters of
 each language's sentences (of the built-in sample: exactly the Train page's parallel corpus, so a tokenizer
 trained there is reused) and are measured on the last quarter.
@@ -34,8 +34,9 @@ def pair_requests(sentences: ParallelTexts, built_in: bool, vocab_size: int) -> 
     files as an upload."""
     train = "".join(parallel_parts(sentences, PARALLEL_HELD_OUT)[0].values())
     corpus, label = (PARALLEL_SLUG, sample_name(PARALLEL_SLUG, lang="en")) if built_in else (UPLOAD, "parallel files")
-    standard = Request(corpus, label, text_digest(train), "byte", vocab_size, PATTERN, PATTERN, SPECIALS,
-                       languages=tuple(sentences))  # fmt: skip
+    standard = Request(
+        corpus, label, text_digest(train), "byte", vocab_size, PATTERN, PATTERN, SPECIALS, languages=tuple(sentences)
+    )
     parity = Request(**{**vars(standard), "kind": "parity"})
     return train, [(t("standard BPE"), standard), (t("parity-aware BPE"), parity)]
 
@@ -54,8 +55,14 @@ def trained(s: Session, request: Request) -> Trained | None:
 
 def render(s: Session, sentences: ParallelTexts, built_in: bool, baseline: str) -> None:
     st.subheader(t("Standard and parity-aware BPE at the same size"))
-    st.number_input(t("Vocab size of both"), min_value=300, max_value=20_000, step=100, key=Session.pair_vocab.key,
-                    persist_state="session")  # fmt: skip
+    st.number_input(
+        t("Vocab size of both"),
+        min_value=300,
+        max_value=20_000,
+        step=100,
+        key=Session.pair_vocab.key,
+        persist_state="session",
+    )
     try:
         text, wanted = pair_requests(sentences, built_in, s.pair_vocab)
     except ValueError:  # a language of fewer than two sentences: nothing to hold out
@@ -63,9 +70,14 @@ def render(s: Session, sentences: ParallelTexts, built_in: bool, baseline: str) 
         return
     share = f"{1 - PARALLEL_HELD_OUT:.0%}"
     if any(trained(s, request) is None for _, request in wanted):
-        st.caption(t("Both are trained on the first {share} of each language's sentences and measured on the rest. "
-                     "Parity-aware BPE gives each merge to the language that needs the most tokens so far "
-                     "(Foroutan et al. 2025).", share=share))  # fmt: skip
+        st.caption(
+            t(
+                "Both are trained on the first {share} of each language's sentences and measured on the rest. "
+                "Parity-aware BPE gives each merge to the language that needs the most tokens so far "
+                "(Foroutan et al. 2025).",
+                share=share,
+            )
+        )
         if not st.button(t("Train both and compare ▶"), type="primary", key="parity_run"):
             return
         train_all(s, wanted, text)
@@ -85,6 +97,12 @@ def render(s: Session, sentences: ParallelTexts, built_in: bool, baseline: str) 
     spread_table(found)
     st.vega_lite_chart(premium_chart(found), width="stretch")
     sentences_each = len(next(iter(measured_on.texts.values())))
-    st.caption(t("Both at vocab {vocab:,}, trained on the first {share} of each language's sentences; measured on the "
-                 "other {n:,} of each language, which neither saw.", vocab=s.pair_vocab, share=share,
-                 n=sentences_each))  # fmt: skip
+    st.caption(
+        t(
+            "Both at vocab {vocab:,}, trained on the first {share} of each language's sentences; measured on the "
+            "other {n:,} of each language, which neither saw.",
+            vocab=s.pair_vocab,
+            share=share,
+            n=sentences_each,
+        )
+    )

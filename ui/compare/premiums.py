@@ -38,12 +38,28 @@ class Parallel:
 
 
 LANGUAGE_NAMES = {
-    "en": N_("English"), "zh": N_("Chinese (Simplified)"), "ja": N_("Japanese"), "ko": N_("Korean"),
-    "ar": N_("Arabic"), "hi": N_("Hindi"), "ru": N_("Russian"), "es": N_("Spanish"), "de": N_("German"),
-    "th": N_("Thai"), "sw": N_("Swahili"), "vi": N_("Vietnamese"), "fr": N_("French"),
-    "pt": N_("Portuguese (Brazil)"), "tr": N_("Turkish"), "id": N_("Indonesian"), "el": N_("Greek"),
-    "uk": N_("Ukrainian"), "pl": N_("Polish"), "he": N_("Hebrew"), "bn": N_("Bengali"),
-}  # fmt: skip
+    "en": N_("English"),
+    "zh": N_("Chinese (Simplified)"),
+    "ja": N_("Japanese"),
+    "ko": N_("Korean"),
+    "ar": N_("Arabic"),
+    "hi": N_("Hindi"),
+    "ru": N_("Russian"),
+    "es": N_("Spanish"),
+    "de": N_("German"),
+    "th": N_("Thai"),
+    "sw": N_("Swahili"),
+    "vi": N_("Vietnamese"),
+    "fr": N_("French"),
+    "pt": N_("Portuguese (Brazil)"),
+    "tr": N_("Turkish"),
+    "id": N_("Indonesian"),
+    "el": N_("Greek"),
+    "uk": N_("Ukrainian"),
+    "pl": N_("Polish"),
+    "he": N_("Hebrew"),
+    "bn": N_("Bengali"),
+}
 """The parallel sample's languages by their English names (``bpe_core.analysis.parallel.LANGUAGES``; a test holds
 them equal), marked for the catalog: a chart's labels are in the reader's language and its fonts."""
 
@@ -65,8 +81,10 @@ class Measured:
 
 def costs(item: Measured, parallel: Parallel, baseline: str) -> LanguageCosts | None:
     key = ("languages", item.key, item.vocab_size, parallel.digest, baseline)
-    compute = lambda: language_costs(item.tokenizer, parallel.texts, baseline=baseline,  # noqa: E731
-                                     vocab_size=item.vocab_size)  # fmt: skip
+
+    def compute() -> LanguageCosts:
+        return language_costs(item.tokenizer, parallel.texts, baseline=baseline, vocab_size=item.vocab_size)
+
     return attempt(t("count the tokens of {name}", name=plain(item.label)), lambda: remembered(key, compute))
 
 
@@ -76,28 +94,57 @@ Found = Sequence[tuple[Measured, LanguageCosts]]
 
 def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") -> dict:
     """Bars: each language's premium for each tokenizer, grouped by language, a rule at 1 (the baseline)."""
-    values = [{"language": language_name(row.code), "tokenizer": item.label, "premium": round(row.premium, 3),
-               "tokens per sentence": round(row.tokens_per_sentence, 2), "tokens": row.tokens}
-              for item, result in found for row in result.rows]  # fmt: skip
+    values = [
+        {
+            "language": language_name(row.code),
+            "tokenizer": item.label,
+            "premium": round(row.premium, 3),
+            "tokens per sentence": round(row.tokens_per_sentence, 2),
+            "tokens": row.tokens,
+        }
+        for item, result in found
+        for row in result.rows
+    ]
     order = list(dict.fromkeys(value["language"] for value in values))
     labels = [item.label for item, _ in found]
     y = {"field": "language", "type": "nominal", "sort": order, "title": None}
     bars = {
         "mark": {"type": "bar"},
         "encoding": {
-            "y": y, "yOffset": {"field": "tokenizer", "sort": labels},
-            "x": {"field": "premium", "type": "quantitative", "title": t("premium against {baseline}",
-                                                                            baseline=language_name(found[0][1].baseline))},
-            "color": {"field": "tokenizer", "type": "nominal", "title": t("tokenizer"), "sort": labels,
-                      "scale": {"domain": labels, "range": PALETTE[: len(labels)]},
-                      "legend": {"orient": legend, "direction": "horizontal" if legend == "top" else "vertical",
-                                 "columns": 2 if legend == "top" else 1, "labelLimit": 600}},
-            "tooltip": [{"field": "tokenizer"}, {"field": "language"}, {"field": "premium"},
-                        {"field": "tokens per sentence"}, {"field": "tokens"}],
+            "y": y,
+            "yOffset": {"field": "tokenizer", "sort": labels},
+            "x": {
+                "field": "premium",
+                "type": "quantitative",
+                "title": t("premium against {baseline}", baseline=language_name(found[0][1].baseline)),
+            },
+            "color": {
+                "field": "tokenizer",
+                "type": "nominal",
+                "title": t("tokenizer"),
+                "sort": labels,
+                "scale": {"domain": labels, "range": PALETTE[: len(labels)]},
+                "legend": {
+                    "orient": legend,
+                    "direction": "horizontal" if legend == "top" else "vertical",
+                    "columns": 2 if legend == "top" else 1,
+                    "labelLimit": 600,
+                },
+            },
+            "tooltip": [
+                {"field": "tokenizer"},
+                {"field": "language"},
+                {"field": "premium"},
+                {"field": "tokens per sentence"},
+                {"field": "tokens"},
+            ],
         },
-    }  # fmt: skip
-    rule = {"mark": {"type": "rule", "color": "#111", "strokeDash": [4, 3]}, "data": {"values": [{"premium": 1}]},
-            "encoding": {"x": {"field": "premium", "type": "quantitative"}}}  # fmt: skip
+    }
+    rule = {
+        "mark": {"type": "rule", "color": "#111", "strokeDash": [4, 3]},
+        "data": {"values": [{"premium": 1}]},
+        "encoding": {"x": {"field": "premium", "type": "quantitative"}},
+    }
     height = len(order) * max(len(labels) * height_per_bar, 28) + 80  # a band holds its label; legend and axis
     return chart_style.style_spec({"data": {"values": values}, "layer": [bars, rule], "height": height})
 
@@ -109,26 +156,42 @@ def spread_table(found: Found) -> None:
         row = pick(result.rows, key=lambda row: row.premium)
         return f"{language_name(row.code)} ({row.premium:.2f})"
 
-    st.table(pd.DataFrame({
-        t("tokenizer"): [plain(item.label) for item, _ in found],
-        t("cheapest"): [extreme(result, min) for _, result in found],
-        t("dearest"): [extreme(result, max) for _, result in found],
-        t("max/min"): [f"{result.max_min_ratio:.2f}" for _, result in found],
-        t("Gini"): [f"{result.gini:.3f}" for _, result in found],
-    }), hide_index=True)  # fmt: skip
+    st.table(
+        pd.DataFrame(
+            {
+                t("tokenizer"): [plain(item.label) for item, _ in found],
+                t("cheapest"): [extreme(result, min) for _, result in found],
+                t("dearest"): [extreme(result, max) for _, result in found],
+                t("max/min"): [f"{result.max_min_ratio:.2f}" for _, result in found],
+                t("Gini"): [f"{result.gini:.3f}" for _, result in found],
+            }
+        ),
+        hide_index=True,
+    )
 
 
 def costs_table(found: Found) -> None:
     import pandas as pd
 
     rows = [(row, item) for item, result in found for row in result.rows]
-    st.dataframe(pd.DataFrame({
-        t("language"): [language_name(row.code) for row, _ in rows],
-        t("code"): [row.code for row, _ in rows],
-        t("tokenizer"): [item.label for _, item in rows],
-        t("tokens"): [row.tokens for row, _ in rows],
-        t("tokens per sentence"): [round(row.tokens_per_sentence, 2) for row, _ in rows],
-        t("premium"): [round(row.premium, 3) for row, _ in rows],
-    }), hide_index=True, width="stretch", height=320)  # fmt: skip
-    st.caption(t("Max/min: the dearest language's premium ÷ the cheapest's. Gini: 0 when every language costs the "
-                 "same, towards 1 when one language takes all the cost."))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("language"): [language_name(row.code) for row, _ in rows],
+                t("code"): [row.code for row, _ in rows],
+                t("tokenizer"): [item.label for _, item in rows],
+                t("tokens"): [row.tokens for row, _ in rows],
+                t("tokens per sentence"): [round(row.tokens_per_sentence, 2) for row, _ in rows],
+                t("premium"): [round(row.premium, 3) for row, _ in rows],
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+        height=320,
+    )
+    st.caption(
+        t(
+            "Max/min: the dearest language's premium ÷ the cheapest's. Gini: 0 when every language costs the "
+            "same, towards 1 when one language takes all the cost."
+        )
+    )

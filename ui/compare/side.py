@@ -10,15 +10,14 @@ from functools import partial
 
 import streamlit as st
 
-from bpe_core import Tokenizer
-from bpe_core import analysis as voc
+from bpe_core import Tokenizer, analysis
 from bpe_core.encoding.lifetimes import Segmentation
 from playground.fields import LinkValueError
 from playground.i18n import t
 from playground.session import MAX_SIZES, REFERENCES, Session
 from playground.text import plain
 from runtime.store import text_digest
-from ui import encoding as enc
+from ui import tokenizer_output
 from ui.callbacks import guarded
 from ui.compare.common import Subject, View, attempt, draw_views, neighbour_diffs, remembered, summary
 
@@ -31,7 +30,7 @@ def default_sizes(tokenizer: Tokenizer) -> list[int]:
     [256, 257, 259]
     """
     n = tokenizer.num_merges
-    return list(dict.fromkeys(voc.vocab_size_of(tokenizer, k) for k in (n // 10, n // 3, n)))
+    return list(dict.fromkeys(analysis.vocab_size_of(tokenizer, k) for k in (n // 10, n // 3, n)))
 
 
 def sizes_text(sizes: list[int]) -> str:
@@ -44,32 +43,38 @@ def store_sizes(s: Session) -> None:
     try:
         s.sizes = Session.sizes.from_text(s.sizes_text or "")
     except LinkValueError as error:
-        s.notice("warning", t("Vocab sizes “{sizes}” were not used: give {allowed}.",
-                              sizes=plain(s.sizes_text, limit=80), allowed=t(error.allowed)))
+        s.notice(
+            "warning",
+            t(
+                "Vocab sizes “{sizes}” were not used: give {allowed}.",
+                sizes=plain(s.sizes_text, limit=80),
+                allowed=t(error.allowed),
+            ),
+        )
 
 
 def trained_view(tokenizer: Tokenizer, segmentation: Segmentation, size: int, n_bytes: int) -> View:
     """The text at one vocab size, from its lifetimes (no re-encoding)."""
-    k = voc.merges_for_vocab_size(tokenizer, size)
+    k = analysis.merges_for_vocab_size(tokenizer, size)
     if not isinstance(segmentation.data, bytes):  # a classic tokenizer's atoms are its symbols
         raise TypeError("a vocab size's view needs a byte-level tokenizer's segmentation")
     tokens = [token for token in segmentation.tokens_at(k) if isinstance(token, bytes)]  # (all: its atoms are bytes)
     ids_of = tokenizer.mergeable_ranks
     specials = {token.encode("utf-8"): identifier for token, identifier in tokenizer.special_tokens.items()}
     ids = [ids_of.get(token, specials.get(token)) for token in tokens]
-    return View(t("vocab {n:,}", n=voc.vocab_size_of(tokenizer, k)), summary(len(tokens), n_bytes), tokens, ids)
+    return View(t("vocab {n:,}", n=analysis.vocab_size_of(tokenizer, k)), summary(len(tokens), n_bytes), tokens, ids)
 
 
 def reference_view(name: str, text: str, n_bytes: int) -> View:
-    tokenizer = enc.reference_tokenizer(name)
+    tokenizer = tokenizer_output.reference_tokenizer(name)
     ids = tokenizer.encode(text)
-    title = f"{enc.REFERENCE_LABELS[name]} · " + t("vocab {n:,}", n=voc.vocab_size_of(tokenizer))
+    title = f"{tokenizer_output.REFERENCE_LABELS[name]} · " + t("vocab {n:,}", n=analysis.vocab_size_of(tokenizer))
     return View(title, summary(len(ids), n_bytes), tokenizer.decode_tokens_bytes(ids), list(ids))
 
 
 def render(s: Session, subject: Subject) -> None:
     tokenizer = subject.tokenizer
-    low, high = voc.vocab_size_of(tokenizer, 0), voc.vocab_size_of(tokenizer)
+    low, high = analysis.vocab_size_of(tokenizer, 0), analysis.vocab_size_of(tokenizer)
     if not s.sizes:
         s.sizes = default_sizes(tokenizer)
     if not box_shows(s):
@@ -78,16 +83,29 @@ def render(s: Session, subject: Subject) -> None:
     with left:
         st.text_area(t("Text"), key=Session.side_text.key, height=110, persist_state="session")
     with right:
-        label = t("Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low,
-                  high=high)
+        label = t(
+            "Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low, high=high
+        )
         st.text_input(label, key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
-        st.multiselect(t("And the reference tokenizers"), REFERENCES, format_func=enc.REFERENCE_LABELS.__getitem__,
-                       key=Session.refs.key, persist_state="session")
+        st.multiselect(
+            t("And the reference tokenizers"),
+            REFERENCES,
+            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
+            key=Session.refs.key,
+            persist_state="session",
+        )
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
     outside = [size for size in s.sizes if not low <= size <= high]
     if outside:
-        st.warning(t("Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): shown at the nearest "
-                     "end instead.", sizes=", ".join(f"{size:,}" for size in outside), low=low, high=high))
+        st.warning(
+            t(
+                "Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): shown at the nearest "
+                "end instead.",
+                sizes=", ".join(f"{size:,}" for size in outside),
+                low=low,
+                high=high,
+            )
+        )
     if len(sizes) + len(s.refs) < 2:
         st.info(t("Give at least two vocab sizes (or one size and a reference tokenizer)."))
     text = s.side_text or ""
@@ -105,9 +123,13 @@ def render(s: Session, subject: Subject) -> None:
     views = [trained_view(tokenizer, segmentation, size, n_bytes) for size in sizes]
     for name in s.refs:
         views.append(remembered(("view", name, digest), partial(reference_view, name, text, n_bytes)))
-    st.caption(t("Outlined and underlined: tokens the view before does not have (the first view is compared with the "
-                 "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
-                 "that get merged. Hover a token for its id."))
+    st.caption(
+        t(
+            "Outlined and underlined: tokens the view before does not have (the first view is compared with the "
+            "second) — against a smaller vocabulary, the tokens new merges made; against a larger one, the pieces "
+            "that get merged. Hover a token for its id."
+        )
+    )
     draw_views(views, neighbour_diffs(views))
 
 

@@ -21,7 +21,7 @@ from playground.session import Session
 from playground.text import human_bytes, plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
-from ui import encoding as enc
+from ui import tokenizer_output
 from ui.compare.common import remembered
 
 MEASURE_LIMIT = 2_000_000
@@ -70,8 +70,9 @@ def make_text(label: str, text: str, digest: str = "") -> Text:
 
 def sample_text(choice: str) -> Text:
     """A built-in held-out choice or sample, labelled by its name in the session's language."""
-    return replace(_sample_text(choice), label=heldout_label(choice) if choice in held_out.BUILT_IN else
-                   sample_name(choice))  # fmt: skip
+    return replace(
+        _sample_text(choice), label=heldout_label(choice) if choice in held_out.BUILT_IN else sample_name(choice)
+    )
 
 
 @cache
@@ -115,8 +116,11 @@ def _parts(s: Session, trained: Trained) -> tuple[Text, Text | None] | None:
         else:
             found = (corpus, None)
         trained.extras["compare.parts"] = found  # checked and cut once, not hashed on every rerun
-    label = sample_name(request.corpus) if request.corpus in SLUGS else (
-        t(PASTED) if request.corpus == PASTE else request.corpus_label)  # fmt: skip
+    label = (
+        sample_name(request.corpus)
+        if request.corpus in SLUGS
+        else (t(PASTED) if request.corpus == PASTE else request.corpus_label)
+    )
     return replace(found[0], label=label), None if found[1] is None else replace(found[1], label=label)
 
 
@@ -172,13 +176,19 @@ def heldout(s: Session, trained: Trained | None = None) -> Text | None:
 
 def heldout_missing_message(s: Session) -> str:
     if s.heldout == PASTE:
-        return t("The held-out text is pasted text, which never travels in links and is not here yet: paste it in the "
-                 "box above to measure it. Nothing else was put in its place.")
+        return t(
+            "The held-out text is pasted text, which never travels in links and is not here yet: paste it in the "
+            "box above to measure it. Nothing else was put in its place."
+        )
     if s.heldout == UPLOAD:
-        return t("The held-out text is uploaded text, which never travels in links and is not here yet: upload the "
-                 "file above to measure it. Nothing else was put in its place.")
-    return t("This tokenizer's corpus has no held-out part here (it held nothing out, or its text is not at hand): "
-             "hold out part of the corpus on the Train page, or choose another held-out text.")
+        return t(
+            "The held-out text is uploaded text, which never travels in links and is not here yet: upload the "
+            "file above to measure it. Nothing else was put in its place."
+        )
+    return t(
+        "This tokenizer's corpus has no held-out part here (it held nothing out, or its text is not at hand): "
+        "hold out part of the corpus on the Train page, or choose another held-out text."
+    )
 
 
 def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOverlap | None:
@@ -190,11 +200,19 @@ def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOv
     key = ("overlap", training.digest, measured.digest)
     found = remembered(key, lambda: line_overlap(measured.text, training.text))
     if found.shared:
-        st.warning(t("{name} is not held out: {shared:,} of its {lines:,} lines ({share:.1%}; lines of {n} bytes or "
-                     "more) are also in this tokenizer's training text, so what is measured on it flatters the "
-                     "tokenizer. Choose a text it was not trained on: the default held-out text of its corpus is one.",
-                     name=describe(measured), shared=found.shared, lines=found.lines, share=found.share,
-                     n=found.min_bytes), icon=":material/warning:")  # fmt: skip
+        st.warning(
+            t(
+                "{name} is not held out: {shared:,} of its {lines:,} lines ({share:.1%}; lines of {n} bytes or "
+                "more) are also in this tokenizer's training text, so what is measured on it flatters the "
+                "tokenizer. Choose a text it was not trained on: the default held-out text of its corpus is one.",
+                name=describe(measured),
+                shared=found.shared,
+                lines=found.lines,
+                share=found.share,
+                n=found.min_bytes,
+            ),
+            icon=":material/warning:",
+        )
     return found
 
 
@@ -214,4 +232,4 @@ def describe(text: Text) -> str:
 
 def reference_count(name: str, text: Text) -> int:
     """Tokens of ``text`` with a reference tokenizer (callers keep it under the text's digest)."""
-    return len(enc.reference_tokenizer(name).encode(text.text))
+    return len(tokenizer_output.reference_tokenizer(name).encode(text.text))

@@ -1,8 +1,8 @@
 """The plain BPE twin of a superword tokenizer: byte-level BPE with GPT-2's pattern, on the same corpus, at the
-same vocab size (``ui.superword.plain_twin``). The curve view draws both, so what superword tokens buy is read
+same vocab size (``ui.superword_settings.plain_twin``). The curve view draws both, so what superword tokens buy is read
 off one chart at every size, and at the full size on the held-out text.
 
-The twin trains only on a click, as a killable job with a progress bar and Cancel (``ui.training.train``), and is
+The twin trains only on a click, as a killable job with a progress bar and Cancel (``ui.page_training.train``), and is
 kept in the one cache of trained results (``playground.runs``, keyed by the request) with the Algorithms view's
 variants, so either view trains it once.
 """
@@ -16,11 +16,11 @@ from playground.kinds import kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request, Trained
-from ui import training
+from ui import page_training
 from ui.compare.algorithms import result_of
 from ui.compare.common import Subject
 from ui.compare.texts import Text
-from ui.superword import plain_twin
+from ui.superword_settings import plain_twin
 
 TWIN_LINE = N_("plain BPE, same vocab (every size)")
 """The twin's lines in the chart's legend (shown with playground.i18n.t)."""
@@ -45,16 +45,24 @@ def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
     if corpus is None:
         st.caption(t("Plain BPE at the same size needs the whole training text, which is not at hand here."))
         return None
-    st.caption(t("Superword tokens against plain BPE: train plain byte-level BPE (pattern gpt2) on the same corpus "
-                 "at the same vocab size, and its curve is drawn beside this one."))  # fmt: skip
+    st.caption(
+        t(
+            "Superword tokens against plain BPE: train plain byte-level BPE (pattern gpt2) on the same corpus "
+            "at the same vocab size, and its curve is drawn beside this one."
+        )
+    )
     if not st.button(t("Train plain BPE at vocab {n:,} ▶", n=request.vocab_size), key="twin_run"):
         return None
     try:
-        return training.train(
-            s, request, corpus, t("Training plain BPE at vocab {n:,}", n=request.vocab_size), key="twin",
+        return page_training.train(
+            s,
+            request,
+            corpus,
+            t("Training plain BPE at vocab {n:,}", n=request.vocab_size),
+            key="twin",
             cancelled=t("Plain BPE was not trained (cancelled): click the button to train it."),
-        )  # fmt: skip
-    except training.STOPPED as failure:
+        )
+    except page_training.STOPPED as failure:
         st.warning(t("Plain BPE could not be trained: {error}", error=plain(failure, limit=400)))
         return None
 
@@ -62,6 +70,15 @@ def twin(s: Session, request: Request, corpus: str | None) -> Trained | None:
 def gain_caption(superword_tokens: int, plain_tokens: int, text: Text, vocab: int) -> None:
     """Bytes per token of both at the full size on one text, and how much more a superword token holds."""
     superword, plain_bpt = text.n_bytes / superword_tokens, text.n_bytes / plain_tokens
-    st.caption(t("At vocab {vocab:,} on {text}: superword tokens {a:.3f} bytes per token, plain BPE {b:.3f} "
-                 "({gain:+.1%} bytes per token, {fewer:,} fewer tokens).", vocab=vocab, text=plain(text.label),
-                 a=superword, b=plain_bpt, gain=superword / plain_bpt - 1, fewer=plain_tokens - superword_tokens))
+    st.caption(
+        t(
+            "At vocab {vocab:,} on {text}: superword tokens {a:.3f} bytes per token, plain BPE {b:.3f} "
+            "({gain:+.1%} bytes per token, {fewer:,} fewer tokens).",
+            vocab=vocab,
+            text=plain(text.label),
+            a=superword,
+            b=plain_bpt,
+            gain=superword / plain_bpt - 1,
+            fewer=plain_tokens - superword_tokens,
+        )
+    )

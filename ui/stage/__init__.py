@@ -15,7 +15,7 @@ from typing import Any
 import streamlit as st
 
 from playground.text import plain
-from ui import tokens as token_ui
+from ui import token_style
 
 MIN_PX = 28
 VW = 2.25
@@ -56,7 +56,7 @@ STAGE_CSS = (
     # Code (a pattern) wraps instead of running past the window.
     f"{_TEXT} :is(pre,code){{white-space:pre-wrap!important;overflow-wrap:anywhere!important}}"
     f"{_TEXT} .tokens{{line-height:1.9!important}}"
-    f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}" + token_ui.talk_token_css(_TEXT)
+    f"{_TEXT} .tokens .tok{{line-height:1.35!important;max-width:min(100%,16em)}}" + token_style.talk_token_css(_TEXT)
 )
 
 

@@ -1,6 +1,6 @@
 """What the guided talk's steps show: built-in texts and the small tokenizers trained on them.
 
-Every training here goes the one way to train (``ui.training.train`` over ``playground.runs``): a job with a
+Every training here goes the one way to train (``ui.page_training.train`` over ``playground.runs``): a job with a
 progress bar and Cancel, under the job limits, its result in the shared cache (the texts are built in, so every
 session and Compare read the same result). The talk's are small (built-in texts of at most 60 K characters, vocab
 at most 2,000: about 0.1 s), so a step trains by itself, as a cheap link does; above ``BPE_AUTO_TRAIN_SECONDS``,
@@ -13,15 +13,14 @@ from typing import cast
 
 import streamlit as st
 
-from bpe_core import Tokenizer
-from bpe_core import analysis as voc
+from bpe_core import Tokenizer, analysis
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
 from playground.i18n import N_, t
 from playground.kinds import BYTE, kind_of
 from playground.text import plain
 from playground.trained import Request, Trained
 from runtime.store import text_digest
-from ui import state, training
+from ui import page_training, state
 from ui.compare.common import remembered
 
 BYTES_SENTENCE = "Hi, 世界! 🙂"
@@ -54,13 +53,13 @@ def trained(corpus: str, kind: str, vocab: int) -> Trained | None:
     s = state.current()
     wanted, text = job(corpus, kind, vocab)
     key = f"talk_{corpus}_{kind}_{vocab}"
-    if not training.affordable(s, wanted, text, N_("This step shows"), key=key, own=False):
+    if not page_training.affordable(s, wanted, text, N_("This step shows"), key=key, own=False):
         return None
     label = t("Training {label}", label=wanted.label)
     cancelled = t("Training cancelled: this step trains it when you click.")
     try:
-        return training.train(s, wanted, text, label, key=key, cancelled=cancelled)
-    except training.STOPPED as failure:
+        return page_training.train(s, wanted, text, label, key=key, cancelled=cancelled)
+    except page_training.STOPPED as failure:
         st.error(t("Training stopped: {reason}.", reason=plain(failure, limit=600)))
         return None
 
@@ -89,6 +88,6 @@ def real_curve() -> list[tuple[int, float]] | None:
 
     def curve() -> list[tuple[int, float]]:
         tokenizer = cast(Tokenizer, found.tokenizer)  # real() trains the byte kind: a byte-level Tokenizer
-        return voc.sample_curve(voc.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
+        return analysis.sample_curve(analysis.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
 
     return remembered(("talk-curve", found.request.key), curve)

@@ -10,8 +10,7 @@ import streamlit as st
 from bpe_core.analysis.parallel import parallel_sample
 from playground.i18n import t
 from playground.session import REFERENCES
-from ui import encoding as enc
-from ui import tokens as tok_ui
+from ui import token_html, tokenizer_output
 from ui.compare import health, premiums
 from ui.compare.common import Subject
 
@@ -26,7 +25,9 @@ def languages_pay_differently() -> None:
     parallel = premiums.Parallel(texts, "talk-" + "-".join(TALK_LANGUAGES), "talk")
     found = []
     for name in REFERENCES:
-        item = premiums.Measured(enc.REFERENCE_LABELS[name], enc.reference_tokenizer(name), f"reference-{name}")
+        item = premiums.Measured(
+            tokenizer_output.REFERENCE_LABELS[name], tokenizer_output.reference_tokenizer(name), f"reference-{name}"
+        )
         if (costs := premiums.costs(item, parallel, "en")) is not None:
             found.append((item, costs))
     st.markdown(t("The same {n} sentences in five languages: tokens ÷ English tokens.", n=len(sample["en"])))
@@ -35,12 +36,22 @@ def languages_pay_differently() -> None:
 
 
 def tokens_never_reached() -> None:
-    gpt2 = enc.reference_tokenizer("gpt2")
-    found = health.report(Subject("gpt2", gpt2, enc.REFERENCE_LABELS["gpt2"], "reference-gpt2", None), None)
+    gpt2 = tokenizer_output.reference_tokenizer("gpt2")
+    found = health.report(
+        Subject("gpt2", gpt2, tokenizer_output.REFERENCE_LABELS["gpt2"], "reference-gpt2", None), None
+    )
     if found is None:
         return
     unreachable = health.unreachable_tokens(found)
-    st.markdown(t("GPT-2 has {n:,} tokens that no text gives on its own: pieces of characters. A model hardly ever "
-                  "sees them, so it never learns them.", n=len(unreachable)))  # fmt: skip
-    st.html(tok_ui.tokens_html([row.token for row in unreachable[:EXAMPLE_TOKENS]],
-                               [row.id for row in unreachable[:EXAMPLE_TOKENS]]))  # fmt: skip
+    st.markdown(
+        t(
+            "GPT-2 has {n:,} tokens that no text gives on its own: pieces of characters. A model hardly ever "
+            "sees them, so it never learns them.",
+            n=len(unreachable),
+        )
+    )
+    st.html(
+        token_html.tokens_html(
+            [row.token for row in unreachable[:EXAMPLE_TOKENS]], [row.id for row in unreachable[:EXAMPLE_TOKENS]]
+        )
+    )

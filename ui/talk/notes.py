@@ -30,19 +30,27 @@ def speaker_notes(step: int, steps: list[tuple[str, str]], talk: bool) -> None:
     note), already translated."""
     total = len(steps)
     pages = [
-        {"title": title, "note": note, "where": t("Step {step} of {total}", step=number, total=total),
-         "next": t("Next: {title}", title=steps[number][0]) if number < total else t("This is the last step.")}
+        {
+            "title": title,
+            "note": note,
+            "where": t("Step {step} of {total}", step=number, total=total),
+            "next": t("Next: {title}", title=steps[number][0]) if number < total else t("This is the last step."),
+        }
         for number, (title, note) in enumerate(steps, start=1)
-    ]  # fmt: skip
+    ]
     _notes(
         key=KEY,
         data={
-            "step": step, "steps": pages, "lang": language(), "talk": talk,
+            "step": step,
+            "steps": pages,
+            "lang": language(),
+            "talk": talk,
             "labels": {
-                "button": t("Speaker notes (v)"), "window": t("Speaker notes"),
+                "button": t("Speaker notes (v)"),
+                "window": t("Speaker notes"),
                 "keys": t("n / p in this window move the talk too."),
                 "blocked": t("The browser blocked the notes window: allow pop-ups for this page."),
             },
         },
         default={},
-    )  # fmt: skip
+    )

@@ -42,20 +42,43 @@ def kind_changed(s: Session) -> None:
 def superword_inputs(s: Session) -> None:
     """The transition and the cap on words per token, with what they mean for the vocab size chosen."""
     left, right = st.columns(2)
-    left.number_input(t("Merges within words (transition)"), min_value=0, max_value=MAX_VOCAB, step=100,
-                      key=Session.transition.key, persist_state="session",
-                      help=t("Stage 1 learns this many merges inside pre-tokens, as plain BPE; stage 2 merges across "
-                             "spaces."))  # fmt: skip
-    right.number_input(t("Words per token, at most"), min_value=1, max_value=MAX_WORDS, step=1,
-                       key=Session.maxwords.key, persist_state="session")
+    left.number_input(
+        t("Merges within words (transition)"),
+        min_value=0,
+        max_value=MAX_VOCAB,
+        step=100,
+        key=Session.transition.key,
+        persist_state="session",
+        help=t("Stage 1 learns this many merges inside pre-tokens, as plain BPE; stage 2 merges across spaces."),
+    )
+    right.number_input(
+        t("Words per token, at most"),
+        min_value=1,
+        max_value=MAX_WORDS,
+        step=1,
+        key=Session.maxwords.key,
+        persist_state="session",
+    )
     merges = max(0, s.vocab - 256 - len(s.specials.split()))
     if s.transition >= merges:
-        st.caption(t("With {n:,} merges in all, stage 2 never starts: this is plain byte-level BPE. Choose a "
-                     "transition below {n:,}.", n=merges))
+        st.caption(
+            t(
+                "With {n:,} merges in all, stage 2 never starts: this is plain byte-level BPE. Choose a "
+                "transition below {n:,}.",
+                n=merges,
+            )
+        )
     else:
-        st.caption(t("Merges 1–{t:,} within words (pattern gpt2), merges {next:,}–{n:,} across words: a token may "
-                     "hold up to {words} words (“ by the way”).", t=s.transition, next=s.transition + 1, n=merges,
-                     words=s.maxwords))  # fmt: skip
+        st.caption(
+            t(
+                "Merges 1–{t:,} within words (pattern gpt2), merges {next:,}–{n:,} across words: a token may "
+                "hold up to {words} words (“ by the way”).",
+                t=s.transition,
+                next=s.transition + 1,
+                n=merges,
+                words=s.maxwords,
+            )
+        )
 
 
 def plain_twin(request: Request) -> Request:

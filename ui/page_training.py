@@ -64,8 +64,9 @@ def train(
     if runs.cached(request, results) is not None:  # no bar, no button: nothing to wait for
         return runs.train(request, text, results=results)
     with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
-        return runs.train(request, text, bar.progress, results=results,
-                          on_wait=lambda seconds: bar.waiting(seconds, request.label))
+        return runs.train(
+            request, text, bar.progress, results=results, on_wait=lambda seconds: bar.waiting(seconds, request.label)
+        )
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
@@ -99,11 +100,15 @@ def run(s: Session, request: Request, text: str, *, key: str = "train") -> Train
     if s.trained is None:
         cancelled = t("Training cancelled. No tokenizer was trained.")
     else:
-        cancelled = t("Training cancelled. The tokenizer shown is still the previous one, and the settings are "
-                      "back to it: {label}.", label=plain(s.trained.label))
+        cancelled = t(
+            "Training cancelled. The tokenizer shown is still the previous one, and the settings are "
+            "back to it: {label}.",
+            label=plain(s.trained.label),
+        )
     try:
-        trained = train(s, request, text, t("Training {label}", label=request.label), key=key, cancelled=cancelled,
-                        own=True)
+        trained = train(
+            s, request, text, t("Training {label}", label=request.label), key=key, cancelled=cancelled, own=True
+        )
     except STOPPED as failure:
         st.error(t("Training stopped: {reason}. The previous tokenizer is kept.", reason=plain(failure, limit=600)))
         return None
@@ -121,8 +126,15 @@ def affordable(s: Session, request: Request, text: str, why: str, *, key: str, o
     seconds = estimate_seconds(request, n_bytes)
     if seconds <= AUTO_TRAIN_SECONDS and key not in s.stopped_jobs:
         return True
-    st.info(t("{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
-              why=t(why), label=plain(request.label), size=human_bytes(n_bytes), n=seconds))
+    st.info(
+        t(
+            "{why} {label} on {size} of text: about {n:,.0f} s of training. It starts only when you click.",
+            why=t(why),
+            label=plain(request.label),
+            size=human_bytes(n_bytes),
+            n=seconds,
+        )
+    )
     if not st.button(t("Train it ▶"), type="primary", key=f"{key}_confirm"):
         return False
     s.stopped_jobs = tuple(each for each in s.stopped_jobs if each != key)
@@ -141,8 +153,13 @@ def ensure(s: Session, what: str) -> Trained | None:
     if s.link_pending:
         if s.corpus in (PASTE, UPLOAD) and corpus_missing(s):
             s.link_pending = False
-            st.warning(t("This link was made from {corpus}, which never travels in links: add the text on the Train "
-                         "page to train this tokenizer. Nothing else was substituted.", corpus=sample_name(s.corpus)))
+            st.warning(
+                t(
+                    "This link was made from {corpus}, which never travels in links: add the text on the Train "
+                    "page to train this tokenizer. Nothing else was substituted.",
+                    corpus=sample_name(s.corpus),
+                )
+            )
         else:
             try:
                 request, text = request_for(s)
@@ -174,5 +191,6 @@ def _quick_train(s: Session, what: str) -> None:
         clicked = st.button(t("▶ Train {label} now", label=plain(request.label)), type="primary", key="quick_train")
         if clicked and run(s, request, text, key="quick") is not None:
             st.rerun()  # draw the page with its tokenizer
-    st.page_link("pages/0_Train.py", label=t("Or choose a corpus and settings on the Train page"),
-                 icon=":material/tune:")
+    st.page_link(
+        "pages/0_Train.py", label=t("Or choose a corpus and settings on the Train page"), icon=":material/tune:"
+    )

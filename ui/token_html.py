@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import regex
 
 from playground.i18n import t
+from ui import token_style
 
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
 _TRANSLATE = str.maketrans(WHITESPACE_MARKS)
@@ -32,36 +33,30 @@ soft hyphen), line/paragraph separators, lone surrogates. The same class is a Ja
 _INVISIBLE = regex.compile(INVISIBLE_CLASS)
 
 ABBREVIATIONS = {
-    0x0085: ("NEL", "NEXT LINE"), 0x00AD: ("SHY", "SOFT HYPHEN"), 0x061C: ("ALM", "ARABIC LETTER MARK"),
+    0x0085: ("NEL", "NEXT LINE"),
+    0x00AD: ("SHY", "SOFT HYPHEN"),
+    0x061C: ("ALM", "ARABIC LETTER MARK"),
     0x180E: ("MVS", "MONGOLIAN VOWEL SEPARATOR"),
-    0x200B: ("ZWSP", "ZERO WIDTH SPACE"), 0x200C: ("ZWNJ", "ZERO WIDTH NON-JOINER"),
-    0x200D: ("ZWJ", "ZERO WIDTH JOINER"), 0x200E: ("LRM", "LEFT-TO-RIGHT MARK"),
-    0x200F: ("RLM", "RIGHT-TO-LEFT MARK"), 0x2028: ("LSEP", "LINE SEPARATOR"),
-    0x2029: ("PSEP", "PARAGRAPH SEPARATOR"), 0x202A: ("LRE", "LEFT-TO-RIGHT EMBEDDING"),
-    0x202B: ("RLE", "RIGHT-TO-LEFT EMBEDDING"), 0x202C: ("PDF", "POP DIRECTIONAL FORMATTING"),
-    0x202D: ("LRO", "LEFT-TO-RIGHT OVERRIDE"), 0x202E: ("RLO", "RIGHT-TO-LEFT OVERRIDE"),
-    0x2060: ("WJ", "WORD JOINER"), 0x2066: ("LRI", "LEFT-TO-RIGHT ISOLATE"),
-    0x2067: ("RLI", "RIGHT-TO-LEFT ISOLATE"), 0x2068: ("FSI", "FIRST STRONG ISOLATE"),
-    0x2069: ("PDI", "POP DIRECTIONAL ISOLATE"), 0xFEFF: ("BOM", "ZERO WIDTH NO-BREAK SPACE"),
-}  # fmt: skip
+    0x200B: ("ZWSP", "ZERO WIDTH SPACE"),
+    0x200C: ("ZWNJ", "ZERO WIDTH NON-JOINER"),
+    0x200D: ("ZWJ", "ZERO WIDTH JOINER"),
+    0x200E: ("LRM", "LEFT-TO-RIGHT MARK"),
+    0x200F: ("RLM", "RIGHT-TO-LEFT MARK"),
+    0x2028: ("LSEP", "LINE SEPARATOR"),
+    0x2029: ("PSEP", "PARAGRAPH SEPARATOR"),
+    0x202A: ("LRE", "LEFT-TO-RIGHT EMBEDDING"),
+    0x202B: ("RLE", "RIGHT-TO-LEFT EMBEDDING"),
+    0x202C: ("PDF", "POP DIRECTIONAL FORMATTING"),
+    0x202D: ("LRO", "LEFT-TO-RIGHT OVERRIDE"),
+    0x202E: ("RLO", "RIGHT-TO-LEFT OVERRIDE"),
+    0x2060: ("WJ", "WORD JOINER"),
+    0x2066: ("LRI", "LEFT-TO-RIGHT ISOLATE"),
+    0x2067: ("RLI", "RIGHT-TO-LEFT ISOLATE"),
+    0x2068: ("FSI", "FIRST STRONG ISOLATE"),
+    0x2069: ("PDI", "POP DIRECTIONAL ISOLATE"),
+    0xFEFF: ("BOM", "ZERO WIDTH NO-BREAK SPACE"),
+}
 """Abbreviation and name of the invisible characters people meet most; others show as U+XXXX."""
-
-# Background colours for alternating tokens: light, distinct from their neighbours, and dark
-# text (#111) on each keeps a contrast ratio above 12:1 -- readable on a washed-out projector.
-PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99")
-
-# Talk mode (ui/talk/stage.py): tints of the Okabe-Ito colours, which stay apart for the common
-# colour-blindnesses; each token is also framed in near-black with a gap, so on a washed-out
-# projector neighbours never rely on hue alone (dark text keeps a contrast ratio above 10:1).
-TALK_PALETTE = ("#f7c873", "#9fd4f5", "#86d8bf", "#f3ec8a", "#e6acd0")
-
-
-def talk_token_css(scope: str) -> str:
-    """Talk mode's token colours and frames, for tokens inside ``scope`` (a CSS selector)."""
-    return f"{scope} .tokens .tok{{border:2px solid #1a1a1a!important;margin:0 .18em .18em 0!important}}" + "".join(
-        f"{scope} .tokens .c{i}{{background:{c}!important}}" for i, c in enumerate(TALK_PALETTE)
-    )
-
 
 # A piece of a token's label: ("text", shown), ("bytes", "⟨E4 BD⟩") or ("mark", shown, title).
 Piece = tuple[str, ...]
@@ -211,7 +206,7 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
         size = f"{len(token)} {unit}{'s' if len(token) != 1 else ''}"
         title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size])
     inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _inner_html(pieces)
-    cls = f"tok c{index % len(PALETTE)}" + (f" {extra_class}" if extra_class else "")
+    cls = f"tok c{index % len(token_style.PALETTE)}" + (f" {extra_class}" if extra_class else "")
     tid = "" if token_id is None else str(int(token_id))
     span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
     holds_newline = b"\n" in token if isinstance(token, bytes) else "\n" in token
@@ -263,33 +258,3 @@ def unknown_span(symbol: str, unknown_id: int, index: int, extra_class: str = ""
     """A character classic BPE never saw in training: a dashed ``<unk>``, the character on hover."""
     title = t("{symbol}: never seen in training, encoded as <unk> (id {id})", symbol=display_str(symbol), id=unknown_id)
     return token_span("<unk>", None, index, extra_class=f"unk {extra_class}".strip(), title=title)
-
-
-SANS_FONTS = (
-    'system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,'
-    '"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","Apple Color Emoji","Segoe UI Emoji",'
-    '"Noto Color Emoji",sans-serif'
-)
-MONO_FONTS = (
-    'ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",'
-    '"Noto Sans Mono CJK SC","PingFang SC","Microsoft YaHei","Apple Color Emoji","Segoe UI Emoji",'
-    '"Noto Color Emoji",monospace'
-)
-
-# Tokens are isolated (unicode-bidi: isolate), so right-to-left text inside one token never
-# reorders its neighbours; a token wider than the window is clipped with an ellipsis.
-TOKEN_CSS = (
-    f".tokens{{font-family:{MONO_FONTS};font-size:1.3rem;"
-    "line-height:2.3rem;overflow-wrap:anywhere;white-space:normal;color:#111;direction:ltr}"
-    ".tokens .tok{display:inline-block;white-space:pre;line-height:1.7rem;padding:1px 2px;margin:0 2px 2px 0;"
-    "border-radius:4px;border:1px solid rgba(0,0,0,.18);unicode-bidi:isolate;max-width:min(100%,24em);"
-    "overflow:hidden;text-overflow:ellipsis;vertical-align:bottom;color:#111}"
-    + "".join(f".tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
-    + ".tokens .tok.just{outline:3px solid #d6336c;outline-offset:1px;font-weight:700}"
-    ".tokens .tokbytes{font-size:.8em;color:#7a1f00;font-weight:600}"
-    ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
-    "padding:0 1px;margin:0 1px;unicode-bidi:isolate}"
-    ".tokens .tok.unk{border:2px dashed #7a1f00;font-style:italic;color:#7a1f00}"
-    ".tokens .more{color:#555;font-style:italic;margin-left:.5rem}"
-    ".tokens.ids .tok{font-size:1.05rem}"
-)

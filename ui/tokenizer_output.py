@@ -19,7 +19,7 @@ from playground import caches
 from playground.i18n import t
 from playground.session import TRAINED, Session
 from playground.trained import Trained
-from ui import tokens as tok_ui
+from ui import token_html
 
 REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
 """Code names, the same in every language."""
@@ -82,8 +82,8 @@ def words(tokenizer: TokenizerShape, text: str) -> list[list[str]]:
 
 def encoded_html(result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS) -> str:
     if result.words is not None and not show_ids:
-        return tok_ui.words_html(result.words, result.ids, result.unknown_id)
-    return tok_ui.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens)
+        return token_html.words_html(result.words, result.ids, result.unknown_id)
+    return token_html.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens)
 
 
 def training_window_html(trained: Trained, max_tokens: int = 1200) -> str:
@@ -166,8 +166,8 @@ def word_steps(tokenizer: TokenizerShape, word: str) -> list[tuple[str, list[Lab
 def _made(tokenizer: TokenizerShape, token: bytes | str) -> str:
     """A token a merge made, as a step's caption names it (a byte token with its id)."""
     if isinstance(token, str):
-        return tok_ui.display_str(token)
-    return f"{tok_ui.display_bytes(token)} (id {tokenizer.token_id(token)})"
+        return token_html.display_str(token)
+    return f"{token_html.display_bytes(token)} (id {tokenizer.token_id(token)})"
 
 
 def _labels(tokenizer: TokenizerShape, tokens: list[bytes] | list[str]) -> list[Label]:
@@ -189,9 +189,9 @@ def steps_html(steps: list[tuple[str, list[Label], list[bool]]]) -> str:
     rows = []
     for caption, labels, just in steps:
         spans = "".join(
-            tok_ui.unknown_span(label.symbol, label.unknown_id, i, extra_class="just" if j else "")
+            token_html.unknown_span(label.symbol, label.unknown_id, i, extra_class="just" if j else "")
             if isinstance(label, UnknownSymbol)
-            else tok_ui.token_span(label, None, i, extra_class="just" if j else "")
+            else token_html.token_span(label, None, i, extra_class="just" if j else "")
             for i, (label, j) in enumerate(zip(labels, just))
         )
         rows.append(

@@ -37,7 +37,7 @@ from bpe_core.pretokenize import split_on_special
 from playground.i18n import N_, t
 from playground.session import SPEEDS, Session
 from playground.trained import Trained
-from ui import tokens as tok_ui
+from ui import token_html
 
 TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
 TOP_CANDIDATES = 5
@@ -183,7 +183,7 @@ def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEE
         "speed": speed if speed in SPEEDS else DEFAULT_SPEED,
         "speeds": list(SPEEDS),
         "tieRule": TIE_RULE,
-        "marks": tok_ui.mark_table(),
+        "marks": token_html.mark_table(),
     }
 
 
@@ -207,7 +207,7 @@ def merge_labels(trained: Trained) -> list[tuple[str, str, str]]:
     """(left, right, new token) labels of every merge, built once (at the first search)."""
     cached = trained.extras.get("merge_labels")
     if cached is None:
-        trace, label = trained.trace, tok_ui.display_bytes
+        trace, label = trained.trace, token_html.display_bytes
         symbols, lefts, rights = trace.symbols, trace.columns["left"], trace.columns["right"]
         cached = [(label(symbols[a]), label(symbols[b]), label(symbols[a] + symbols[b])) for a, b in zip(lefts, rights)]
         trained.extras["merge_labels"] = cached
@@ -220,7 +220,7 @@ def search_merges(trained: Trained, query: str) -> list[int]:
     if not query:
         return list(range(1, trained.num_merges + 1))
     labels = merge_labels(trained)
-    needle = tok_ui.display_str(query)
+    needle = token_html.display_str(query)
     number = int(query.strip()) if query.strip().isdigit() else None
     first_id = trained.trace.base  # merge k (from 1) made token first_id + k - 1
     return [
@@ -234,7 +234,7 @@ def merges_rows(trained: Trained, rounds: list[int]) -> dict[str, list]:
     """Columns of the merge table (headers in the session's language) for the given rounds only (a page of it,
     not all 8,000)."""
     records = [trained.trace[k - 1] for k in rounds]
-    label = tok_ui.display_bytes
+    label = token_html.display_bytes
     return {
         t("round"): rounds,
         t("id"): [r.new_id for r in records],

@@ -1,0 +1,50 @@
+"""How tokens look: the colours of alternating tokens (on screen and in talk mode, on a projector) and the fonts
+and CSS of the one token renderer (``ui.token_html``), shared by every page, the player and its offline file."""
+
+from __future__ import annotations
+
+# Background colours for alternating tokens: light, distinct from their neighbours, and dark
+# text (#111) on each keeps a contrast ratio above 12:1 -- readable on a washed-out projector.
+PALETTE = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99")
+
+# Talk mode (ui/talk/stage.py): tints of the Okabe-Ito colours, which stay apart for the common
+# colour-blindnesses; each token is also framed in near-black with a gap, so on a washed-out
+# projector neighbours never rely on hue alone (dark text keeps a contrast ratio above 10:1).
+TALK_PALETTE = ("#f7c873", "#9fd4f5", "#86d8bf", "#f3ec8a", "#e6acd0")
+
+
+def talk_token_css(scope: str) -> str:
+    """Talk mode's token colours and frames, for tokens inside ``scope`` (a CSS selector)."""
+    return f"{scope} .tokens .tok{{border:2px solid #1a1a1a!important;margin:0 .18em .18em 0!important}}" + "".join(
+        f"{scope} .tokens .c{i}{{background:{c}!important}}" for i, c in enumerate(TALK_PALETTE)
+    )
+
+
+SANS_FONTS = (
+    'system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Helvetica Neue",Arial,'
+    '"PingFang SC","Microsoft YaHei","Noto Sans CJK SC","Apple Color Emoji","Segoe UI Emoji",'
+    '"Noto Color Emoji",sans-serif'
+)
+MONO_FONTS = (
+    'ui-monospace,"SFMono-Regular",Menlo,Consolas,"DejaVu Sans Mono","Liberation Mono",'
+    '"Noto Sans Mono CJK SC","PingFang SC","Microsoft YaHei","Apple Color Emoji","Segoe UI Emoji",'
+    '"Noto Color Emoji",monospace'
+)
+
+# Tokens are isolated (unicode-bidi: isolate), so right-to-left text inside one token never
+# reorders its neighbours; a token wider than the window is clipped with an ellipsis.
+TOKEN_CSS = (
+    f".tokens{{font-family:{MONO_FONTS};font-size:1.3rem;"
+    "line-height:2.3rem;overflow-wrap:anywhere;white-space:normal;color:#111;direction:ltr}"
+    ".tokens .tok{display:inline-block;white-space:pre;line-height:1.7rem;padding:1px 2px;margin:0 2px 2px 0;"
+    "border-radius:4px;border:1px solid rgba(0,0,0,.18);unicode-bidi:isolate;max-width:min(100%,24em);"
+    "overflow:hidden;text-overflow:ellipsis;vertical-align:bottom;color:#111}"
+    + "".join(f".tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
+    + ".tokens .tok.just{outline:3px solid #d6336c;outline-offset:1px;font-weight:700}"
+    ".tokens .tokbytes{font-size:.8em;color:#7a1f00;font-weight:600}"
+    ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
+    "padding:0 1px;margin:0 1px;unicode-bidi:isolate}"
+    ".tokens .tok.unk{border:2px dashed #7a1f00;font-style:italic;color:#7a1f00}"
+    ".tokens .more{color:#555;font-style:italic;margin-left:.5rem}"
+    ".tokens.ids .tok{font-size:1.05rem}"
+)
