@@ -205,12 +205,17 @@ FIELDS: dict[str, Field[Any]] = {name: field for owner in OWNERS for name, field
 URL_FIELDS: dict[str, Field[Any]] = {field.url: field for field in FIELDS.values() if field.url}
 TOKENIZER_FIELDS: tuple[str, ...] = tuple(fields_of(TokenizerSettings))
 SHARED_FIELDS: tuple[str, ...] = tuple(name for name, field in fields_of(EveryLink).items() if field.url)
-PAGE_FIELDS: dict[str, tuple[str, ...]] = {}
-"""Which fields each page's link carries, besides every page's :data:`SHARED_FIELDS`: the URL fields of the
-owners that name the page in their ``link_pages``."""
-for _owner in OWNERS:
-    for _page in _owner.link_pages:
-        PAGE_FIELDS[_page] = (
-            *PAGE_FIELDS.get(_page, ()),
-            *(name for name, field in fields_of(_owner).items() if field.url),
-        )
+
+
+def _page_fields() -> dict[str, tuple[str, ...]]:
+    """The URL fields of the owners that name each page in their ``link_pages``."""
+    found: dict[str, tuple[str, ...]] = {}
+    for owner in OWNERS:
+        carried = tuple(name for name, field in fields_of(owner).items() if field.url)
+        for page in owner.link_pages:
+            found[page] = (*found.get(page, ()), *carried)
+    return found
+
+
+PAGE_FIELDS = _page_fields()
+"""Which fields each page's link carries, besides every page's :data:`SHARED_FIELDS`."""

@@ -126,7 +126,7 @@ def test_a_talk_step_trains_as_a_job_shared_by_sessions_and_above_the_budget_wai
     from playground import caches, runs
     from playground.trained import train_job
     from runtime import jobs
-    from ui import training
+    from ui import page_training as training
     from ui.talk import data
 
     caches.clear_all()
@@ -153,7 +153,7 @@ def test_a_talk_step_trains_as_a_job_shared_by_sessions_and_above_the_budget_wai
 
 def test_a_cancelled_talk_step_waits_for_a_click_instead_of_training_again():
     from playground import caches, runs
-    from ui import training
+    from ui import page_training as training
     from ui.talk import data
 
     caches.clear_all()

@@ -192,11 +192,11 @@ def test_pages_and_views_ask_the_table_of_kinds_never_compare_kind_names():
 
 def test_no_view_branches_on_the_tokenizer_type():
     """Views ask the tokenizer's shape (``bpe_core.TokenizerShape``), never its type: no ClassicTokenizer, no
-    AnyTokenizer union and no "is classic" question in ui/, pages/ or playground/ outside the workspace codec
-    (which rebuilds each type from its own bytes)."""
+    AnyTokenizer union and no "is classic" question in ui/, pages/ or playground/ outside the trained tokenizer's
+    codec (playground/trained_codec.py, which rebuilds each type from its own bytes)."""
     words = ("ClassicTokenizer", "AnyTokenizer", "is_classic")
     paths = [*(ROOT / "ui").rglob("*.py"), *(ROOT / "pages").glob("*.py"), *(ROOT / "playground").rglob("*.py")]
-    texts = {str(path.relative_to(ROOT)): path.read_text("utf-8") for path in paths if path.name != "workspace.py"}
+    texts = {str(path.relative_to(ROOT)): path.read_text("utf-8") for path in paths if path.name != "trained_codec.py"}
     found = {path: [word for word in words if word in text] for path, text in texts.items()}
     assert {path: names for path, names in found.items() if names} == {}
 

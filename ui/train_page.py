@@ -15,11 +15,10 @@ from playground.text import human_bytes, plain
 from playground.trained import Trained, stop_reason_text
 from ui import frame
 from ui.callbacks import guarded
-from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_upload
 from ui.state import current
 from ui.superword_settings import kind_changed, superword_inputs
 from ui.tokenizer_output import training_window_html
-from ui.uploads import upload_status
+from ui.uploads import corpus_paste_box, corpus_upload_box
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
 
@@ -45,26 +44,9 @@ def corpus_inputs(s: Session) -> None:
     if s.corpus in SLUGS:
         st.caption(plain(t(SLUGS[s.corpus].description)))
     elif s.corpus == PASTE:
-        refill_paste_box(s)
-        st.text_area(
-            t("Paste your text"),
-            key=Session.paste_box.key,
-            height=200,
-            on_change=store_corpus_paste,
-            args=(s,),
-            placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."),
-        )
-        if s.pasted is not None and not s.paste_box:
-            st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted.text)))
+        corpus_paste_box(s, height=200)
     else:
-        st.file_uploader(
-            t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
-            type=["txt", "text", "md", "csv", "py", "json"],
-            key=Session.upload_box.key,
-            on_change=store_corpus_upload,
-            args=(s,),
-        )
-        upload_status(s.upload, s.upload_problem)
+        corpus_upload_box(s)
     st.number_input(
         t("Hold out the last % of the lines (not trained on)"),
         min_value=0,

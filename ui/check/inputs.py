@@ -13,8 +13,7 @@ from playground.patterns import NAMED_OR_NONE, PATTERN_LABELS
 from playground.session import Session
 from playground.text import plain
 from ui.callbacks import guarded
-from ui.own_text import refill_paste_box, store_corpus_paste, store_corpus_upload
-from ui.uploads import upload_status
+from ui.uploads import corpus_paste_box, corpus_upload_box
 
 OWN_TEXT = {PASTE: N_("Paste the text"), UPLOAD: N_("Upload the text")}
 INPUTS = {"paste": N_("Paste merges"), "upload": N_("Upload files")}
@@ -33,26 +32,9 @@ def text_inputs(s: Session) -> None:
         format_func=lambda c: t(OWN_TEXT[c]) if c in OWN_TEXT else sample_name(c),
     )
     if s.check_corpus == PASTE:
-        refill_paste_box(s)
-        st.text_area(
-            t("Paste your text"),
-            key=Session.paste_box.key,
-            height=150,
-            on_change=store_corpus_paste,
-            args=(s,),
-            placeholder=t("Paste or type text here, then click outside the box (or press Ctrl+Enter)."),
-        )
-        if s.pasted is not None and not s.paste_box:
-            st.caption(t("Using the stored pasted text: {n:,} characters.", n=len(s.pasted.text)))
+        corpus_paste_box(s, height=150)
     elif s.check_corpus == UPLOAD:
-        st.file_uploader(
-            t("Upload a text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
-            type=["txt", "text", "md", "csv", "py", "json"],
-            key=Session.upload_box.key,
-            on_change=store_corpus_upload,
-            args=(s,),
-        )
-        upload_status(s.upload, s.upload_problem)
+        corpus_upload_box(s)
 
 
 def settings_inputs(s: Session) -> None:
