@@ -45,7 +45,17 @@ if n == 0:
 start = s.player_start
 if not merge_frames.player_mounted(s) or start is None or start[0] != trained.request.key:
     start = s.player_start = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
-view = merge_player(merge_frames.player_payload(trained, start[1], start[2]), key=merge_frames.PLAYER_KEY)
+st.toggle(
+    t("Predict the next merge"),
+    key=Session.predict.key,
+    persist_state="session",
+    help=t(
+        "The player stops before each round: pick the pair you think wins, then see the counts (and the tie rule, "
+        "when it decided). Keys: 1–6 pick, Enter confirms."
+    ),
+)
+payload = {**merge_frames.player_payload(trained, start[1], start[2]), "predict": s.predict}
+view = merge_player(payload, key=merge_frames.PLAYER_KEY)
 if view is not None:
     s.round, s.speed, s.word = view.round, view.speed, view.word or ""
 k = n if s.round is None else min(s.round, n)

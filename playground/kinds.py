@@ -162,7 +162,14 @@ class Kind:
         return t(self.within, pattern=tag) if self.within else tag
 
 
-BYTE = Kind("byte", N_("Byte-level (GPT-2 style)"), N_("pattern {name}"), pretoken_limits, unsplit_time_factor=4)
+BYTE = Kind(
+    "byte",
+    N_("Byte-level (GPT-2 style)"),
+    N_("pattern {name}"),
+    pretoken_limits,
+    unsplit_time_factor=4,
+    link_fields=("ties",),  # the tie rule (bpe_core.train's tie_break)
+)
 TABLE: dict[str, Kind] = {
     "byte": BYTE,
     "classic": Kind(
@@ -178,6 +185,7 @@ TABLE: dict[str, Kind] = {
         formats=(),
         base_note=N_("the characters of the corpus + </w>"),
         settings_note=N_("Classic BPE splits on whitespace and marks word ends with </w>."),
+        link_fields=("ties",),
     ),
     # one engine a language, each merged every round: ~5x on the parallel sample
     "parity": Kind(

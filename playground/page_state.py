@@ -4,7 +4,7 @@ is all of them together; an owner's ``link_pages`` says which pages' links carry
 link is written from are derived from these declarations (``playground.session.PAGE_FIELDS``), never kept by hand.
 
 >>> [name for name, field in fields_of(MergesState).items() if field.url]
-['round', 'speed', 'word']
+['round', 'speed', 'word', 'predict']
 """
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ class MergesState(OwnedState):
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
     word: Field[str] = Field("", url="word", parse=short_text(200), carried=lambda word, _: bool(word))
+    # Predict the next merge: the player asks before each round (ui/player_predict.js; its score lives there).
+    predict: Field[bool] = Field(False, url="predict", parse=on_off, dump=dump_on_off, carried=lambda on, _: on)
     merge_search: Field[str] = Field("")
     merge_table_page: Field[int] = Field(1)
     player_start: Field[PlayerStart | None] = Field(None, saved=False)

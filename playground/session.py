@@ -72,6 +72,7 @@ __all__ = [  # the page state's names too: pages and views import what they show
     "SHARED_FIELDS",
     "SPEEDS",
     "TALK_STEPS",
+    "TIE_RULES",
     "TOKENIZER_FIELDS",
     "TRAINED",
     "URL_FIELDS",
@@ -83,6 +84,9 @@ __all__ = [  # the page state's names too: pages and views import what they show
 ]
 
 HOLDOUT_MAX = 50
+TIE_RULES = ("greatest", "first", "hf")
+"""The tie rules the Train page offers (``bpe_core.train``'s ``tie_break``): the greatest pair (CS336, the default),
+the first seen (minbpe, Sennrich et al.), Hugging Face's (smallest ids)."""
 MAX_WORDS = 16
 """The largest cap on words per superword token a link may ask for (SuperBPE uses 4)."""
 SESSION_RESULTS = 4
@@ -117,6 +121,13 @@ class TokenizerSettings(OwnedState):
     specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
     # Percent of the corpus's lines held out from training (its last lines; of each language in a parallel corpus).
     holdout: Field[int] = Field(0, url="holdout", parse=whole_number(0, HOLDOUT_MAX), carried=lambda n, _: n > 0)
+    # The tie rule of the tutorial followed (TIE_RULES): links carry it only when it is not the default.
+    ties: Field[str] = Field(
+        "greatest",
+        url="ties",
+        parse=one_of(TIE_RULES),
+        carried=lambda rule, s: rule != "greatest" and kind_of(s.kind).uses("ties"),
+    )
     # Superword tokens: merges within words up to `transition`, then across them.
     transition: Field[int] = Field(
         300, url="transition", parse=whole_number(0, MAX_VOCAB), carried=_for_kind("transition")

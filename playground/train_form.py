@@ -203,6 +203,7 @@ def _request(s: Session, kind: Kind, digest: str, languages: tuple[str, ...]) ->
         languages=languages,
         transition=s.transition if kind.uses("transition") else None,
         max_words=s.maxwords if kind.uses("maxwords") else None,
+        tie_break=s.ties if kind.uses("ties") else "greatest",
     )
 
 
@@ -240,6 +241,7 @@ def _stop_key(request: Request) -> tuple[object, ...]:
         request.holdout,
         request.transition,
         request.max_words,
+        request.tie_break,
     )
 
 

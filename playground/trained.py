@@ -18,7 +18,7 @@ import bpe_core
 from bpe_core.training.superword import MAX_WORDS, train_superword
 from playground.corpora import UPLOAD, sample_name
 from playground.heldout_texts import parallel_texts, split_corpus
-from playground.i18n import t
+from playground.i18n import N_, t
 from playground.kinds import Kind, kind_of
 from playground.packed_trace import PackedTrace
 
@@ -27,6 +27,8 @@ STATS_SAMPLE_BYTES = 256 * 1024
 PARITY_MEASURE: Final = "tokens"
 """Parity-aware training on a parallel corpus: each merge goes to the language with the most tokens for the same
 content (``bpe_core.train_parity``'s rule on parallel texts)."""
+TIE_TAGS: Final = {"first": N_("ties: first seen"), "hf": N_("ties: Hugging Face"), "smallest": N_("ties: smallest")}
+"""What a tokenizer's label says of a tie rule other than the default (the greatest pair: said nothing)."""
 WINDOW_CHARS = 1500
 """The start of the training text shown tokenized on Train and replayed on Merges."""
 
@@ -47,6 +49,7 @@ class Request:
     languages: tuple[str, ...] = ()  # a parallel corpus's languages (kind "parity" trains them fairly)
     transition: int | None = None  # superword: merges made within pre-tokens before merging across them
     max_words: int | None = None  # superword: the most words a token may hold
+    tie_break: str = "greatest"  # bpe_core.train's rule for pairs of equal count (byte and classic kinds)
 
     @property
     def key(self) -> str:
@@ -56,6 +59,8 @@ class Request:
             parts += [self.holdout, self.languages]
         if kind_of(self.kind).uses("transition"):  # superword tokens' stages
             parts += [self.transition, self.max_words]
+        if self.tie_break != "greatest":  # only then: the default's key (saved work) stays as it was
+            parts += ["ties", self.tie_break]
         return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
 
     def settings(self) -> dict[str, Any]:
@@ -75,6 +80,7 @@ class Request:
             "regex": self.pattern if user_pattern and self.pattern_choice == "custom" else None,
             "specials": " ".join(self.special_tokens),
             "holdout": self.holdout,
+            **({"ties": self.tie_break} if kind.uses("ties") else {}),
             **({"transition": self.transition} if kind.uses("transition") else {}),
             **({"maxwords": self.max_words} if kind.uses("maxwords") else {}),
         }
@@ -96,6 +102,7 @@ pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=
             special_tokens=kind.specials_for(self.special_tokens),
             transition=self.transition if kind.uses("transition") else None,
             max_words=self.max_words if kind.uses("maxwords") else None,
+            tie_break=self.tie_break if kind.uses("ties") else "greatest",
         )
 
     @property
@@ -107,6 +114,8 @@ pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=
         """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
         corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
         pattern = kind_of(self.kind).describe(self.pattern_choice, self.transition)
+        if self.tie_break != "greatest":
+            pattern = t("{pattern} · {ties}", pattern=pattern, ties=t(TIE_TAGS.get(self.tie_break, self.tie_break)))
         if self.holdout:
             pattern = t("{pattern} · {n}% held out", pattern=pattern, n=self.holdout)
         if vocab_size != self.vocab_size:
@@ -190,7 +199,7 @@ def train_parts(
     text, heldout = parts
     if request.kind == "classic":
         result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
-            text, request.vocab_size, progress=progress
+            text, request.vocab_size, progress=progress, tie_break=request.tie_break
         )
     elif request.kind == "parity":
         result = bpe_core.train_parity(
@@ -217,6 +226,7 @@ def train_parts(
             special_tokens=list(request.special_tokens),
             pattern=request.pattern,
             progress=progress,
+            tie_break=request.tie_break,
         )
     if isinstance(result, bpe_core.TrainResult):
         # Nothing on the pages reads them, and pickling them back from the job would cost more than

@@ -135,6 +135,8 @@ def _examples(name: str) -> list[str]:
         "refs": ["", "gpt2", "gpt2,cl100k_base,o200k_base"],
         "heldout": ["reference-rest", "toy-aaabdaaabac", "default", "split", "stdlib-docstrings"],
         "holdout": ["0", "10", "50"],
+        "predict": ["0", "1"],
+        "ties": ["greatest", "first", "hf"],
         "compared": ["trained", "gpt2"],
         "d_model": ["1", "768"],
         "tied": ["0", "1"],

@@ -17,13 +17,15 @@ from pathlib import Path
 
 from playground.i18n import language
 from playground.i18n import t as translate
+from playground.learn.code_view import code_view
 from ui import token_style
 from ui.merge_frames import TIE_RULE
 
 _HERE = Path(__file__).parent
 # One ES module: the data, the window, then the player and its default export.
 PLAYER_JS = "\n".join(
-    (_HERE / name).read_text(encoding="utf-8") for name in ("player_model.js", "player_window.js", "player.js")
+    (_HERE / name).read_text(encoding="utf-8")
+    for name in ("player_model.js", "player_window.js", "player_code.js", "player_predict.js", "player.js")
 )
 PLAYER_CSS = "\n".join(
     (
@@ -66,7 +68,7 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "roundOf": t("Round {k} / {n}"),
         "runnerUps": t("Runner-ups:"),
         "keys": t(
-            "Keys: space play / pause · ← → step · Home / End first / last round · + − speed · "
+            "Keys: space play / pause · ← → step · Home / End first / last round · + − speed · c code · "
             "click a token to pick its word"
         ),
         "zeroBytes": t("Round 0: the text as raw bytes, before any merge. Press ▶ or →."),
@@ -74,7 +76,23 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "figures": t("new token id {id} · pair count {count} · occurrences replaced {replaced}"),
         "tie": t("(tie)"),
         "tieAt": t("Tie at count {count}: {rule}."),
-        "tieRule": t(TIE_RULE),
+        "tieRule": t(TIE_RULE),  # with_labels gives the training's own
+        "codeTitle": t("The code beside the window: a short trainer, stepped with the player (c)"),
+        "codeTop": t("top = {count}"),
+        "codeTied": t("{n} pairs tied: the rule picks {pair}"),
+        "codeAlone": t("only {pair} has it"),
+        "codeRule": t("→ {pair}"),
+        "codeRecord": t("merge {k}: {pair}"),
+        "codeMerge": t("new token {token} · {replaced} replaced · in the window: {words}"),
+        "codeNoWord": t("not in the window"),
+        "predictAsk": t("Round {k}: which pair is merged? Click it, or press its number and Enter."),
+        "predictHow": t("The counts are hidden until you choose."),
+        "predictRight": t("Right: {pair} ({count})."),
+        "predictRightTie": t("It tied: {rule}."),
+        "predictWrong": t("Not this time: {pair} had the highest count ({count})."),
+        "predictRule": t("Same count as {pair} ({count}), but {rule}."),
+        "predictScore": t("Score: {right} of {total}. Enter: next round."),
+        "predictEnd": t("The training is over. Score: {right} of {total}."),
         "byte": t("{n} byte"),
         "bytes": t("{n} bytes"),
         "symbol": t("{n} symbol"),
@@ -83,8 +101,14 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
 
 
 def with_labels(payload: dict, *, talk: bool = False, lang: str | None = None) -> dict:
-    """The payload with the player's words (and talk mode's big type when ``talk``)."""
-    return {**payload, "labels": player_labels(lang), "talk": talk}
+    """The payload with the player's words (and talk mode's big type when ``talk``), the tie rule of its training
+    and the short trainer beside it (``playground.learn.code_view``), in ``lang`` (default: the session's)."""
+    lang = lang or language()
+    labels = {**player_labels(lang), "tieRule": translate(payload.get("tieRule", TIE_RULE), lang=lang)}
+    code = (
+        code_view(payload.get("mode", "bytes"), payload.get("rule", "greatest"), lang) if payload.get("coded") else None
+    )
+    return {**payload, "labels": labels, "talk": talk, "code": code}
 
 
 def script_json(value: object) -> str:

@@ -40,6 +40,15 @@ from playground.trained import Trained
 from ui import token_html
 
 TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
+TIE_RULE_TEXTS = {
+    "greatest": TIE_RULE,
+    "first": N_("ties go to the pair seen first in the text"),
+    "hf": N_("ties go to the pair of smallest ids (Hugging Face)"),
+    "smallest": N_("ties go to the lexicographically smallest pair"),
+}
+"""What the player says decided a tie, by the trained request's rule (``Request.tie_break``)."""
+CODE_KINDS = ("byte", "classic")
+"""The kinds whose training the short trainer beside the player is (parity and superword tokens train otherwise)."""
 TOP_CANDIDATES = 5
 DEFAULT_SPEED = 4
 PAYLOAD_VERSION = 1
@@ -182,7 +191,9 @@ def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEE
         "round": max(0, min(int(start_round), trained.num_merges)),
         "speed": speed if speed in SPEEDS else DEFAULT_SPEED,
         "speeds": list(SPEEDS),
-        "tieRule": TIE_RULE,
+        "tieRule": TIE_RULE_TEXTS.get(trained.request.tie_break, TIE_RULE),
+        "rule": trained.request.tie_break,
+        "coded": trained.request.kind in CODE_KINDS,  # animation_html.with_labels adds the code in its language
         "marks": token_html.mark_table(),
     }
 

@@ -19,6 +19,8 @@ class Player {
     this.word = null;
     this.raf = 0;
     this.sendTimer = 0;
+    this.predicting = false; // predict the next merge (ui/player_predict.js): asks before each round
+    this.codeOpen = null; // the code beside the window: open by default, not in talk mode or on a slide (c toggles it)
     window.__bpePlayer = this;
     this.build();
     this.onKey = this.onKey.bind(this);
@@ -47,6 +49,7 @@ class Player {
     this.playBtn = mk("play", L.play, "playPause");
     mk("next", "▶", "next");
     mk("last", "▶|", "last");
+    this.codeBtn = mk("code", "{ }", "codeTitle");
     const speedLabel = el("label", "speed", L.speed + " ");
     this.speedSel = el("select");
     this.speedSel.dataset.role = "speed";
@@ -74,8 +77,11 @@ class Player {
     this.win = el("div", "window tokens");
     this.win.dataset.role = "window";
     this.win.addEventListener("click", (e) => this.inspect(e));
-    root.appendChild(this.win);
     this.window = new TokenWindow(this.win);
+    this.code = new CodePanel(L);
+    const stage = el("div", "stage");
+    stage.append(this.win, this.code.node);
+    root.appendChild(stage);
     root.appendChild(el("div", "hint", L.keys));
     root.addEventListener("pointerdown", (e) => {
       const t = e.composedPath()[0];
@@ -104,7 +110,9 @@ class Player {
     this.chips = [];
     for (let i = 0; i < 5; i++) this.chips.push(this.candLine.appendChild(el("span", "cand")));
     this.note = el("div", "note");
-    info.append(this.zeroLine, pair, this.figures, this.candLine, this.note);
+    this.quiz = new Quiz(this.L, (i) => { if (this.quiz.pick(i)) this.predictNext(); });
+    this.quiz.node.hidden = true;
+    info.append(this.quiz.node, this.zeroLine, pair, this.figures, this.candLine, this.note);
   }
 
   // A new tokenizer (sig) starts the player at data.round; the same one again changes nothing:
@@ -114,18 +122,25 @@ class Player {
     if (!this.root.isConnected) this.parent.appendChild(this.root);
     this.root.classList.toggle("talk", Boolean(data.talk));
     this.root.classList.toggle("compact", Boolean(data.compact));
-    if (this.data && this.data.sig === data.sig) return;
+    if (this.data && this.data.sig === data.sig) { this.setPredict(Boolean(data.predict)); return; }
     this.data = data;
+    this.predicting = false;
+    this.quiz.game.reset();
     this.pause(false);
     const model = (this.model = new Model(data));
     this.n = model.n;
     this.scrub.max = String(this.n);
     this.setSpeeds(data.speeds, data.speed);
+    this.code.show(data.code);
+    this.codeBtn.hidden = !data.code;
+    if (this.codeOpen === null) this.codeOpen = !data.talk && !data.compact; // a talk slide keeps its layout
+    this.root.classList.toggle("code-open", Boolean(data.code) && this.codeOpen);
     this.window.show(model);
     this.go(data.round, false);
     inflate(data.blob).then((buffer) => {
       model.loadMerges(buffer);
       if (this.model !== model) return;
+      this.setPredict(Boolean(data.predict));
       this.renderInfo(this.round);
       this.root.dataset.ready = "1";
     });
@@ -144,7 +159,13 @@ class Player {
 
   act(a) {
     if (!this.model) return;
+    if (a === "play" && this.predicting) return this.predictNext();
     if (a === "play") return this.playing ? this.pause(true) : this.play();
+    if (a === "code") {
+      this.codeOpen = !this.root.classList.contains("code-open") && Boolean(this.data.code);
+      this.root.classList.toggle("code-open", this.codeOpen);
+      return this.renderInfo(this.round);
+    }
     if (a === "faster" || a === "slower") {
       const i = this.speeds.indexOf(this.speed) + (a === "faster" ? 1 : -1);
       this.speed = this.speeds[Math.max(0, Math.min(this.speeds.length - 1, i))];
@@ -220,6 +241,8 @@ class Player {
   renderInfo(k) {
     const m = this.model;
     if (!m.merged) return; // drawn when the merges are inflated, a moment after the window
+    if (this.predicting && this.renderQuiz(m, k)) return;
+    if (this.root.classList.contains("code-open")) this.code.render(m, k);
     const zero = k === 0;
     this.zeroLine.hidden = !zero;
     this.pairNode.hidden = this.figures.hidden = zero;
@@ -251,6 +274,51 @@ class Player {
     this.note.hidden = !tied;
     if (tied) this.note.textContent = fill(this.L.tieAt, { count: count.toLocaleString(), rule: this.L.tieRule });
     if (this.root.classList.contains("talk")) this.fitChips();
+  }
+
+  // Predict mode on or off (the payload's predict, from the page's toggle or a link's predict=1).
+  setPredict(on) {
+    if (on === this.predicting || !this.model || !this.model.merged) return;
+    this.predicting = on;
+    this.root.classList.toggle("predicting", on);
+    this.root.dataset.predict = on ? "1" : "0";
+    this.quiz.game.reset();
+    this.quiz.node.hidden = !on;
+    if (on) this.pause(false);
+    this.renderInfo(this.round);
+  }
+
+  // At round k, ask which pair wins round k + 1 (unless the answer to round k is on show); true while asking.
+  renderQuiz(m, k) {
+    const q = this.quiz.game.question;
+    const answering = q && q.answered && q.round === k;
+    if (!answering && !(q && !q.answered && q.round === k + 1)) {
+      if (k >= this.n) {
+        this.quiz.game.question = null;
+        this.quiz.options.replaceChildren();
+        this.quiz.ask.textContent = fill(this.L.predictEnd, { right: this.quiz.game.right, total: this.quiz.game.total });
+        this.quiz.result.textContent = "";
+      } else this.quiz.pose(m, k);
+    }
+    const asking = Boolean(this.quiz.game.question) && !this.quiz.game.question.answered;
+    this.zeroLine.hidden = this.pairNode.hidden = this.figures.hidden = asking || k === 0;
+    this.candLine.hidden = this.note.hidden = asking || k === 0;
+    if (k === 0 && !asking) { this.zeroLine.hidden = false; return true; }
+    return asking;
+  }
+
+  // Enter (or ▶, or a click on a choice): score the picked pair and play its round; after an answer, ask the next.
+  predictNext() {
+    const q = this.quiz.game.question;
+    if (!q) return;
+    if (!q.answered) {
+      if (q.picked === null || !this.quiz.reveal()) return;
+      this.go(q.round, true);
+      this.root.dataset.score = this.quiz.node.dataset.score;
+    } else {
+      this.quiz.game.question = null;
+      this.renderInfo(this.round);
+    }
   }
 
   // Talk mode keeps the runner-ups to one line of big type: a chip that would wrap (or cut) is left out whole.
@@ -288,7 +356,13 @@ class Player {
           /^(slider|textbox|combobox|listbox|spinbutton|option|menuitem|tab|switch|checkbox|radio)$/.test(role)) return;
     }
     const action = { " ": "play", ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last",
-      "+": "faster", "=": "faster", "-": "slower", "_": "slower" }[e.key];
+      "+": "faster", "=": "faster", "-": "slower", "_": "slower", c: "code" }[e.key];
+    if (this.predicting && (/^[1-9]$/.test(e.key) || e.key === "Enter")) {
+      e.preventDefault();
+      if (e.key === "Enter") this.predictNext();
+      else this.quiz.pick(Number(e.key) - 1);
+      return;
+    }
     if (!action) return;
     e.preventDefault();
     this.act(action);

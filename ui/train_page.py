@@ -10,7 +10,7 @@ from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.kinds import kind_of
 from playground.patterns import PATTERN_CHOICES, PATTERN_LABELS
-from playground.session import HOLDOUT_MAX, KINDS, Session
+from playground.session import HOLDOUT_MAX, KINDS, TIE_RULES, Session
 from playground.text import human_bytes, plain
 from playground.trained import Trained, stop_reason_text
 from ui import frame
@@ -21,6 +21,12 @@ from ui.tokenizer_output import training_window_html
 from ui.uploads import corpus_paste_box, corpus_upload_box
 
 OWN_TEXT = {PASTE: N_("Paste text"), UPLOAD: N_("Upload a text file")}
+TIE_LABELS = {
+    "greatest": N_("the greatest pair (Stanford CS336)"),
+    "first": N_("the first seen (minbpe, Sennrich et al.)"),
+    "hf": N_("Hugging Face tokenizers (the smallest ids)"),
+}
+"""The Train page's names of the tie rules (``playground.session.TIE_RULES``)."""
 
 
 @guarded
@@ -97,6 +103,15 @@ def settings_inputs(s: Session) -> None:
     )
     if s.pattern == "custom" and kind.user_pattern:
         st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
+    st.selectbox(
+        t("Ties between pairs of equal count go to"),
+        TIE_RULES,
+        format_func=lambda rule: t(TIE_LABELS[rule]),
+        key=Session.ties.key,
+        disabled=not kind.uses("ties"),
+        persist_state="session",
+        help=t("Which pair a round merges when several have the highest count: the tutorial you follow."),
+    )
     st.text_input(
         t("Special tokens (separated by spaces)"),
         key=Session.specials.key,

@@ -34,6 +34,8 @@ def keys_help() -> list[tuple[str, str]]:
         ("← →", t("player: one round back / forward")),
         ("Home  End", t("player: first / last round")),
         ("+  −", t("player: faster / slower")),
+        ("c", t("player: show / hide the code beside it")),
+        ("1–6  Enter", t("player, predicting: pick a pair / confirm")),
     ]
 
 
