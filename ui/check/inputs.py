@@ -40,7 +40,8 @@ def text_inputs(s: Session) -> None:
 def settings_inputs(s: Session) -> None:
     """The learner's trainer's settings: special tokens, pre-tokenization, classic ``</w>`` words."""
     st.toggle(
-        t("Classic BPE (words split on whitespace, ending in </w>)"),
+        t("Classic BPE </w>"),
+        help=t("Words split on whitespace, each ending in </w> (Sennrich et al.): checked against classic training."),
         key=Session.check_classic.key,
         persist_state="session",
     )

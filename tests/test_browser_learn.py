@@ -1,0 +1,89 @@
+"""Learning by doing, in real Chromium: the Check page finds a tutorial trainer's first-seen tie-break where it
+first parts from bpe_core's merges (in English and in 中文, from a link); the code beside the Merges player lights
+the line that decided each round as the player steps; predict mode asks before a round and keeps the score.
+
+Needs playwright (PyPI) and Debian's chromium (/usr/bin/chromium); skipped when either is missing.
+Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+from browser_support import CHROMIUM, open_page, paste, wait_idle  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+from tutorial_trainers import tutorial_train  # noqa: E402
+
+from playground.corpora import load_sample  # noqa: E402
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not installed", allow_module_level=True)
+
+SMALL = {"width": 1280, "height": 900}
+TALL = {"width": 1280, "height": 1500}  # the check's result below its inputs
+PLAYER = '[data-testid="bpe-player"]'
+CAT = "toy-the-cat-in-the-hat"
+TEXT = load_sample(CAT)
+CORRECT = tutorial_train(TEXT, 40, specials=[])
+FIRST_SEEN = tutorial_train(TEXT, 40, specials=[], tie="first")
+DIFFERENCE = next(rank for rank, (a, b) in enumerate(zip(CORRECT, FIRST_SEEN)) if a != b)
+
+
+def lines(merges: list[tuple[bytes, bytes]]) -> str:
+    return "\n".join(f"{left!r} {right!r}" for left, right in merges)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_check_page_names_a_first_seen_tie_break_at_its_merge(server, browser, shots, lang):
+    page, watch = open_page(browser, f"{server}/Check?check_corpus={CAT}&lang={lang}", TALL)
+    box = page.locator("textarea").last
+    expect(box).to_be_visible(timeout=60_000)
+    paste(page, box, lines(FIRST_SEEN))
+    wait_idle(page)
+    page.locator(".st-key-check_button button").click()
+    wait_idle(page)
+    result = page.locator('[data-testid="stMetricValue"]').first
+    expect(result).to_contain_text(str(DIFFERENCE + 1), timeout=60_000)  # "merge N", counted from 1
+    cause = "tie-break" if lang == "en" else "平局"
+    expect(page.get_by_text(cause).first).to_be_visible()
+    page.screenshot(path=str(shots / f"check-{lang}.png"))
+    assert "check_corpus=" + CAT in page.url and "check_paste" not in page.url  # merges never travel in a link
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+def test_the_code_beside_the_player_steps_with_it_and_predict_mode_keeps_score(server, browser, shots):
+    page, watch = open_page(browser, f"{server}/Merges?corpus={CAT}&vocab=280&round=0&predict=1", SMALL)
+    player = page.locator(PLAYER)
+    expect(player).to_have_attribute("data-ready", "1", timeout=90_000)
+    code = player.locator("[data-role=code]")
+    expect(code).to_be_visible()
+    expect(code.locator(".ln")).not_to_have_count(0)
+    predict = player.locator("[data-role=predict]")
+    options = predict.locator(".option")
+    expect(options.first).to_be_visible(timeout=30_000)
+    assert options.count() >= 2
+    options.first.click()
+    expect(player.locator("[data-role=predict-result]")).not_to_be_empty()
+    expect(predict).to_have_attribute("data-score", re.compile(r"^[01]/1$"))  # one round answered, right or not
+    page.screenshot(path=str(shots / "predict.png"))
+    page.context.close()
+    # Without predict mode the code steps with the player: each round lights the line that decided it.
+    page, watch = open_page(browser, f"{server}/Merges?corpus={CAT}&vocab=280&round=1", SMALL)
+    player = page.locator(PLAYER)
+    expect(player).to_have_attribute("data-ready", "1", timeout=90_000)
+    code = player.locator("[data-role=code]")
+    expect(code.locator(".ln.now")).not_to_have_count(0)
+    before = player.get_attribute("data-round")
+    player.focus()
+    page.keyboard.press("ArrowRight")
+    expect(player).not_to_have_attribute("data-round", before)
+    expect(code.locator(".ln.now")).not_to_have_count(0)
+    page.screenshot(path=str(shots / "code-beside-player.png"))
+    wait_idle(page)
+    assert not watch.problems, watch.problems
+    page.context.close()
