@@ -107,6 +107,7 @@ def test_the_any_tokenizer_views_open_on_an_open_model(view, name, lang):
     at = fresh(COMPARE, view=view, compared=name, lang=lang)
     assert sess(at).compared == name and sess(at).view == view
     assert at.selectbox(key=Session.compared.key).value == name
+    assert any(references.licence(name, lang) in caption.value for caption in at.caption)  # its licence note
 
 
 def test_the_curve_draws_an_open_model_as_a_point_its_library_counts():

@@ -123,7 +123,7 @@ LOADED = "file:"
 def tokenizer_choices(s: Session) -> dict[str, str]:
     """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
     choices = {TRAINED: t("Just trained: {label}", label=s.trained.label)} if s.trained is not None else {}
-    choices.update({name: reference_label(name) for name in reference_options((s.tokenizer,))})
+    choices.update({name: reference_label(name) for name in reference_options((s.tokenizer, s.compared))})
     choices.update({LOADED + label: t("File: {label}", label=label) for label in s.loaded})
     return choices
 
