@@ -39,7 +39,8 @@ with top_right:
 try:
     tokenizer = tokenizer_output.tokenizer_for(s, s.tokenizer)
 except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
-    st.error(t("The {name} vocabulary is not available: {error}", name=plain(s.tokenizer), error=plain(error)))
+    name = plain(tokenizer_output.REFERENCE_LABELS.get(s.tokenizer, s.tokenizer))
+    st.error(t("The {name} vocabulary is not available: {error}", name=name, error=plain(error)))
     frame.stop()
 if tokenizer is None:  # not reached: the choices are tokenizers the session has
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))

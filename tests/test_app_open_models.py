@@ -9,7 +9,19 @@ import re
 
 import pytest
 import test_open_models as own  # the models' own libraries (each skips when absent)
-from apptest_helpers import APP, CAT, ENCODE, TIMEOUT, chart_rows, fresh, htmls, no_exception, sess, token_spans
+from apptest_helpers import (
+    APP,
+    CAT,
+    ENCODE,
+    TIMEOUT,
+    chart_rows,
+    fresh,
+    htmls,
+    no_exception,
+    sess,
+    token_spans,
+    unescaped,
+)
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
@@ -139,3 +151,23 @@ def test_talk_step_8_in_english_keeps_openais_three():
     at = fresh(TALK, step="8")
     assert sess(at).talk_refs == ["gpt2", "cl100k_base", "o200k_base"]
     assert len([body for body in htmls(at) if 'class="cmp-view"' in body]) == 3
+
+
+def test_a_model_whose_package_is_absent_is_not_offered_and_a_link_to_it_says_why(monkeypatch):
+    """Without llama-models the Llama models leave the choices; a link naming one opens the page with a plain error
+    that names the package to install (no traceback, the page still drawn)."""
+    import importlib.util
+
+    from playground import caches
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *args: None if name == "llama_models" else real_find_spec(name, *args)
+    )
+    caches.clear_all()  # a Llama tokenizer built by an earlier test would still be held
+    at = fresh(ENCODE, tokenizer="llama4")
+    options = at.selectbox(key=Session.tokenizer.key).options
+    assert references.label("llama4", "en") in options and references.label("llama3", "en") not in options
+    (error,) = at.error
+    assert "Llama 4" in unescaped(error.value) and "see requirements-models.txt" in unescaped(error.value)
+    caches.clear_all()
