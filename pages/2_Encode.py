@@ -1,4 +1,5 @@
-"""Encode: any text with the tokenizer just trained, GPT-2, cl100k_base, o200k_base, or one loaded from files."""
+"""Encode: any text with the tokenizer just trained, a built-in one (OpenAI's, Llama, Qwen, Mistral), or one loaded
+from files."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import streamlit as st
 from playground.i18n import N_, t
 from playground.session import MAX_LINK_TEXT, TRAINED, Session
 from playground.text import plain
-from ui import dropout, export, frame, page_training, tokenizer_output
+from ui import dropout, frame, import_box, page_training, tokenizer_output
 from ui.token_html import display_str
 
 s = frame.page("encode")
@@ -33,12 +34,13 @@ with top_right:
     if s.trained is None:
         st.caption(t("Train a tokenizer on the Train page to compare it here."))
     with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
-        export.import_box(s, "encode_import", on_loaded=lambda label: export.select_loaded(s, label))
+        import_box.import_box(s, "encode_import", on_loaded=lambda label: import_box.select_loaded(s, label))
 
 try:
     tokenizer = tokenizer_output.tokenizer_for(s, s.tokenizer)
 except Exception as error:  # noqa: BLE001 -- reference data missing: say so, keep the page
-    st.error(t("The {name} vocabulary is not available: {error}", name=plain(s.tokenizer), error=plain(error)))
+    name = plain(tokenizer_output.REFERENCE_LABELS.get(s.tokenizer, s.tokenizer))
+    st.error(t("The {name} vocabulary is not available: {error}", name=name, error=plain(error)))
     frame.stop()
 if tokenizer is None:  # not reached: the choices are tokenizers the session has
     st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
@@ -54,6 +56,9 @@ c1.metric(t("Characters"), f"{result.n_chars:,}")
 c2.metric(t("Bytes (UTF-8)"), f"{result.n_bytes:,}")
 c3.metric(t("Tokens"), f"{result.n_tokens:,}")
 c4.metric(t("Bytes per token"), f"{result.n_bytes / result.n_tokens:.2f}" if result.n_tokens else "–")
+tokenizer_output.licence_notes([s.tokenizer])
+if s.tokenizer.startswith(tokenizer_output.LOADED):
+    st.caption(import_box.pattern_note(tokenizer))
 if result.words is not None:
     st.caption(t("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks."))
 st.caption(

@@ -7,7 +7,7 @@ import streamlit as st
 
 from playground.i18n import N_, t
 from playground.session import ANY_TOKENIZER_VIEWS, REFERENCES, TRAINED, VIEWS, Session
-from ui import frame, page_training
+from ui import frame, page_training, tokenizer_output
 from ui.compare import common, renderer
 
 s = frame.page("compare")
@@ -57,5 +57,6 @@ if subject is None:
 
 if common.view_applies(subject, s.view):
     renderer(s.view)(s, subject)
+    tokenizer_output.licence_notes([s.compared])  # a built-in model's: whose files, under which licence
 if s.trained is not None and s.compared not in (TRAINED, *REFERENCES):
     st.caption(t("The page's link names the trained tokenizer: a tokenizer loaded from files never travels in links."))

@@ -7,7 +7,7 @@ import streamlit as st
 from playground.i18n import N_, t
 from playground.session import FORMATS, REFERENCES, TRAINED, Session
 from playground.text import human_bytes, plain
-from ui import export, frame, tokenizer_output
+from ui import export, frame, import_box, tokenizer_output
 
 s = frame.page("export")
 st.title(t("Export and import"))
@@ -79,7 +79,7 @@ else:
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))
-export.import_box(s, "export_import", on_loaded=lambda label: export.select_loaded(s, label))
+import_box.import_box(s, "export_import", on_loaded=lambda label: import_box.select_loaded(s, label))
 if s.loaded:
     st.caption(
         t(

@@ -158,10 +158,13 @@ COMPARE_RESULTS: LRU[tuple[Any, ...], Any] = lru(
     48,
     max_idle=900.0,
 )
-REFERENCES: LRU[str, Any] = lru(  # bpe_core.Tokenizer
+REFERENCES: LRU[str, Any] = lru(  # bpe_core.Tokenizer, weighed by its vocab size
     "encoding.references",
-    "OpenAI's reference tokenizers, built offline (80 MB for the three; 0.1-0.3 s to build)",
-    3,
+    "the built-in tokenizers, built offline (OpenAI's three: 80 MB, 0.1-0.3 s to build; an open model: 27-53 MB, "
+    "0.7-3 s; about 250 bytes an id)",
+    8,
+    max_weight=1_000_000,  # ids: all eight built-in models together hold 1.2 M, so at most ~250 MB is kept
+    weight=lambda tokenizer: tokenizer.n_vocab,
     max_idle=900.0,
 )
 CONTENT_KEYS: weakref.WeakKeyDictionary = weak("compare.content_keys", "a loaded tokenizer's content digest")

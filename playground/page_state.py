@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from bpe_core.analysis.check import LearnerMerges
-from bpe_core.reference import reference_names
 from playground import heldout_texts as held_out
 from playground.check import Checked
 from playground.corpora import ENCODE_SAMPLE, SLUGS
@@ -31,9 +30,8 @@ from playground.fields import (
 )
 from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
 from playground.patterns import NAMED_OR_NONE
+from playground.references import DEFAULT_REFERENCES, REFERENCES
 
-# OpenAI's three only: the open models (bpe_core.reference_names()[3:]) come to the app with its own change.
-REFERENCES = reference_names()[:3]
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
 """Views that also study the reference tokenizers (the others study what was trained or loaded)."""
 PARALLEL_CHOICES = ("default", "all", "heldout", "own")
@@ -89,6 +87,7 @@ class TalkState(OwnedState):
 
     link_pages: ClassVar[tuple[str, ...]] = ("talk",)
     step: Field[int] = Field(1, url="step", parse=whole_number(1, TALK_STEPS))
+    talk_refs: Field[list[str]] = Field(list)  # step 8's tokenizers (empty: the language's defaults)
 
 
 class MergesState(OwnedState):
@@ -137,7 +136,10 @@ class CompareState(OwnedState):
     link_pages: ClassVar[tuple[str, ...]] = ("compare",)
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
     sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=comma_joined)
-    refs: Field[list[str]] = Field(lambda: list(REFERENCES), url="refs", parse=name_list(REFERENCES), dump=comma_joined)
+    # The references a view compares with: OpenAI's three by default, any built-in model when chosen.
+    refs: Field[list[str]] = Field(
+        lambda: list(DEFAULT_REFERENCES), url="refs", parse=name_list(REFERENCES), dump=comma_joined
+    )
     heldout: Field[str] = Field(held_out.DEFAULT, url="heldout", parse=one_of(held_out.CHOICES))
     token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
     # The page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) a reference.

@@ -158,6 +158,10 @@ class MadeWork(OwnedState):
     trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.page_training.store)
     loaded: Field[dict[str, TokenizerShape]] = Field(dict)  # label -> tokenizer loaded from files
     import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
+    # The import box's pattern, for files that hold none (a tiktoken file of no known model, GPT-2's pair):
+    # "auto" (the file's own, or its model's when recognised), a name in bpe_core.PATTERNS, or "regex".
+    import_pattern: Field[str] = Field("auto")
+    import_regex: Field[str] = Field("")  # the regex when import_pattern is "regex" (at most 1,000 characters)
 
 
 class ThisRun(OwnedState):

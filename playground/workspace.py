@@ -66,6 +66,8 @@ def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
             loaded = []
             for label, tokenizer in value.items():
                 digest, data = _tokenizer_json(tokenizer)
+                if not digest:  # it cannot be written as merges (Llama 3's, Qwen 3.6's ranks): not kept on reload
+                    continue
                 blobs[f"tokenizer:{digest}"] = data
                 loaded.append([label, digest])
             return {"$loaded": loaded}
@@ -82,14 +84,19 @@ _tokenizer_digests = caches.TOKENIZER_DIGESTS
 
 def _tokenizer_json(tokenizer: Tokenizer) -> tuple[str, BlobSource]:
     """A loaded tokenizer's digest (of its project JSON, computed once per tokenizer: a run saves the workspace
-    every time) and the source of that JSON."""
+    every time) and the source of that JSON; the digest is "" for a tokenizer the project's JSON cannot hold
+    (ranks whose merges cannot all be derived, as Llama 3's and Qwen 3.6's: they encode exactly, by ranks)."""
 
     def data() -> bytes:
         return json.dumps(tokenizer_to_json(tokenizer), ensure_ascii=False).encode("utf-8")
 
     digest = _tokenizer_digests.get(tokenizer)
     if digest is None:
-        digest = _tokenizer_digests[tokenizer] = hashlib.sha256(data()).hexdigest()
+        try:
+            digest = hashlib.sha256(data()).hexdigest()
+        except ValueError:
+            digest = ""  # remembered too: deriving the merges again would fail again, after seconds
+        _tokenizer_digests[tokenizer] = digest
     return digest, data
 
 

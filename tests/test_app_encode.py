@@ -27,8 +27,10 @@ from apptest_helpers import (
 
 import bpe_core
 from playground.corpora import load_sample
+from playground.references import REFERENCES as BUILT_IN
+from playground.references import installed
 from playground.session import TRAINED, Session
-from ui.tokenizer_output import REFERENCE_LABELS, loaded_choice
+from ui.tokenizer_output import loaded_choice, reference_label
 
 REFERENCES = ("gpt2", "cl100k_base", "o200k_base")
 SPECIAL = "<|endoftext|>"
@@ -108,7 +110,7 @@ def test_the_just_trained_tokenizer_is_chosen_first_and_missing_before_training(
     """Before training the choices are the references and file loading; after, the new tokenizer leads."""
     at = fresh(ENCODE)
     assert at.selectbox(key=Session.tokenizer.key).value == "gpt2"
-    labels = [REFERENCE_LABELS[name] for name in REFERENCES]
+    labels = [reference_label(name) for name in BUILT_IN if installed(name)]  # every built-in model installed
     assert at.selectbox(key=Session.tokenizer.key).options == labels
     assert any("Train a tokenizer" in caption.value for caption in at.caption)
     at = _encode_page()

@@ -95,7 +95,7 @@ def test_the_import_box_takes_what_fills_the_shape_and_refuses_a_sentencepiece_m
     from sentencepiece_support import model_bytes
 
     from bpe_core.encoding.sentencepiece import PieceType
-    from ui.export import File, load_files
+    from ui.import_box import File, load_files
 
     trained = bpe_core.train("by the way by the way", 270).tokenizer
     directory = tempfile.mkdtemp()

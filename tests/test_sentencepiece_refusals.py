@@ -167,7 +167,7 @@ def test_the_command_line_says_it_does_not_stream_sentencepiece(tmp_path, capsys
 
 
 def test_the_app_says_it_cannot_show_a_sentencepiece_model():
-    from ui.export import File, load_files
+    from ui.import_box import File, load_files
 
     with pytest.raises(ValueError, match="tokenizer.model: a SentencePiece model; bpe_core.load reads it"):
         load_files([File("tokenizer.model", model_bytes(BASIC))])

@@ -15,24 +15,49 @@ import streamlit as st
 
 from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
-from playground import caches
+from playground import caches, references
 from playground.i18n import t
 from playground.session import TRAINED, Session
 from playground.trained import Trained
 from ui import token_html
 
-REFERENCE_LABELS = {"gpt2": "GPT-2 (r50k)", "cl100k_base": "cl100k_base (GPT-4)", "o200k_base": "o200k_base (GPT-4o)"}
-"""Code names, the same in every language."""
+REFERENCE_LABELS = references.SHORT_NAMES
+"""Code names, the same in every language (a choice says more: :func:`reference_label`)."""
 MAX_RENDERED_TOKENS = 4000
 
 
 _references = caches.REFERENCES
-"""A reference tokenizer unused for a while is dropped (80 MB for the three): a room's memory goes back after it
-leaves, and building one again takes 0.1-0.3 s."""
+"""A reference tokenizer unused for a while is dropped (80 MB for OpenAI's three, up to 53 MB an open model): a
+room's memory goes back after it leaves, and building one again takes 0.1-3 s."""
+
+
+def reference_label(name: str) -> str:
+    """A reference as a choice names it: short name · family · vocab size · licence."""
+    return references.label(name)
+
+
+def reference_options(chosen: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The references a choice offers: those whose package is installed, and whatever is already ``chosen``
+    (a link may name one that is not: choosing it says why it cannot load)."""
+    return [name for name in references.REFERENCES if name in chosen or references.installed(name)]
+
+
+def choose_references(s: Session, label: str) -> None:
+    """The box choosing a view's references (``s.refs``): every installed built-in model, each with its label."""
+    options = reference_options(s.refs)
+    st.multiselect(label, options, format_func=reference_label, key=Session.refs.key, persist_state="session")
+
+
+def licence_notes(names: list[str] | tuple[str, ...]) -> None:
+    """Under a model's output: whose vocabulary files it is, under which licence (one caption for all)."""
+    notes = [references.licence_note(name) for name in names if name in references.REFERENCES]
+    if notes:
+        st.caption(" ".join(notes))
 
 
 def reference_tokenizer(name: str) -> Tokenizer:
-    """OpenAI's tokenizers, built offline from packaged files (shared by all sessions, read-only)."""
+    """A built-in tokenizer, built offline from packaged files (shared by all sessions, read-only); loaded only
+    when asked for, kept in the registered cache ``encoding.references``."""
     from bpe_core.reference import build_reference  # not reference(): it would keep them for good
 
     found = _references.get(name)
@@ -98,7 +123,7 @@ LOADED = "file:"
 def tokenizer_choices(s: Session) -> dict[str, str]:
     """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
     choices = {TRAINED: t("Just trained: {label}", label=s.trained.label)} if s.trained is not None else {}
-    choices.update(REFERENCE_LABELS)
+    choices.update({name: reference_label(name) for name in reference_options((s.tokenizer, s.compared))})
     choices.update({LOADED + label: t("File: {label}", label=label) for label in s.loaded})
     return choices
 

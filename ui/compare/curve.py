@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core import analysis
 from playground.corpora import PASTE, UPLOAD
 from playground.i18n import t
-from playground.session import REFERENCES, Session
+from playground.session import Session
 from playground.text import plain
 from ui import own_text, tokenizer_output
 from ui.compare import texts, twin
@@ -103,13 +103,7 @@ def render(s: Session, subject: Subject) -> None:
     with left:
         held_out_inputs(s, subject)
     with right:
-        st.multiselect(
-            t("Reference tokenizers (points)"),
-            REFERENCES,
-            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
-            key=Session.refs.key,
-            persist_state="session",
-        )
+        tokenizer_output.choose_references(s, t("Reference tokenizers (points)"))
     training = texts.training_text(s, subject.trained) if subject.trained is not None else None
     other = texts.heldout(s, subject.trained)
     if other is None:

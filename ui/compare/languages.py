@@ -15,7 +15,7 @@ import streamlit as st
 from bpe_core.analysis.parallel import parallel_sample
 from playground.corpora import parallel_parts
 from playground.i18n import N_, t
-from playground.session import PARALLEL_CHOICES, REFERENCES, TRAINED, Session
+from playground.session import PARALLEL_CHOICES, TRAINED, Session
 from playground.text import plain
 from runtime.store import text_digest
 from ui import own_text, tokenizer_output
@@ -118,13 +118,7 @@ def inputs(s: Session, subject: Subject) -> None:
             )
             upload_status(None, s.parallel_problem)
     with right:
-        st.multiselect(
-            t("Reference tokenizers"),
-            REFERENCES,
-            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
-            key=Session.refs.key,
-            persist_state="session",
-        )
+        tokenizer_output.choose_references(s, t("Reference tokenizers"))
         if s.trained is not None:
             st.number_input(
                 t("Also the trained tokenizer cut to vocab size"),

@@ -14,7 +14,7 @@ from bpe_core import Tokenizer, analysis
 from bpe_core.encoding.lifetimes import Segmentation
 from playground.fields import LinkValueError
 from playground.i18n import t
-from playground.session import MAX_SIZES, REFERENCES, Session
+from playground.session import MAX_SIZES, Session
 from playground.text import plain
 from runtime.store import text_digest
 from ui import tokenizer_output
@@ -87,13 +87,7 @@ def render(s: Session, subject: Subject) -> None:
             "Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low, high=high
         )
         st.text_input(label, key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
-        st.multiselect(
-            t("And the reference tokenizers"),
-            REFERENCES,
-            format_func=tokenizer_output.REFERENCE_LABELS.__getitem__,
-            key=Session.refs.key,
-            persist_state="session",
-        )
+        tokenizer_output.choose_references(s, t("And the reference tokenizers"))
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
     outside = [size for size in s.sizes if not low <= size <= high]
     if outside:
@@ -131,6 +125,7 @@ def render(s: Session, subject: Subject) -> None:
         )
     )
     draw_views(views, neighbour_diffs(views))
+    tokenizer_output.licence_notes(s.refs)
 
 
 def box_shows(s: Session) -> bool:

@@ -18,19 +18,17 @@ import streamlit as st
 from bpe_core import MergeRecord
 from playground.corpora import load_sample
 from playground.i18n import N_, t, tn
-from playground.session import REFERENCES
+from playground.references import DEFAULT_REFERENCES
 from playground.text import plain
 from ui import chart_style, merge_frames, token_html, tokenizer_output
 from ui.compare import curve as curve_view
 from ui.compare import curve_chart
 from ui.compare.algorithms import comparison
-from ui.compare.common import CSS as COMPARE_CSS
-from ui.compare.common import draw_views, neighbour_diffs
-from ui.compare.side import reference_view
 from ui.compare.texts import make_text
 from ui.player import merge_player
 from ui.talk import data
 from ui.talk import languages_and_health as fairness
+from ui.talk.tokenizers_compared import three_tokenizers
 
 PLAYER_KEY = "bpe.talk_player"
 PAIR_CHART_LINES = 9
@@ -169,18 +167,8 @@ def vocab_against_compression() -> None:
             n=points[-1][0],
         )
     )
-    references = curve_view.reference_rows(REFERENCES, [corpus], known_only=False)
+    references = curve_view.reference_rows(DEFAULT_REFERENCES, [corpus], known_only=False)
     st.vega_lite_chart(curve_chart.chart([line], references, marks=[points[-1][0]], compact=True), width="stretch")
-
-
-def three_tokenizers() -> None:
-    text = data.THREE_TEXT
-    n_bytes = len(text.encode("utf-8"))
-    views = [reference_view(name, text, n_bytes) for name in REFERENCES]
-    st.markdown(t("The same text, three tokenizers. Outlined: tokens the neighbour does not have."))
-    st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
-    with st.container(key="bpe-row-three-tokenizers"):  # three columns, side by side in talk mode too (ui.stage)
-        draw_views(views, neighbour_diffs(views))
 
 
 def classic_and_byte_level() -> None:
@@ -257,7 +245,7 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
         vocab_against_compression,
     ),
     Step(
-        N_("GPT-2 vs cl100k vs o200k"),
+        N_("One text, three tokenizers"),
         N_(
             "Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
             "spaces of indentation become one token; Chinese words become whole tokens."

@@ -1,0 +1,101 @@
+"""The built-in tokenizers the app offers wherever a reference appears, and how it names them.
+
+Every name ``bpe_core.reference()`` builds is offered: OpenAI's three and the open models (Llama 3 and 4,
+Qwen 2.5 and 3.6, Mistral's Tekken). DeepSeek V4 (a Hugging Face pipeline) and Mistral 7B v3 (SentencePiece)
+are registered in ``bpe_core.reference`` but load as types that do not yet fill ``bpe_core.TokenizerShape``
+(no ``segment``), so the app leaves them out until they do. Defaults stay cheap: a view's default references
+are OpenAI's three (:data:`DEFAULT_REFERENCES`); a big vocabulary is loaded only when chosen.
+
+A choice's label says what the model is: its short name, family, vocab size and licence (licence names are
+translated: the Chinese interface shows no English sentence).
+
+>>> REFERENCES[:4], DEFAULT_REFERENCES
+(('gpt2', 'cl100k_base', 'o200k_base', 'llama3'), ('gpt2', 'cl100k_base', 'o200k_base'))
+>>> label("llama3", lang="en")
+'Llama 3 · Meta Llama · 128,256 · Llama 3 Community License'
+"""
+
+from __future__ import annotations
+
+from bpe_core.reference import ReferenceDataError, reference_files, reference_names, reference_spec
+from playground.i18n import N_, t
+
+REFERENCES: tuple[str, ...] = tuple(name for name in reference_names() if reference_spec(name).kind != "file")
+"""The references the app offers (and links may name), OpenAI's three first."""
+DEFAULT_REFERENCES: tuple[str, ...] = REFERENCES[:3]
+"""What a view compares with until the user chooses: OpenAI's three (small vocabularies, quick to load)."""
+ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "o200k_base", "gpt2")
+"""The talk's comparison in Chinese: Qwen (much Chinese in its training), GPT-4o, and GPT-2 (English-first)."""
+
+SHORT_NAMES: dict[str, str] = {
+    "gpt2": "GPT-2 (r50k)",
+    "cl100k_base": "cl100k_base (GPT-4)",
+    "o200k_base": "o200k_base (GPT-4o)",
+    "llama3": "Llama 3",
+    "llama4": "Llama 4",
+    "qwen2.5": "Qwen 2.5",
+    "qwen3.6": "Qwen 3.6",
+    "mistral-tekken": "Mistral Tekken",
+}
+"""Code names, the same in every language (a chart's legend, a view's title)."""
+
+LICENCES: dict[str, str] = {  # (MIT and Apache-2.0 are names, the same in every language)
+    "Llama 3 Community License Agreement": N_("Llama 3 Community License"),
+    "Llama 4 Community License Agreement": N_("Llama 4 Community License"),
+}
+"""The licence each package names (the part before its parenthesis) -> how the app says it."""
+
+
+def short_name(name: str) -> str:
+    """A reference's code name (its own name when the table has none)."""
+    return SHORT_NAMES.get(name, name)
+
+
+def licence(name: str, lang: str | None = None) -> str:
+    """The licence ``name``'s vocabulary files come under, in the session's language (or ``lang``)."""
+    full = reference_spec(name).licence.name
+    short = full.split(" (")[0]
+    return t(LICENCES[short], lang=lang) if short in LICENCES else short
+
+
+def label(name: str, lang: str | None = None) -> str:
+    """A choice's label: short name · family · vocab size · licence."""
+    spec = reference_spec(name)
+    return f"{short_name(name)} · {spec.family} · {spec.vocab_size:,} · {licence(name, lang)}"
+
+
+def licence_note(name: str) -> str:
+    """One sentence under a model's output: whose files these are, under which licence (Markdown-safe)."""
+    spec = reference_spec(name)
+    package = next(iter(spec.files.values())).distribution
+    return t(
+        "{name}: vocabulary files from the {package} package, {licence}.",
+        name=short_name(name),
+        package=package,
+        licence=licence(name),
+    )
+
+
+def installed(name: str) -> bool:
+    """Whether the package holding ``name``'s files is installed (a look-up, nothing is read)."""
+    try:
+        reference_files(name)
+    except ReferenceDataError:
+        return False
+    return True
+
+
+def offered() -> tuple[str, ...]:
+    """The references whose packages are installed: what a choice lists (a link may still name any)."""
+    return tuple(name for name in REFERENCES if installed(name))
+
+
+def talk_defaults(lang: str) -> list[str]:
+    """The talk's comparison until the speaker chooses: in Chinese :data:`ZH_DEFAULT_REFERENCES` (those installed),
+    else OpenAI's three.
+
+    >>> talk_defaults("en")
+    ['gpt2', 'cl100k_base', 'o200k_base']
+    """
+    chosen = [name for name in ZH_DEFAULT_REFERENCES if installed(name)] if lang == "zh" else []
+    return chosen if len(chosen) > 1 else list(DEFAULT_REFERENCES)

@@ -1,0 +1,116 @@
+"""The import box (Encode and Export): a tiktoken file of no known model asks for its pattern (named or a regex)
+and then loads with it, the pattern a loaded tokenizer runs with is shown, and two files of the same name no
+longer replace each other: each is named by what it is (a recognised model's file by its model)."""
+
+from __future__ import annotations
+
+import pytest
+import test_open_models as own
+from apptest_helpers import ENCODE, fresh, no_exception, sess, token_spans, unescaped
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bpe_core
+from bpe_core.formats import save_tiktoken
+from playground import i18n
+from playground.session import Session
+from ui import import_box
+from ui.tokenizer_output import loaded_choice
+
+TEXT = "the lazy fox, quickly: 12345 foxes"
+
+
+def trained(text: str, vocab: int, tmp_path, name: str) -> tuple[bpe_core.Tokenizer, bytes]:
+    tokenizer = bpe_core.train(text, vocab).tokenizer
+    (path,) = save_tiktoken(tokenizer, tmp_path / name)
+    return tokenizer, path.read_bytes()
+
+
+def load(at, name: str, data: bytes, pattern: str = "auto", regex: str = ""):
+    at.selectbox(key=Session.import_pattern.key).set_value(pattern).run()
+    if regex:
+        at.text_input(key=Session.import_regex.key).input(regex).run()
+    at.file_uploader(key=f"encode_import_files_{sess(at).import_round}").upload(name, data)
+    at.run()
+    at.button(key="encode_import_load").click().run()
+    no_exception(at)
+    return at
+
+
+def test_a_tiktoken_file_of_no_known_model_asks_for_its_pattern_then_loads_with_it(tmp_path):
+    saved, data = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data)
+    assert sess(at).loaded == {}
+    assert "no known model" in unescaped(at.error[0].value)
+    at = load(at, "tokenizer.tiktoken", data, pattern="llama3")
+    ((label, loaded),) = sess(at).loaded.items()
+    assert label == "tokenizer.tiktoken · pattern llama3" and loaded.pattern == "llama3"
+    assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
+    expected = bpe_core.load(tmp_path / "a" / "tokenizer.tiktoken", pattern="llama3").encode(TEXT)
+    (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
+    assert [int(span.token_id) for span in token_spans(body.proto.body)] == expected
+    note = i18n.t("Pre-tokenization pattern: {pattern} ({where}).", pattern="llama3", where=i18n.t("chosen here"))
+    assert any(unescaped(caption.value) == note for caption in at.caption)
+
+
+def test_a_regex_pattern_is_used_as_given(tmp_path):
+    _, data = trained("the quick brown fox jumps over the lazy dog " * 4, 280, tmp_path, "a")
+    regex = r"\p{L}+|\p{N}{1,2}|\s+|[^\s\p{L}\p{N}]+"
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data, pattern="regex", regex=regex)
+    ((label, loaded),) = sess(at).loaded.items()
+    assert loaded.pattern == regex
+    assert loaded.encode(TEXT) == bpe_core.load(tmp_path / "a" / "tokenizer.tiktoken", pattern=regex).encode(TEXT)
+
+
+def test_an_empty_or_long_regex_is_refused_with_its_reason():
+    with pytest.raises(ValueError, match="regex first"):
+        import_box.pattern_argument("regex", "  ")
+    with pytest.raises(ValueError, match="at most"):
+        import_box.pattern_argument("regex", "a" * (import_box.MAX_REGEX + 1))
+    assert import_box.pattern_argument("auto", "") is bpe_core.formats.NOT_GIVEN
+    assert import_box.pattern_argument("qwen2", "") == "qwen2"
+
+
+def test_two_files_of_the_same_name_are_both_kept_and_the_same_file_again_is_not_doubled(tmp_path):
+    one, first = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
+    other, second = trained("lorem ipsum dolor sit amet " * 6, 275, tmp_path, "b")
+    at = fresh(ENCODE, text=TEXT)
+    for data in (first, second, first):
+        at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
+    labels = list(sess(at).loaded)
+    assert labels == ["tokenizer.tiktoken · pattern gpt2", "tokenizer.tiktoken · pattern gpt2 (2)"]
+    assert [tokenizer.vocab for tokenizer in sess(at).loaded.values()] == [one.vocab, other.vocab]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.sampled_from(["x", "y", "z"]), min_size=1, max_size=8))
+def test_a_label_never_takes_another_tokenizers_place(keys):
+    """Loading any sequence of tokenizers under one file name keeps each distinct one once."""
+    tokenizers = {
+        "x": bpe_core.train("abcabcab", 259).tokenizer,
+        "y": bpe_core.train("xyzxyzxy", 259).tokenizer,
+        "z": bpe_core.train("abcabcab", 260).tokenizer,
+    }
+    loaded: dict = {}
+    for key in keys:
+        loaded[import_box.loaded_label(loaded, "tokenizer.json", tokenizers[key])] = tokenizers[key]
+    assert len(loaded) == len(set(keys))
+    assert {id(tokenizer) for tokenizer in loaded.values()} == {id(tokenizers[key]) for key in set(keys)}
+
+
+def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
+    paths = [own.packaged("llama_models", f"{version}/tokenizer.model") for version in ("llama3", "llama4")]
+    at = fresh(ENCODE, text=TEXT)
+    for path in paths:
+        at = load(at, "tokenizer.model", path.read_bytes())
+    assert list(sess(at).loaded) == [
+        "tokenizer.model · Llama 3 (tiktoken ranks, recognised)",
+        "tokenizer.model · Llama 4 (tiktoken ranks, recognised)",
+    ]
+    ours, theirs = own.pair("llama4")
+    (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
+    assert [int(span.token_id) for span in token_spans(body.proto.body)] == own.their_ids(
+        "llama4", theirs, TEXT, specials=False
+    )
+    where = i18n.t("recognised by the file's SHA-256")
+    assert any(where in caption.value for caption in at.caption)

@@ -1,0 +1,261 @@
+"""The one import box (Export and Encode): upload a tokenizer's files and load them.
+
+Everything bpe_core writes loads back here, the GPT-2 zip included (checked against size limits before anything is
+extracted). A file that holds no pre-tokenization pattern (a tiktoken file of no known model, GPT-2's pair) is
+loaded with the pattern the box chooses (a named one or a regex); a loaded tokenizer is named by its files and by
+what it is (a recognised model's file by its model), never over another one; every error is shown as plain text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import PATTERNS, TokenizerShape, formats
+from bpe_core.formats import NOT_GIVEN, PatternRequired
+from bpe_core.formats.archive import read_zip
+from playground import references
+from playground.i18n import t
+from playground.session import Session
+from playground.text import plain
+from ui.tokenizer_output import LOADED
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_REGEX = 1_000
+
+
+@dataclass(frozen=True)
+class File:
+    name: str
+    data: bytes
+
+
+def unpack(name: str, data: bytes) -> list[File]:
+    """An uploaded file, or the members of an uploaded zip (the GPT-2 download), within bpe_core's limits."""
+    if not name.lower().endswith(".zip"):
+        return [File(name, data)]
+    return [File(member, content) for member, content in read_zip(data, name).items()]
+
+
+IMPORT_AUTO = "auto"
+IMPORT_REGEX = "regex"
+IMPORT_PATTERNS = (IMPORT_AUTO, *PATTERNS, IMPORT_REGEX)
+"""The import box's pattern choices: the file's own (or its model's), a named pattern, or a regex."""
+
+
+def pattern_argument(choice: str, regex: str) -> Any:
+    """What ``bpe_core.load`` gets as ``pattern=`` for the box's choice (NOT_GIVEN: the file's own)."""
+    if choice == IMPORT_REGEX:
+        if not regex.strip():
+            raise ValueError(t("Type the pattern's regex first."))
+        if len(regex) > MAX_REGEX:
+            raise ValueError(t("A pattern's regex can be at most {n:,} characters.", n=MAX_REGEX))
+        return regex
+    return NOT_GIVEN if choice == IMPORT_AUTO else choice
+
+
+def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
+    """A tokenizer from one file, or vocab.json + merges.txt together; ValueError says what is wrong.
+    ``pattern`` is for files that hold none (a tiktoken file of no known model, GPT-2's pair)."""
+    if not files:
+        raise ValueError(t("Choose a tokenizer file first."))
+    with tempfile.TemporaryDirectory(prefix="bpe-upload-") as tmp:
+        names = []
+        for file in files:
+            safe = _SAFE_NAME.sub("_", Path(file.name).name).lstrip(".") or "tokenizer"
+            (Path(tmp) / safe).write_bytes(file.data)
+            names.append(safe)
+        target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
+        try:
+            tokenizer = formats.load(target, pattern=pattern)
+            if not fills_shape(tokenizer):  # a SentencePiece model: not yet the shape the views ask
+                what = (
+                    "a SentencePiece model"
+                    if formats.detect_format(target)[0] == "sentencepiece"
+                    else (f"a {type(tokenizer).__name__} (a Hugging Face pipeline)")
+                )
+                reason = f"{what}; bpe_core.load reads it, the app cannot show it yet"
+                raise formats.FormatError(names[0], reason)
+        except PatternRequired:
+            message = t(
+                "{files} is a tiktoken file of no known model: it holds no pre-tokenization pattern. Choose the "
+                "pattern it was made with under “Pattern” and load it again.",
+                files=", ".join(names),
+            )
+            raise ValueError(message) from None
+        except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
+            message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
+            raise ValueError(
+                t("Could not load a tokenizer from {files}: {error}", files=", ".join(names), error=message)
+            ) from None
+    return tokenizer, " + ".join(file.name for file in files)
+
+
+SHAPE_NAMES = tuple(name for name in vars(TokenizerShape) if not name.startswith("_"))
+
+
+def fills_shape(tokenizer: Any) -> bool:
+    """Whether ``tokenizer`` has every name of ``bpe_core.TokenizerShape``, looked up without running anything:
+    ``isinstance`` on the protocol reads each property on Python 3.11, and Llama 3's ``merges`` cannot all be
+    derived from its ranks (a ValueError), though it encodes exactly."""
+    missing = object()
+    return all(inspect.getattr_static(tokenizer, name, missing) is not missing for name in SHAPE_NAMES)
+
+
+def check_one_set(names: list[str]) -> None:
+    """Several files load together only as the GPT-2 pair; anything else is one file at a time, so a
+    stray file is named instead of being silently ignored next to a good one.
+
+    >>> check_one_set(["vocab.json", "merges.txt"])
+    >>> check_one_set(["tokenizer.json", "notes.txt"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: Load one tokenizer at a time: tokenizer.json, notes.txt are 2 files; ...
+    """
+    if len(names) <= 1:
+        return
+    vocab = [name for name in names if Path(name).name in formats.GPT2_VOCAB_NAMES]
+    merges = [name for name in names if Path(name).name in formats.GPT2_MERGES_NAMES]
+    if len(names) != 2 or len(vocab) != 1 or len(merges) != 1:
+        raise ValueError(
+            t(
+                "Load one tokenizer at a time: {files} are {n} files; only vocab.json + merges.txt "
+                "(or encoder.json + vocab.bpe) go together. Remove the others from the box.",
+                files=", ".join(names),
+                n=len(names),
+            )
+        )
+
+
+def description(tokenizer: Any) -> str | None:
+    """What a loaded tokenizer is, when its file says more than its name: a recognised model's tiktoken file, or
+    one given a pattern here (None for the formats that carry their own settings)."""
+    source = getattr(tokenizer, "pattern_source", None) or ""
+    if source.startswith("recognised"):
+        return t("{model} (tiktoken ranks, recognised)", model=references.short_name(tokenizer.name or ""))
+    if source == "given":
+        return t("pattern {pattern}", pattern=pattern_shown(tokenizer))
+    return None
+
+
+def pattern_shown(tokenizer: Any) -> str:
+    """The pattern a tokenizer runs with: its name, or its regex cut short; "none" when it has none."""
+    pattern = getattr(tokenizer, "pattern", None)
+    if pattern is None:
+        return t("none")
+    return pattern if pattern in PATTERNS else pattern[:60] + ("…" if len(pattern) > 60 else "")
+
+
+def pattern_note(tokenizer: Any) -> str:
+    """Which pattern a loaded tokenizer runs with and where it came from (Markdown-safe)."""
+    source = getattr(tokenizer, "pattern_source", None) or ""
+    if source.startswith("recognised"):
+        where = t("recognised by the file's SHA-256")
+    else:
+        where = t("chosen here") if source == "given" else t("stored in the file")
+    return t("Pre-tokenization pattern: {pattern} ({where}).", pattern=plain(pattern_shown(tokenizer)), where=where)
+
+
+def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any) -> str:
+    """A new entry's label: the files' names, with what the tokenizer is when the file says so; never one already
+    holding another tokenizer (two files of the same name get ``(2)``, ``(3)``…). The same tokenizer loaded again
+    keeps its label."""
+    described = description(tokenizer)
+    base = f"{names} · {described}" if described else names
+    label, n = base, 1
+    while label in loaded and not same_tokenizer(loaded[label], tokenizer):
+        n += 1
+        label = f"{base} ({n})"
+    return label
+
+
+def same_tokenizer(one: Any, other: Any) -> bool:
+    """The same vocabulary, special tokens, pattern and merges (what encoding depends on)."""
+    same_pattern = getattr(one, "pattern", None) == getattr(other, "pattern", None)
+    if not (same_pattern and one.special_tokens == other.special_tokens and one.vocab == other.vocab):
+        return False
+    try:
+        return bool(one.merges == other.merges)
+    except ValueError:  # ranks whose merges cannot all be derived (Llama 3's): the same ranks, by id, are the same
+        return True
+
+
+def select_loaded(s: Session, label: str) -> None:
+    """A tokenizer just loaded from files becomes the one Encode, Compare and Export show (their "Encode →" and
+    "Compare →" links then open on it)."""
+    choice = LOADED + label
+    s.tokenizer = s.compared = s.exported = choice
+
+
+def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:
+    """Upload one set of tokenizer files and load them (the messages say which set was loaded).
+
+    Loading runs in the button's callback, before the page draws its widgets, so ``on_loaded(label)``
+    may select the new tokenizer in a widget of the page.
+    """
+    files_key = f"{key}_files_{s.import_round}"
+
+    def load() -> None:
+        uploads = st.session_state.get(files_key) or []
+        try:
+            check_one_set([upload.name for upload in uploads])
+            files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
+            tokenizer, _ = load_files(files, pattern_argument(s.import_pattern, s.import_regex))
+            # the files as the user named them, and what the tokenizer is; never over another one
+            label = loaded_label(s.loaded, " + ".join(upload.name for upload in uploads), tokenizer)
+        except ValueError as error:
+            s.notice(
+                "error",
+                t(
+                    "{error}. Nothing was changed: the tokenizers stay as they were.",
+                    error=plain(error, limit=600).rstrip("."),
+                ),
+            )
+            return
+        except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
+            s.notice(
+                "error",
+                t(
+                    "Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
+                    kind=plain(type(error).__name__),
+                    error=plain(error),
+                ),
+            )
+            return
+        s.loaded[label] = tokenizer
+        s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
+        if on_loaded is not None:
+            on_loaded(label)
+        loaded_message = t(
+            "Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",
+            label=plain(label),
+            n=len(tokenizer.vocab),
+        )
+        s.notice("success", loaded_message + " " + pattern_note(tokenizer))
+
+    uploads = st.file_uploader(
+        t(
+            "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, vocab.json + "
+            "merges.txt together, or the GPT-2 zip"
+        ),
+        accept_multiple_files=True,
+        key=files_key,
+    )
+    label = t("Pattern (for a file that holds none: a tiktoken file of no known model, vocab.json + merges.txt)")
+    pattern_key = Session.import_pattern.key
+    st.selectbox(label, IMPORT_PATTERNS, format_func=pattern_choice_label, key=pattern_key, persist_state="session")
+    if s.import_pattern == IMPORT_REGEX:
+        st.text_input(t("Regex"), key=Session.import_regex.key, max_chars=MAX_REGEX, persist_state="session")
+    st.button(t("Load tokenizer"), key=f"{key}_load", disabled=not uploads, on_click=load)
+
+
+def pattern_choice_label(choice: str) -> str:
+    if choice == IMPORT_AUTO:
+        return t("the file's own (or its model's, when recognised)")
+    return t("a regex") if choice == IMPORT_REGEX else choice

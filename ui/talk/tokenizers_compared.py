@@ -1,0 +1,41 @@
+"""Talk step 8: one text, a few real tokenizers side by side. In English OpenAI's three on code and Chinese; in
+Chinese Qwen, GPT-4o and GPT-2 on a Chinese sentence; the speaker may choose any built-in model instead."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from playground.i18n import language, t
+from playground.references import talk_defaults
+from playground.session import Session
+from ui import state, tokenizer_output
+from ui.compare.common import CSS as COMPARE_CSS
+from ui.compare.common import draw_views, neighbour_diffs
+from ui.compare.side import reference_view
+from ui.talk import data
+
+
+def three_tokenizers() -> None:
+    # In Chinese the comparison is about Chinese: a Chinese sentence, Qwen (trained on much Chinese) beside GPT-4o
+    # and GPT-2 (English-first); any built-in model can be chosen in its place.
+    text = data.ZH_THREE_TEXT if language() == "zh" else data.THREE_TEXT
+    s = state.current()
+    if not s.talk_refs:
+        s.talk_refs = talk_defaults(language())
+    n_bytes = len(text.encode("utf-8"))
+    st.markdown(t("The same text, {n} tokenizers. Outlined: tokens the neighbour does not have.", n=len(s.talk_refs)))
+    with st.expander(t("Choose the tokenizers")):
+        options = tokenizer_output.reference_options(s.talk_refs)
+        st.multiselect(
+            t("Tokenizers to show"),
+            options,
+            format_func=tokenizer_output.reference_label,
+            key=Session.talk_refs.key,
+            persist_state="session",
+            max_selections=4,
+        )
+    views = [reference_view(name, text, n_bytes) for name in s.talk_refs]
+    st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
+    with st.container(key="bpe-row-three-tokenizers"):  # side by side in talk mode too (ui.stage)
+        draw_views(views, neighbour_diffs(views))
+    tokenizer_output.licence_notes(s.talk_refs)
