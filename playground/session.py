@@ -10,8 +10,8 @@ owner; :mod:`playground.links` reads and writes links from those declarations al
 
 >>> Session({}).vocab, Session.vocab.url
 (600, 'vocab')
->>> PAGE_FIELDS["merges"][-3:], SHARED_FIELDS
-(('round', 'speed', 'word'), ('lang', 'talk'))
+>>> PAGE_FIELDS["talk"], SHARED_FIELDS, "round" in PAGE_FIELDS["merges"]
+(('step',), ('lang', 'talk'), True)
 """
 
 from __future__ import annotations

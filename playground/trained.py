@@ -92,7 +92,8 @@ class Request:
         >>> superword = Request("toy", "Toy", "d", "superword", 300, "superword", "x", ("<s>",), transition=9)
         >>> superword.as_kind(kind_of("classic"))
         Request(corpus='toy', corpus_label='Toy', text_digest='d', kind='classic', vocab_size=300, \
-pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=(), transition=None, max_words=None)
+pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=(), transition=None, \
+max_words=None, tie_break='greatest')
         """
         return replace(
             self,

@@ -127,8 +127,10 @@ def test_the_curve_draws_an_open_model_as_a_point_its_library_counts():
     _, theirs = own.pair("llama3")
     at = fresh(COMPARE, corpus=CAT, vocab="300", view="curve", refs="gpt2,llama3")
     assert sess(at).refs == ["gpt2", "llama3"]
-    options = at.multiselect(key=Session.refs.key).options  # every installed model is selectable
-    assert [references.label(name, "en") for name in REFERENCES if references.installed(name)] == options
+    box = at.multiselect(key=Session.refs.key)  # every installed model is selectable: a short chip, the whole label
+    installed = [name for name in REFERENCES if references.installed(name)]  # (family, vocab, licence) in its help
+    assert [references.short_name(name) for name in installed] == box.options
+    assert all(references.label(name, "en") in box.help for name in installed)
     rows = [row for row in chart_rows(at) if row.get("tokenizer") == "Llama 3"]
     (point,) = [row for row in rows if row["text"].startswith(i18n.t("training text"))]
     assert point["vocab size"] == 128_256

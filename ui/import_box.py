@@ -247,9 +247,20 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
         accept_multiple_files=True,
         key=files_key,
     )
-    label = t("Pattern (for a file that holds none: a tiktoken file of no known model, vocab.json + merges.txt)")
+    explained = t(
+        "A tiktoken file of no known model, or vocab.json + merges.txt, holds no pre-tokenization pattern: choose the "
+        "one it was trained with. The file's own: the pattern the file stores, or its model's when the file is "
+        "recognised."
+    )
     pattern_key = Session.import_pattern.key
-    st.selectbox(label, IMPORT_PATTERNS, format_func=pattern_choice_label, key=pattern_key, persist_state="session")
+    st.selectbox(
+        t("Pattern"),
+        IMPORT_PATTERNS,
+        format_func=pattern_choice_label,
+        key=pattern_key,
+        persist_state="session",
+        help=explained,
+    )
     if s.import_pattern == IMPORT_REGEX:
         st.text_input(t("Regex"), key=Session.import_regex.key, max_chars=MAX_REGEX, persist_state="session")
     st.button(t("Load tokenizer"), key=f"{key}_load", disabled=not uploads, on_click=load)
@@ -257,5 +268,5 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
 
 def pattern_choice_label(choice: str) -> str:
     if choice == IMPORT_AUTO:
-        return t("the file's own (or its model's, when recognised)")
+        return t("the file's own")
     return t("a regex") if choice == IMPORT_REGEX else choice

@@ -43,16 +43,26 @@ def reference_options(chosen: list[str] | tuple[str, ...] = ()) -> list[str]:
 
 
 def choose_references(s: Session, label: str) -> None:
-    """The box choosing a view's references (``s.refs``): every installed built-in model, each with its label."""
+    """The box choosing a view's references (``s.refs``): every installed built-in model. A chosen one is a chip
+    with its short name (the whole label, with family, vocab size and licence, would run past a narrow box or a
+    talk-mode slide); the box's help lists what each is."""
     options = reference_options(s.refs)
-    st.multiselect(label, options, format_func=reference_label, key=Session.refs.key, persist_state="session")
+    described = "\n".join(f"- {reference_label(name)}" for name in options)
+    st.multiselect(
+        label,
+        options,
+        format_func=references.short_name,
+        key=Session.refs.key,
+        persist_state="session",
+        help=described,
+    )
 
 
 def licence_notes(names: list[str] | tuple[str, ...]) -> None:
     """Under a model's output: whose vocabulary files it is, under which licence (one caption for all)."""
-    notes = [references.licence_note(name) for name in names if name in references.REFERENCES]
-    if notes:
-        st.caption(" ".join(notes))
+    note = references.licence_note(names)
+    if note:
+        st.caption(note)
 
 
 def reference_tokenizer(name: str) -> Tokenizer:

@@ -30,7 +30,7 @@ PAIRS_TEXT = WIKIPEDIA_AAABDAAABAC
 BOUNDARY_TEXT = "Tokenizers split text into tokens, not words: unbelievable, tokenization, 2026."
 PARTIAL_TEXT = "字节对编码 🙂 naïve café"
 THREE_TEXT = "def tokenize(text):\n    return text.split()\n编码 🙂"  # short: three columns fit a 720p slide
-ZH_THREE_TEXT = "字节对编码从字节开始，反复合并最常见的相邻字节对。\n大词表把常见的中文词变成一个词元。"
+ZH_THREE_TEXT = "常见的中文词是一个词元。"  # short: GPT-2 cuts each character into byte tokens
 """Step 8 in Chinese: a Chinese sentence (Qwen's vocabulary has its words whole, GPT-2's cuts characters)."""
 CLASSIC_TEXT = "The tokenizer merges pairs. 分词器合并字节对。 🙂"
 REAL_CORPUS = "python-reference-excerpt"

@@ -24,16 +24,17 @@ def three_tokenizers() -> None:
         s.talk_refs = talk_defaults(language())
     n_bytes = len(text.encode("utf-8"))
     st.markdown(t("The same text, {n} tokenizers. Outlined: tokens the neighbour does not have.", n=len(s.talk_refs)))
-    with st.expander(t("Choose the tokenizers")):
-        options = tokenizer_output.reference_options(s.talk_refs)
-        st.multiselect(
-            t("Tokenizers to show"),
-            options,
-            format_func=tokenizer_output.reference_label,
-            key=Session.talk_refs.key,
-            persist_state="session",
-            max_selections=4,
-        )
+    if not s.talk:  # on the projector the slide is the comparison: the speaker chose before (or by the link)
+        with st.expander(t("Choose the tokenizers")):
+            options = tokenizer_output.reference_options(s.talk_refs)
+            st.multiselect(
+                t("Tokenizers to show"),
+                options,
+                format_func=tokenizer_output.reference_label,
+                key=Session.talk_refs.key,
+                persist_state="session",
+                max_selections=4,
+            )
     views = [reference_view(name, text, n_bytes) for name in s.talk_refs]
     st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
     with st.container(key="bpe-row-three-tokenizers"):  # side by side in talk mode too (ui.stage)
