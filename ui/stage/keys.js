@@ -11,6 +11,7 @@ let counter = Date.now(); // each action a new value, so pressing n twice moves 
 let overlay = null;
 let resizeTimer = 0;
 let wasTalk = false;
+let pendingFolds = []; // talk mode's own fold/unfold timers: the person's own s cancels them
 
 function typingInto(target) {
   if (!(target instanceof HTMLElement)) return false;
@@ -86,7 +87,7 @@ function onKey(e) {
   if (!current || e.ctrlKey || e.metaKey || e.altKey || typingInto(e.composedPath()[0])) return;
   if (e.key === "Escape" && overlay) { hideKeys(); return; }
   if (e.key === "?") { e.preventDefault(); showKeys(); return; }
-  if (e.key === "s") { e.preventDefault(); toggleSidebar(); return; }
+  if (e.key === "s") { e.preventDefault(); cancelFolds(); toggleSidebar(); return; }
   const act = MOVES[e.key];
   if (!act) return;
   e.preventDefault();
@@ -108,6 +109,18 @@ function reportWidth() {
   current.setStateValue("width", window.innerWidth);
 }
 
+function cancelFolds() {
+  pendingFolds.forEach(clearTimeout);
+  pendingFolds = [];
+}
+
+// Tries now and twice more within a second, and stops after the first try that acts, so a sidebar the
+// person opens with s a moment later is not folded again behind their back.
+function foldSoon(wanted, act) {
+  cancelFolds();
+  pendingFolds = [0, 300, 1000].map((ms) => setTimeout(() => { if (wanted()) { cancelFolds(); act(); } }, ms));
+}
+
 export default function (component) {
   const { data, setStateValue } = component;
   if (!data) return;
@@ -120,9 +133,9 @@ export default function (component) {
   // folded sidebar in the browser, so talk mode notes that it folded it, and a page out of talk mode opens it
   // again (once: a sidebar the person folded themselves stays folded).
   if (data.talk && !wasTalk) {
-    for (const ms of [0, 300, 1000]) setTimeout(() => { if (sidebarOpen()) { toggleSidebar(); noteFolded(true); } }, ms);
+    foldSoon(sidebarOpen, () => { toggleSidebar(); noteFolded(true); });
   } else if (!data.talk && folded()) {
-    for (const ms of [0, 300, 1000]) setTimeout(() => { if (folded() && sidebarClosed()) { toggleSidebar(); noteFolded(false); } }, ms);
+    foldSoon(() => folded() && sidebarClosed(), () => { toggleSidebar(); noteFolded(false); });
   }
   wasTalk = data.talk;
   document.documentElement.dataset.bpeTalk = data.talk ? "1" : "0";
