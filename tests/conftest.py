@@ -101,16 +101,28 @@ def pytest_configure(config):
 
 
 # -- running in parallel (tests/run.sh: pytest-xdist, --dist loadgroup) ------------------------------------------
-# The browser tests run one after another in one worker: each starts its own server and Chromium, and they wait
-# far more than they compute, so the other worker runs the rest of the suite meanwhile. Hypothesis's per-example
+# The browser tests run in two groups, each one after another in its own worker with its own server and Chromium;
+# they wait far more than they compute, so a third worker runs the rest of the suite meanwhile. The groups are cut
+# by module, about equal in time (measured with --durations). Hypothesis's per-example
 # deadline is a speed guard that a shared, busy machine trips without any bug: the properties stay, the clock goes.
 
 settings.register_profile("shared-machine", deadline=None)
 settings.load_profile("shared-machine")
 
 
+_BROWSER_GROUP_A = {
+    "test_browser_talk",
+    "test_browser_compare",
+    "test_browser_player",
+    "test_browser_learn",
+    "test_browser_i18n",
+    "test_browser_links",
+}
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.name.startswith("test_browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            group = "browser-a" if item.path.stem in _BROWSER_GROUP_A else "browser-b"
+            item.add_marker(pytest.mark.xdist_group(group))

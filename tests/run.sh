@@ -27,5 +27,6 @@ if [ "${#PACKAGES[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
 
-# Two workers (pytest-xdist): the browser tests in one, one after another, the rest beside them (tests/conftest.py).
-exec .venv/bin/python -m pytest -q -n 2 --dist loadgroup "$@"
+# Three workers (pytest-xdist): the browser tests in two groups, each one after another in its own worker, the
+# rest beside them (tests/conftest.py). They wait more than they compute, so three fit on two cores.
+exec .venv/bin/python -m pytest -q -n 3 --dist loadgroup "$@"
