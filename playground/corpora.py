@@ -152,7 +152,7 @@ SAMPLES: dict[str, Sample] = {
         ),
         Sample(
             # Trains in about a second: 2,000 makes whole characters and common words (君子, 不亦).
-            N_("Chinese classics (Analects, Mencius, Great Learning, Doctrine of the Mean, ~220 KB)"),
+            N_("Chinese classics (the Four Books, ~220 KB)"),
             N_(
                 "Classical Chinese prose, public domain: 论语, 孟子, 大学, 中庸 (from the chinese-poetry collection). "
                 "A character is 3 bytes in UTF-8, so the first merges build characters."
@@ -161,7 +161,7 @@ SAMPLES: dict[str, Sample] = {
             2000,
         ),
         Sample(
-            N_("Parallel sample (21 languages, 30 sentences each)"),
+            N_("Parallel sample (21 languages × 40 sentences)"),
             N_(
                 "The same everyday sentences in 21 languages, written for this project: the first 30 of each language "
                 "(the other 10 are held out). Train it parity-aware to give every language a fair share of the "

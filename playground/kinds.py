@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from bpe_core.pretokenize import count_pretokens
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
-from playground.i18n import N_, Later, later, t
+from playground.i18n import N_, t
 
 MAX_VOCAB = 200_000
 """The largest vocab size anyone may ask for (a link included)."""
@@ -47,10 +47,6 @@ class Limits:
     maximum: int
     exact: bool  # maximum counted from the corpus (else only bounded by its size)
     fewest: int = 0  # training can run out of pairs no sooner than after this many merges (0: not counted)
-
-    @property
-    def allowed(self) -> Later:
-        return later("from {low:,} to {high:,}", low=self.minimum, high=self.maximum)
 
 
 def pretoken_limits(text: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:

@@ -13,7 +13,7 @@ from playground import caches
 from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
 from playground.heldout_texts import split_once
 from playground.i18n import Later, later, t
-from playground.kinds import EXACT_LIMIT_CHARS, LANGUAGES, USER, Kind, Limits, kind_of
+from playground.kinds import EXACT_LIMIT_CHARS, LANGUAGES, MAX_VOCAB, USER, Kind, Limits, kind_of
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Request, Trained
@@ -172,17 +172,19 @@ def request_for(s: Session) -> tuple[Request, str]:
             )
         )
     bounds = limits_for(s, *trained_part(s, text, digest, languages))
-    if not bounds.minimum <= s.vocab <= bounds.maximum:
+    # Above what the corpus can make is fine: training stops when no pair is left, and says so (vocab_range
+    # before, the result's "of … asked" after). Only sizes no training could give are refused.
+    if not bounds.minimum <= s.vocab <= MAX_VOCAB:
         if s.vocab < bounds.minimum:
             reason = later("the vocabulary starts at {low:,} ({why})", low=bounds.minimum, why=later(kind.base_note))
         else:
-            reason = later("this corpus allows at most {n:,} merges", n=bounds.maximum - bounds.minimum)
+            reason = later("the app trains at most {high:,} tokens", high=MAX_VOCAB)
         raise SettingsError(
             later(
                 "Vocab size {vocab:,} is not possible here: {reason}. Choose a size {allowed}.",
                 vocab=s.vocab,
                 reason=reason,
-                allowed=bounds.allowed,
+                allowed=later("from {low:,} to {high:,}", low=bounds.minimum, high=MAX_VOCAB),
             )
         )
     return _request(s, kind, digest, languages), text

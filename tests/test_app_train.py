@@ -230,14 +230,31 @@ def test_big_paste_is_stored_and_the_box_cleared():
 # -- errors keep the previous tokenizer ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("kind", ["byte", "classic"])
+def test_a_size_above_what_the_corpus_can_make_trains_to_the_end_and_says_so(kind):
+    """Training stops when no pair is left: a bigger size is no error. The page says so before (beside the size)
+    and after (the label's "of … asked", the stop reason), and the result equals the library's run to the end."""
+    at = trained_on(CAT, kind=kind, vocab=40 if kind == "classic" else 270)
+    at.number_input(key=Session.vocab.key).set_value(5_000).run()
+    assert any("a bigger size" in c.value and "gives the same tokenizer" in c.value for c in at.caption)
+    click_train(at)
+    assert not at.error and not at.exception
+    trained = sess(at).trained
+    if kind == "classic":
+        expected = bpe_core.train_classic(load_sample(CAT), 5_000)
+    else:
+        expected = bpe_core.train(load_sample(CAT), 5_000, special_tokens=[SPECIAL])
+    assert trained.tokenizer.merges == expected.tokenizer.merges
+    assert trained.tokenizer.n_vocab < 5_000
+    assert "of 5,000 asked" in trained.label
+    assert any("no pair left to merge" in unescaped(m) for m in markdown_texts(at))
 @pytest.mark.parametrize(
     "kind,vocab_size",
-    [("byte", 100), ("classic", 3), ("byte", 5_000), ("classic", 5_000), ("byte", 0), ("byte", -7),
-     ("byte", 99_999_999)],
+    [("byte", 100), ("classic", 3), ("byte", 0), ("byte", -7), ("byte", 99_999_999), ("classic", 200_001)],
 )
-def test_a_vocab_size_the_corpus_cannot_reach_is_refused_and_keeps_the_tokenizer(kind, vocab_size):
-    """A vocab size below the base alphabet, or above what the corpus can make, is refused with a message
-    saying what is allowed (not silently replaced); the last tokenizer stays."""
+def test_a_vocab_size_no_training_can_give_is_refused_and_keeps_the_tokenizer(kind, vocab_size):
+    """A vocab size below the base alphabet, or above what the app trains, is refused with a message saying
+    what is allowed (not silently replaced); the last tokenizer stays."""
     at = trained_on(CAT, kind=kind, vocab=40 if kind == "classic" else 270)
     before = sess(at).trained
     at.number_input(key=Session.vocab.key).set_value(vocab_size).run()
@@ -406,3 +423,17 @@ def test_after_training_runs_out_of_pairs_the_vocab_range_says_after_how_many_me
     expected = (f"Vocab sizes from {bounds.minimum:,} to {bounds.minimum + n:,} on this corpus: training it ran out "
                 f"of pairs after {n:,} merges")
     assert any(caption.value.startswith(expected) for caption in at.caption), [c.value for c in at.caption]
+
+
+def test_picking_a_corpus_says_that_the_vocab_size_follows_it():
+    """A built-in corpus brings its suggested size; the page says so, with the size it replaced."""
+    at = fresh()
+    before = sess(at).vocab
+    at.selectbox(key=Session.corpus.key).set_value("python-reference-all").run()
+    after = SLUGS["python-reference-all"].vocab_size
+    assert before != after and sess(at).vocab == after
+    assert any(f"Vocab size set to {after:,}" in unescaped(i.value) and f"it was {before:,}" in unescaped(i.value)
+               for i in at.info)  # fmt: skip
+    at.selectbox(key=Session.corpus.key).set_value(CAT).run()
+    at.selectbox(key=Session.corpus.key).set_value(CAT).run()  # the same corpus again: nothing changed, nothing said
+    assert not any("Vocab size set to" in unescaped(i.value) for i in at.info)

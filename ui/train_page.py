@@ -32,8 +32,15 @@ TIE_LABELS = {
 @guarded
 def _on_corpus_change() -> None:
     s = current()
-    if s.corpus in SLUGS:
-        s.vocab = SLUGS[s.corpus].vocab_size
+    if s.corpus in SLUGS and s.vocab != (suggested := SLUGS[s.corpus].vocab_size):
+        # Said out loud: a number that changes by itself under the person's eyes looks like a bug.
+        before, s.vocab = s.vocab, suggested
+        s.notice(
+            "info",
+            plain(
+                t("Vocab size set to {new:,}, what this corpus suggests (it was {old:,}).", new=suggested, old=before)
+            ),
+        )
 
 
 def corpus_inputs(s: Session) -> None:
