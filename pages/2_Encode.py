@@ -88,6 +88,6 @@ else:
     else:
         n = len(steps) - 1
         st.caption(
-            t("{n} merges applied, lowest rank first.", n=n) if n != 1 else t("1 merge applied, lowest rank first.")
+            t("{n} merges applied, earliest round first.", n=n) if n != 1 else t("1 merge applied, earliest round first.")
         )
         st.html(tokenizer_output.steps_html(steps))

@@ -173,7 +173,7 @@ def test_word_step_view_replays_the_merges_of_one_word():
     ranks = []
     for caption, tokens, just in steps[1:]:
         assert "".join(tokens) == marked(word)
-        rank = int(re.match(r"merge rank ([\d,]+):", caption).group(1).replace(",", ""))
+        rank = int(re.match(r"round ([\d,]+):", caption).group(1).replace(",", "")) - 1  # round k: rank k - 1
         made = [token.replace("·", " ").encode() for token, is_new in zip(tokens, just, strict=True) if is_new]
         assert made and all(gpt2.merge_rank(token) == rank for token in made)
         made_ids = [gpt2.encode(t.decode())[0] for t in dict.fromkeys(made)]  # each token made once in the caption
@@ -181,7 +181,7 @@ def test_word_step_view_replays_the_merges_of_one_word():
         ranks.append(rank)
     assert ranks == sorted(ranks)
     n = len(steps) - 1
-    assert any(c.value == f"{n} merge{'s' if n != 1 else ''} applied, lowest rank first." for c in at.caption)
+    assert any(c.value == f"{n} merge{'s' if n != 1 else ''} applied, earliest round first." for c in at.caption)
 
 
 def test_word_steps_of_partial_bytes_keep_their_marks_and_name_a_repeated_merge_once():

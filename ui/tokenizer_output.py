@@ -194,7 +194,8 @@ def word_steps(tokenizer: TokenizerShape, word: str) -> list[tuple[str, list[Lab
         just = [any(lifetimes[j] == life for j in range(start, stop - 1)) for start, stop in pairwise(cuts)]
         made: Counter[bytes | str] = Counter(pieces[i] for i, new in enumerate(just) if new)  # may make one twice
         made_text = ", ".join(_made(tokenizer, piece) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
-        steps.append((t("merge rank {rank:,}: {made}", rank=life, made=made_text), _labels(tokenizer, pieces), just))
+        # Numbered as the Merges page numbers them: the merge of rank r is made in round r + 1.
+        steps.append((t("round {k:,}: {made}", k=life + 1, made=made_text), _labels(tokenizer, pieces), just))
     return steps
 
 

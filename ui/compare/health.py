@@ -23,6 +23,7 @@ from ui import chart_style, token_html
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
+from ui.compare.health_reasons import reason_text
 
 CLASS_OF = {
     "partial": reach.PARTIAL_CHARACTER,
@@ -78,7 +79,8 @@ GLITCH = b" SolidGoldMagikarp"
 PALETTE = ["#c2255c", "#e8590c", "#ae3ec9", "#1c7ed6", "#495057", "#2f9e44"]
 CSS = (
     "<style>.health td,.health th{padding:.15rem .5rem;text-align:left;vertical-align:top;border-bottom:1px solid "
-    "#dee2e6}.health td.n{text-align:right;font-variant-numeric:tabular-nums}.health .tokens{font-size:1.05rem;"
+    "#dee2e6}.health th{white-space:nowrap;word-break:keep-all}"
+    ".health td.n{text-align:right;font-variant-numeric:tabular-nums}.health .tokens{font-size:1.05rem;"
     "line-height:1.6rem}.health .why{color:#495057;font-size:.85rem}</style>"
 )
 
@@ -255,16 +257,21 @@ def matches(row: token_health.TokenHealth, query: str) -> bool:
     return query == str(row.id) or query in row.display or token_html.show_whitespace(query) in shown
 
 
+def made_in_round(row: token_health.TokenHealth) -> int | None:
+    """The round that made the token, as the Merges page numbers them (its merge rank + 1; None: a byte)."""
+    return None if row.merge_rank is None else row.merge_rank + 1
+
+
 def rows_html(rows: Sequence[token_health.TokenHealth], start: int) -> str:
     """The listed tokens as an escaped HTML table (tokens through the one token renderer)."""
     names = (
         N_("id"),
         N_("token"),
         N_("classes"),
-        N_("merge rank"),
+        N_("made in round"),
         N_("emitted"),
         N_("inside bigger tokens"),
-        N_("why (the library's words)"),
+        N_("why"),
     )
     head = "".join(f"<th>{html.escape(t(name))}</th>" for name in names)
 
@@ -274,8 +281,8 @@ def rows_html(rows: Sequence[token_health.TokenHealth], start: int) -> str:
     body = "".join(
         f"<tr><td class='n'>{row.id}</td><td><div class='tokens'>{token_html.token_span(row.token, row.id, start + i)}"
         f"</div></td><td>{html.escape(', '.join(t(NAMES[name]) for name in row.classes))}</td>"
-        f"<td class='n'>{number(row.merge_rank)}</td><td class='n'>{number(row.emitted)}</td>"
-        f"<td class='n'>{number(row.inside)}</td><td class='why'>{html.escape(row.reason)}</td></tr>"
+        f"<td class='n'>{number(made_in_round(row))}</td><td class='n'>{number(row.emitted)}</td>"
+        f"<td class='n'>{number(row.inside)}</td><td class='why'>{html.escape(reason_text(row.reason))}</td></tr>"
         for i, row in enumerate(rows)
     )
     return f"<table class='health'><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
