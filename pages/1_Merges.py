@@ -44,7 +44,7 @@ if n == 0:
 # (The player's start is kept apart from s.round, which follows every pause.)
 start = s.player_start
 if not merge_frames.player_mounted(s) or start is None or start[0] != trained.request.key:
-    start = s.player_start = (trained.request.key, n if s.round is None else min(s.round, n), s.speed)
+    start = s.player_start = (trained.request.key, 0 if s.round is None else min(s.round, n), s.speed)
 st.toggle(
     t("Predict the next merge"),
     key=Session.predict.key,
@@ -58,7 +58,7 @@ payload = {**merge_frames.player_payload(trained, start[1], start[2]), "predict"
 view = merge_player(payload, key=merge_frames.PLAYER_KEY)
 if view is not None:
     s.round, s.speed, s.word = view.round, view.speed, view.word or ""
-k = n if s.round is None else min(s.round, n)
+k = 0 if s.round is None else min(s.round, n)
 speed = s.speed
 st.caption(
     t("Player at round {k:,} of {n:,} (as of its last pause or step; the red line in the chart below).", k=k, n=n)

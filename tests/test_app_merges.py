@@ -95,7 +95,7 @@ def test_payload_holds_every_merge_and_its_runner_ups(kind):
     at = _merges_page(SENNRICH, kind=kind, **({"vocab": 30} if kind == "classic" else {}))
     trained = sess(at).trained
     data = _player_data(at)
-    assert data["round"] == trained.num_merges == data["n"] and data["speed"] in merge_frames.SPEEDS
+    assert data["round"] == 0 and trained.num_merges == data["n"] and data["speed"] in merge_frames.SPEEDS  # opens at the start
     decoded = decode(data)
     table = decoded["table"]
     as_bytes = (lambda t: t.encode()) if kind == "classic" else (lambda t: t)
@@ -159,7 +159,7 @@ def test_one_set_of_controls_the_player():
     at = _merges_page(CAT)
     n = sess(at).trained.num_merges
     assert not at.slider and not [b for b in at.button if (b.key or "").startswith("round_")]
-    assert any(c.value.startswith(f"Player at round {n:,} of {n:,}") for c in at.caption)
+    assert any(c.value.startswith(f"Player at round 0 of {n:,}") for c in at.caption)  # it opens at the start
 
 
 def test_search_and_pages_of_the_merge_table():

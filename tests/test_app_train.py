@@ -84,7 +84,7 @@ def test_page_opens_with_the_default_sample_and_one_click_trains_it():
     assert n_bytes < 256 * 1024  # measured on the whole corpus
     assert _metric(at, "Bytes per token (training text)") == f"{n_bytes / len(expected.tokenizer.encode(text)):.2f}"
     assert _delta(at, "Bytes per token (training text)") == "from 1.00"
-    assert sess(at).round is None  # the Merges page opens on the last round
+    assert sess(at).round is None  # the Merges page opens on round 0, the start
 
     spans = token_spans(_sample_html(at))
     assert spans and all("tok" in span.classes for span in spans)
