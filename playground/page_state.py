@@ -47,7 +47,7 @@ MAX_DROPOUT = 0.99
 MAX_SEED = 1_000_000
 MAX_LINK_TEXT = 1_000
 """Longer Encode text is not put in links (the page says so)."""
-TALK_STEPS = 12
+TALK_STEPS = 13
 """Steps of the guided talk (ui/talk/steps.py has one renderer each)."""
 
 PlayerStart = tuple[str, int, int]

@@ -31,7 +31,7 @@ def open_talk(**query: str) -> AppTest:
 
 
 def test_there_is_one_step_per_number_a_link_allows():
-    assert len(STEPS) == TALK_STEPS == 12
+    assert len(STEPS) == TALK_STEPS == 13
     assert len({step.title for step in STEPS}) == TALK_STEPS
 
 
@@ -175,3 +175,21 @@ def test_a_cancelled_talk_step_waits_for_a_click_instead_of_training_again():
     assert vega_specs(at)  # the step's chart, drawn in the run the click started
     at.run()
     assert not at.info and vega_specs(at)  # and from then on without asking
+
+
+def test_the_predict_step_asks_before_each_round_of_the_libraries_training_of_the_toy():
+    """Step 12 is the player in predict mode on “the cat in the hat”: every round of the library's training of
+    that text, from round 0."""
+    import json
+
+    import bpe_core
+    from playground.corpora import load_sample
+    from ui.talk.predict_step import PREDICT_CORPUS, PREDICT_VOCAB
+
+    step = next(k for k, step in enumerate(STEPS, start=1) if step.title == "Your turn: which pair merges next?")
+    at = open_talk(step=str(step), talk="1")
+    (player,) = [c for c in at.get("bidi_component") if c.proto.component_name == "bpe_playground.merge_player"]
+    data = json.loads(player.proto.json)
+    expected = bpe_core.train(load_sample(PREDICT_CORPUS), PREDICT_VOCAB)
+    assert data["predict"] is True and data["round"] == 0
+    assert data["n"] == len(expected.trace) == PREDICT_VOCAB - 256

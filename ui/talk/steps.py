@@ -1,4 +1,4 @@
-"""The guided talk: twelve steps, each a live view computed by ``bpe_core`` and drawn by the app's own
+"""The guided talk: thirteen steps, each a live view computed by ``bpe_core`` and drawn by the app's own
 renderers (``ui.token_html``, the merge player, the Compare views), with a short speaker note.
 
 A step is a title, a note and a function drawing it; the page (``pages/5_Talk.py``) shows one at a
@@ -28,6 +28,7 @@ from ui.compare.texts import make_text
 from ui.player import merge_player
 from ui.talk import data
 from ui.talk import languages_and_health as fairness
+from ui.talk.predict_step import predict_next_merge
 from ui.talk.tokenizers_compared import three_tokenizers
 
 PLAYER_KEY = "bpe.talk_player"
@@ -194,6 +195,8 @@ def summary() -> None:
         t("The merges, in order, are the tokenizer: encoding replays them."),
         t("A bigger vocabulary means fewer tokens per text, with diminishing returns."),
         t("Byte-level BPE never meets an unknown character; classic BPE needs <unk>."),
+        t("The same sentence costs other languages more tokens than English; bigger vocabularies shrink the gap."),
+        t("Some tokens no text gives on its own: a model barely learns them (glitch tokens)."),
     ):
         st.markdown(f"- {line}")
     st.page_link("pages/0_Train.py", label=t("Train your own tokenizer"), icon=":material/model_training:")
@@ -260,7 +263,6 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
         ),
         classic_and_byte_level,
     ),
-    Step(N_("Summary"), N_("Recap, then invite the audience to train their own tokenizer."), summary),
     Step(
         N_("How languages pay differently"),
         N_(
@@ -279,4 +281,14 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
         ),
         fairness.tokens_never_reached,
     ),
+    Step(
+        N_("Your turn: which pair merges next?"),
+        N_(
+            "Learning sticks when you guess first. The player stops before each round: let the room call out a pair, "
+            "press its number and Enter, and show the counts; Enter again for the next round. The score counts the "
+            "room's right guesses."
+        ),
+        predict_next_merge,
+    ),
+    Step(N_("Summary"), N_("Recap, then invite the audience to train their own tokenizer."), summary),
 )
