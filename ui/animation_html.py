@@ -95,6 +95,7 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "predictEnd": t("The training is over. Score: {right} of {total}."),
         "byte": t("{n} byte"),
         "bytes": t("{n} bytes"),
+        "partOf": t("part of “{chars}”"),
         "symbol": t("{n} symbol"),
         "symbols": t("{n} symbols"),
     }

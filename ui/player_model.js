@@ -235,10 +235,20 @@ class Model {
       const value = this.bytesMode ? this.atoms.subarray(s, e) : this.atoms.slice(s, e).join("");
       const pieces = this.piecesOfValue(value);
       const unit = (this.bytesMode ? "byte" : "symbol") + (e - s === 1 ? "" : "s");
-      tok = { pieces, title: `${labelOf(pieces)} · ${fill(this.labels[unit], { n: e - s })}` };
+      let title = `${labelOf(pieces)} · ${fill(this.labels[unit], { n: e - s })}`;
+      if (this.bytesMode && pieces.some((p) => p[0] === "bytes")) title += ` · ${fill(this.labels.partOf, { chars: this.wholeCharacters(s, e) })}`;
+      tok = { pieces, title };
       this.tokenPieces.set(key, tok);
     }
     return tok;
+  }
+
+  // The characters whose bytes the token from atom s to e holds a part of (round 0 of a Chinese text shows
+  // ⟨E5⟩⟨AD⟩⟨A6⟩: the learner sees they are 学): widened to the characters' first and last bytes.
+  wholeCharacters(s, e) {
+    while (s > 0 && (this.atoms[s] & 0xc0) === 0x80) s--;
+    while (e < this.atoms.length && (this.atoms[e] & 0xc0) === 0x80) e++;
+    return decoder.decode(this.atoms.subarray(s, e)).replace(/\uFFFD/g, "");
   }
 
   // Whether the window's token from atom s to e ends a line: it holds a newline (``↵↵··`` too, as ui/tokens.py
