@@ -88,6 +88,6 @@ else:
     else:
         n = len(steps) - 1
         st.caption(
-            t("{n} merges applied, earliest round first.", n=n) if n != 1 else t("1 merge applied, earliest round first.")
+            t("{n} merges applied, earliest round first.", n=n) if n != 1 else t("1 merge applied.")
         )
         st.html(tokenizer_output.steps_html(steps))

@@ -169,7 +169,8 @@ def reload_when_kept(page) -> None:
     the run ends, and a reload before it is, rightly, a stranger's visit (the work is not handed out).
     """
     page.wait_for_function(
-        "() => location.search.includes('ws=') && document.cookie.includes('bpe_browser=')", timeout=60_000)
+        "() => location.search.includes('ws=') && document.cookie.includes('bpe_browser=')", timeout=60_000
+    )
     page.reload()
 
 

@@ -71,7 +71,7 @@ def naive_encode(text: str, merges: list[tuple[bytes, bytes]], pattern: str | No
     """Apply merges in rank order, pair by pair, to each pre-token (the minbpe way)."""
     rank = {pair: r for r, pair in enumerate(merges)}
     tokens = []
-    for piece in ([text] if pattern is None else regex.findall(pattern, text)):
+    for piece in [text] if pattern is None else regex.findall(pattern, text):
         tokens.extend(naive_apply_merges([bytes([b]) for b in piece.encode("utf-8")], rank))
     return tokens
 

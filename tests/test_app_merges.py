@@ -95,7 +95,9 @@ def test_payload_holds_every_merge_and_its_runner_ups(kind):
     at = _merges_page(SENNRICH, kind=kind, **({"vocab": 30} if kind == "classic" else {}))
     trained = sess(at).trained
     data = _player_data(at)
-    assert data["round"] == 0 and trained.num_merges == data["n"] and data["speed"] in merge_frames.SPEEDS  # opens at the start
+    assert (
+        data["round"] == 0 and trained.num_merges == data["n"] and data["speed"] in merge_frames.SPEEDS
+    )  # opens at the start
     decoded = decode(data)
     table = decoded["table"]
     as_bytes = (lambda t: t.encode()) if kind == "classic" else (lambda t: t)

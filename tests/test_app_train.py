@@ -248,6 +248,8 @@ def test_a_size_above_what_the_corpus_can_make_trains_to_the_end_and_says_so(kin
     assert trained.tokenizer.n_vocab < 5_000
     assert "of 5,000 asked" in trained.label
     assert any("no pair left to merge" in unescaped(m) for m in markdown_texts(at))
+
+
 @pytest.mark.parametrize(
     "kind,vocab_size",
     [("byte", 100), ("classic", 3), ("byte", 0), ("byte", -7), ("byte", 99_999_999), ("classic", 200_001)],
@@ -420,8 +422,10 @@ def test_after_training_runs_out_of_pairs_the_vocab_range_says_after_how_many_me
     n = trained.num_merges
     assert bounds.fewest <= n < bounds.maximum - bounds.minimum
     at.run()  # the range is drawn above the Train button: the next run shows what this training found
-    expected = (f"Vocab sizes from {bounds.minimum:,} to {bounds.minimum + n:,} on this corpus: training it ran out "
-                f"of pairs after {n:,} merges")
+    expected = (
+        f"Vocab sizes from {bounds.minimum:,} to {bounds.minimum + n:,} on this corpus: training it ran out "
+        f"of pairs after {n:,} merges"
+    )
     assert any(caption.value.startswith(expected) for caption in at.caption), [c.value for c in at.caption]
 
 

@@ -130,10 +130,15 @@ def test_the_talk_pages_steps_are_used_by_the_talk_page_only():
 def test_runtime_names_no_module_of_the_app_in_a_string():
     """Job code is referred to by import, never by a module name in a string, which no import test could see."""
     named = {
-        name: sorted(node.value for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                     if isinstance(node, ast.Constant) and isinstance(node.value, str)
-                     and any(node.value.startswith(f"{package}.") for package in ("ui", "playground", "pages")))
-        for name, path in modules().items() if name.startswith("runtime")
+        name: sorted(
+            node.value
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and any(node.value.startswith(f"{package}.") for package in ("ui", "playground", "pages"))
+        )
+        for name, path in modules().items()
+        if name.startswith("runtime")
     }
     assert {name: found for name, found in named.items() if found} == {}
 

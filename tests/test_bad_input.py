@@ -98,10 +98,18 @@ GARBAGE = st.one_of(
     st.binary(max_size=200),
     st.sampled_from(
         [
-            b"{}", b"[]", b"null", b'{"model": []}', b'{"model": {"vocab": {}, "merges": []}, "pre_tokenizer": []}',
+            b"{}",
+            b"[]",
+            b"null",
+            b'{"model": []}',
+            b'{"model": {"vocab": {}, "merges": []}, "pre_tokenizer": []}',
             b'{"format": "bpe-playground", "version": 1, "merges": [["zz", "61"]]}',
             b'{"format": "bpe-playground", "version": 1, "merges": [], "pattern": "(["}',
-            b"\xff\xfe{\x00", b"\xef\xbb\xbf{", b"PK\x03\x04garbage", b"YQ== 0\nYQ== 1\n", b"#version: 0.2\na b\n",
+            b"\xff\xfe{\x00",
+            b"\xef\xbb\xbf{",
+            b"PK\x03\x04garbage",
+            b"YQ== 0\nYQ== 1\n",
+            b"#version: 0.2\na b\n",
         ]
     ),
 )

@@ -97,7 +97,9 @@ def test_uploaded_heldout_text_is_measured_and_its_name_stays_text(server, brows
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').last.set_input_files(str(empty))
-    expect(page.locator('[data-testid="stAlertContentError"]').filter(has_text="empty.txt")).to_be_visible(timeout=30_000)
+    expect(page.locator('[data-testid="stAlertContentError"]').filter(has_text="empty.txt")).to_be_visible(
+        timeout=30_000
+    )
     still = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="Still using")
     expect(still.filter(has_text="<img src=x onerror=alert(1)>.txt").first).to_be_visible()
     wait_idle(page)

@@ -156,7 +156,8 @@ def assert_legible_step(page, step: int, lang: str) -> None:
     problems = layout_problems(layout_report(page, scroll=False))
     assert not problems, (lang, step, problems)
     scroll_height, client_height = page.evaluate(
-        "() => { const m = document.querySelector('[data-testid=stMain]'); return [m.scrollHeight, m.clientHeight]; }")
+        "() => { const m = document.querySelector('[data-testid=stMain]'); return [m.scrollHeight, m.clientHeight]; }"
+    )
     assert scroll_height <= client_height + 1, (lang, step, scroll_height)
     for key in ("talk_prev", "talk_next"):
         box = page.locator(f".st-key-{key} button").bounding_box()

@@ -27,7 +27,8 @@ SMALL = {"width": 1280, "height": 720}
 PLAYER = '[data-testid="bpe-player"]'
 TEXT = "The cat sat on the mat. The cat in the hat, again and again: the cat!"
 DROPOUT = "/Encode?corpus=toy-the-cat-in-the-hat&vocab=300&tokenizer=gpt2&dropout=0.1&seed=3&text=" + TEXT.replace(
-    " ", "%20")
+    " ", "%20"
+)
 SUPERWORD = "/?corpus=python-reference-excerpt&vocab=600&kind=superword&transition=250"
 
 
@@ -104,7 +105,8 @@ def test_tokens_holding_a_newline_end_their_line_in_the_player(server, browser):
         page.evaluate("k => window.__bpePlayer.go(k, false)", round_)
         lines = window.locator(".tok").evaluate_all(
             """spans => spans.filter((s) => s.textContent.includes("↵"))
-                             .map((s) => [s.textContent, s.nextSibling && s.nextSibling.nodeName])""")
+                             .map((s) => [s.textContent, s.nextSibling && s.nextSibling.nodeName])"""
+        )
         assert any(not text.endswith("↵") for text, _ in lines), lines[:10]  # "↵····": indentation after it
         assert all(after == "BR" for _, after in lines), [line for line in lines if line[1] != "BR"][:5]
     assert not watch.problems, watch.problems

@@ -33,7 +33,7 @@ def test_classic_steps_are_the_classic_encoder_cut_to_each_rank(word):
 
 
 def test_a_literal_end_mark_in_classic_text_stays_text():
-    """"a</w>" is the characters a, <, /, w, > and then the mark: its last symbol is never confused with them."""
+    """ "a</w>" is the characters a, <, /, w, > and then the mark: its last symbol is never confused with them."""
     steps = word_steps(CLASSIC, "a</w>")
     assert "".join(shown(steps[-1][1])) == "a</w></w>"
     assert shown(steps[-1][1]) == CLASSIC.encode_word("a</w>")

@@ -25,8 +25,16 @@ CORPUS = "low lower newest widest<|endoftext|> 日本語の文 🙂 naïve café
 def trained(kind: str = "byte", vocab: int = 400, pattern: str | None = "gpt2", specials=("<|endoftext|>",),
             text: str = CORPUS):  # fmt: skip
     choice = "classic" if kind == "classic" else {"gpt2": "gpt2", None: "none"}.get(pattern, "custom")
-    request = Request("paste", "pasted text", text_digest(text), kind, vocab, choice,
-                      None if kind == "classic" else pattern, () if kind == "classic" else tuple(specials))
+    request = Request(
+        "paste",
+        "pasted text",
+        text_digest(text),
+        kind,
+        vocab,
+        choice,
+        None if kind == "classic" else pattern,
+        () if kind == "classic" else tuple(specials),
+    )
     return train_job(text, request)
 
 
@@ -37,8 +45,21 @@ CASES = {
     "no pre-tokenization": trained(pattern=None, vocab=330),
     "custom regex": trained(pattern=r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+", vocab=350, specials=()),
     "no merges": trained(vocab=257),
-    "superword": train_job(CORPUS, Request("paste", "pasted text", text_digest(CORPUS), "superword", 420, "superword",
-                                           SUPERWORD_PATTERN, ("<|endoftext|>",), transition=60, max_words=3)),
+    "superword": train_job(
+        CORPUS,
+        Request(
+            "paste",
+            "pasted text",
+            text_digest(CORPUS),
+            "superword",
+            420,
+            "superword",
+            SUPERWORD_PATTERN,
+            ("<|endoftext|>",),
+            transition=60,
+            max_words=3,
+        ),
+    ),
 }
 
 
@@ -97,12 +118,17 @@ def test_every_saved_value_comes_back_and_big_things_go_to_blobs():
     document, blobs = encode(values)
     assert len(document) < 2_000  # the document names the big things; it does not hold them
     stored = {key: source() for key, source in blobs.items()}
-    assert set(stored) == {f"text:{text_digest(long_text)}", f"text:{upload.digest}",
-                           f"trained:{CASES['byte'].request.key}", *[k for k in stored if k.startswith("tokenizer:")]}
+    assert set(stored) == {
+        f"text:{text_digest(long_text)}",
+        f"text:{upload.digest}",
+        f"trained:{CASES['byte'].request.key}",
+        *[k for k in stored if k.startswith("tokenizer:")],
+    }
     back = decode(document, stored.get)
     assert not back.lost
     assert {name: back.values[name] for name in ("vocab", "sizes", "lang", "talk", "text", "upload", "token")} == {
-        name: values[name] for name in ("vocab", "sizes", "lang", "talk", "text", "upload", "token")}
+        name: values[name] for name in ("vocab", "sizes", "lang", "talk", "text", "upload", "token")
+    }
     assert back.values["trained"].request == CASES["byte"].request
     assert list(back.values["trained"].trace) == list(CASES["byte"].trace)
     assert back.values["loaded"]["mine.json"].encode("hello world") == loaded.encode("hello world")
@@ -122,8 +148,16 @@ def test_a_missing_blob_loses_only_its_own_field_and_says_which():
     assert back.lost == ["trained"] and back.values["vocab"] == 700 and back.values["upload"].text == "abc"
 
 
-@pytest.mark.parametrize("document", ["", "{", "[]", '{"format": "other", "version": 1, "values": {}}',
-                                      json.dumps({"format": "bpe-playground-workspace", "version": 99, "values": {}})])
+@pytest.mark.parametrize(
+    "document",
+    [
+        "",
+        "{",
+        "[]",
+        '{"format": "other", "version": 1, "values": {}}',
+        json.dumps({"format": "bpe-playground-workspace", "version": 99, "values": {}}),
+    ],
+)
 def test_a_document_of_another_kind_restores_nothing_and_says_so(document):
     back = decode(document, {}.get)
     assert back.values == {} and back.lost == ["*"]

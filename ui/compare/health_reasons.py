@@ -6,6 +6,7 @@ shown as the library wrote it."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from playground.i18n import N_, t
 
@@ -51,11 +52,12 @@ def reason_text(reason: str) -> str:
     'a sentence of another shape'
     """
     for pattern, template in _SHAPES:
-        reason = pattern.sub(lambda found, template=template: _said(template, found.groupdict()), reason)
+        reason = pattern.sub(partial(_said, template), reason)
     return reason
 
 
-def _said(template: str, values: dict[str, str]) -> str:
+def _said(template: str, found: re.Match[str]) -> str:
+    values = found.groupdict()
     if "error" in values:
         values = {
             **values,
