@@ -53,7 +53,7 @@ _page_tools = st.components.v2.component(
         ".bpe-link{display:flex;gap:.25rem;align-items:flex-start;background:#f0f2f6;border-radius:.5rem;"
         "padding:.45rem .35rem .45rem .6rem}\n"  # a newline: Streamlit takes a one-line string with "/" for a path
         ".bpe-link code{flex:1;font:.78rem/1.35 'Source Code Pro',ui-monospace,monospace;color:#31333f;"
-        "white-space:pre-wrap;word-break:break-all}"
+        "white-space:pre-wrap;word-break:break-all;max-height:5.5em;overflow:auto}"  # a long link scrolls
         ".bpe-link button{border:0;background:none;cursor:pointer;font-size:1rem;line-height:1;padding:.1rem .2rem;"
         "color:#555;border-radius:.3rem}.bpe-link button:hover{background:#e0e3ea}"
         f".bpe-link.talk code{{font-size:max({stage.MIN_PX}px,{stage.VW}vw)}}"  # talk mode: as big as the rest

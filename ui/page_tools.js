@@ -52,6 +52,21 @@ function copy(text, button) {
   else byHand();
 }
 
+// The link as a person reads it: %-escapes of letters and digits shown as the characters (a Chinese text in a link
+// is 9 characters an ideograph escaped: 15 lines of them). Everything else stays escaped: spaces, punctuation (so
+// & = # keep their meaning), invisible and direction-changing characters, and right-to-left letters, which would
+// reorder the link around them.
+const SHOWN = /^[\p{L}\p{M}\p{N}]$/u;
+const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+
+function readable(link) {
+  return link.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    let text;
+    try { text = decodeURIComponent(run); } catch { return run; }
+    return [...text].map((ch) => (SHOWN.test(ch) && !RIGHT_TO_LEFT.test(ch) ? ch : encodeURIComponent(ch))).join("");
+  });
+}
+
 function showLink(parent, link, label, talk) {
   let box = parent.querySelector(".bpe-link");
   if (!box) {
@@ -61,10 +76,12 @@ function showLink(parent, link, label, talk) {
     const button = box.lastChild;
     button.type = "button";
     setIcon(button, "copy");
-    button.addEventListener("click", () => copy(box.firstChild.textContent, button));
+    button.addEventListener("click", () => copy(box.dataset.link, button));
     parent.appendChild(box);
   }
-  box.firstChild.textContent = link; // text, never HTML
+  box.dataset.link = link; // what the button copies: the link as the address bar has it
+  box.firstChild.textContent = readable(link); // text, never HTML
+  box.firstChild.title = link;
   box.classList.toggle("talk", Boolean(talk));
   box.lastChild.title = label;
   box.lastChild.setAttribute("aria-label", label);

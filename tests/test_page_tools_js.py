@@ -1,0 +1,57 @@
+"""The sidebar's link box (ui/page_tools.js, ``readable``) run in Node: a link shows its letters and digits as
+characters (a Chinese text is readable, not 15 lines of %-escapes), yet reads back to exactly the same values,
+and shows nothing invisible, direction-changing or right-to-left. Skips without Node."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import unicodedata
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+NODE = shutil.which("node")
+SOURCE = (Path(__file__).resolve().parents[1] / "ui" / "page_tools.js").read_text(encoding="utf-8")
+pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the page's JavaScript")
+
+RUNNER = """
+const vm = require("vm");
+const context = {};
+vm.runInNewContext(process.argv[1].replace("export default function", "function main") +
+  "\\n;globalThis.readable = readable;", context);
+const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(links.map((link) => context.readable(link))));
+"""
+HIDDEN = {"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}
+
+
+def readable(links: list[str]) -> list[str]:
+    run = subprocess.run([NODE, "-e", RUNNER, SOURCE], input=json.dumps(links), capture_output=True, text=True,
+                         timeout=60, check=True)  # fmt: skip
+    return json.loads(run.stdout)
+
+
+def link_of(values: dict[str, str]) -> str:
+    return "http://127.0.0.1:8501/Encode?" + urlencode(values, safe=",")  # as ui/frame.py writes it
+
+
+@settings(max_examples=30)
+@given(st.lists(st.dictionaries(st.sampled_from(["text", "corpus", "refs"]), st.text(max_size=20), min_size=1), min_size=1, max_size=8))  # fmt: skip
+def test_a_readable_link_reads_back_to_the_same_values_and_hides_nothing(value_sets):
+    links = [link_of(values) for values in value_sets]
+    for values, shown in zip(value_sets, readable(links), strict=True):
+        assert dict(parse_qsl(shown.split("?", 1)[1], keep_blank_values=True)) == values
+        assert not [ch for ch in shown if unicodedata.category(ch) in HIDDEN]
+        assert not [ch for ch in shown if unicodedata.bidirectional(ch) in ("R", "AL", "RLE", "RLO", "RLI")]
+
+
+def test_chinese_is_shown_as_chinese_and_punctuation_stays_escaped():
+    (shown,) = readable([link_of({"text": "你好，世界 & more", "lang": "zh"})])
+    assert "text=你好%EF%BC%8C世界+%26+more" in shown and shown.endswith("lang=zh")
+    (arabic,) = readable([link_of({"text": "مرحبا\u202e"})])
+    assert "%D9%85" in arabic and "%E2%80%AE" in arabic
