@@ -140,7 +140,7 @@ class Replay:
             return self.engine.pair_count(a, b)
         return non_overlapping_count(self.engine, a)
 
-    def _preference(self, a: int, b: int) -> tuple:
+    def preference(self, a: int, b: int) -> tuple:
         """Smaller is preferred among pairs of equal count, under this hypothesis's tie rule."""
         if isinstance(self.engine, FirstSeenQueue):
             return (self.engine.first_position(a, b),)
@@ -156,7 +156,7 @@ class Replay:
             entries = [entry for entry in entries if entry[1] != entry[2]]
             entries += [(non_overlapping_count(self.engine, x), x, x) for x in self._doubles]
             entries = [entry for entry in entries if entry[0] > 0]
-            entries.sort(key=lambda entry: (-entry[0], self._preference(entry[1], entry[2])))
+            entries.sort(key=lambda entry: (-entry[0], self.preference(entry[1], entry[2])))
         return entries[:limit]
 
     def shown(self, entry: tuple[int, int, int]) -> tuple[bytes, bytes, int]:
@@ -166,7 +166,7 @@ class Replay:
     def ties(self, count: int) -> list[tuple[bytes, bytes, int]]:
         """Every pair that occurs ``count`` times, in this hypothesis's order."""
         tied = [(c, a, b) for c, a, b in self.engine.live_pairs() if c == count]
-        tied.sort(key=lambda entry: self._preference(entry[1], entry[2]))
+        tied.sort(key=lambda entry: self.preference(entry[1], entry[2]))
         return [self.shown(entry) for entry in tied]
 
 
