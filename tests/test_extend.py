@@ -43,7 +43,9 @@ def assert_keeps_base(base, extended) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["merges", "ranks", "unsplit"]), texts, st.lists(texts, min_size=1, max_size=3), st.integers(0, 25))
+@given(
+    st.sampled_from(["merges", "ranks", "unsplit"]), texts, st.lists(texts, min_size=1, max_size=3), st.integers(0, 25)
+)
 def test_extend_equals_naive(kind, base_text, documents, n_new):
     base = base_of(kind, base_text + " abc dab cab")
     result = bpe_core.extend(base, documents, len(base.vocab) + n_new)
@@ -84,10 +86,12 @@ def test_tiktoken_reads_extended_ranks(tmp_path):
     text = SAMPLE + " Ação e coração.<|endoftext|>" + SAMPLE
     result = bpe_core.extend(base, text, len(base.vocab) + 40)
     extended = result.tokenizer
-    path, = bpe_core.save_extension(result, tmp_path, "tiktoken")
+    (path,) = bpe_core.save_extension(result, tmp_path, "tiktoken")
     reloaded = load(path, special_tokens=base.special_tokens, pattern=base.pattern)
     peer = tiktoken.Encoding(
-        "extended", pat_str=base.pattern_regex, mergeable_ranks=reloaded.mergeable_ranks,
+        "extended",
+        pat_str=base.pattern_regex,
+        mergeable_ranks=reloaded.mergeable_ranks,
         special_tokens=base.special_tokens,
     )
     for sample in (text, SAMPLE.lower(), "informação coração não", "<|endoftext|>ação"):
@@ -99,10 +103,10 @@ def test_tiktoken_reads_extended_ranks(tmp_path):
 @given(texts, st.lists(texts, min_size=1, max_size=2), st.integers(0, 20), texts)
 def test_tokenizers_reads_appended_json(tmp_path_factory, base_text, documents, n_new, probe):
     folder = tmp_path_factory.mktemp("hf")
-    source, = bpe_core.save(base_of("merges", base_text + " abc dab"), folder, "hf")
+    (source,) = bpe_core.save(base_of("merges", base_text + " abc dab"), folder, "hf")
     base = load(source)
     result = bpe_core.extend(base, documents, len(base.vocab) + n_new)
-    path, = bpe_core.save_extension(result, folder / "extended", "hf", source=source)
+    (path,) = bpe_core.save_extension(result, folder / "extended", "hf", source=source)
     peer = tokenizers.Tokenizer.from_file(str(path))
     for sample in [*documents, probe]:
         assert peer.encode(sample, add_special_tokens=False).ids == result.tokenizer.encode(sample)
@@ -113,12 +117,12 @@ def test_tokenizers_reads_appended_json(tmp_path_factory, base_text, documents, 
 
 def test_gpt2_json_pairs_keep_their_spelling(tmp_path):
     """A tokenizer.json whose merges are [left, right] pairs gets its new ones as pairs too."""
-    source, = bpe_core.save(bpe_core.train("abc abd " * 5, 260).tokenizer, tmp_path, "hf")
+    (source,) = bpe_core.save(bpe_core.train("abc abd " * 5, 260).tokenizer, tmp_path, "hf")
     spec = json.loads(source.read_text())
     spec["model"]["merges"] = [merge.split(" ") for merge in spec["model"]["merges"]]
     source.write_text(json.dumps(spec))
     result = bpe_core.extend(load(source), "xyz xyz xyw", 263)
-    path, = bpe_core.save_extension(result, tmp_path / "out", "hf", source=source)
+    (path,) = bpe_core.save_extension(result, tmp_path / "out", "hf", source=source)
     merges = json.loads(path.read_text())["model"]["merges"]
     assert merges[-3:] == [[left.decode(), right.decode()] for left, right in result.merges]
     peer = tokenizers.Tokenizer.from_file(str(path))

@@ -52,7 +52,9 @@ def test_train_files_takes_the_options(tmp_path):
     text = "low lower lowest newer newest " * 7
     (tmp_path / "a.txt").write_text(text, encoding="utf-8")
     options = {"min_frequency": 8, "max_token_length": 3}
-    assert bpe_core.train_files(tmp_path / "a.txt", 280, **options).merges == bpe_core.train(text, 280, **options).merges
+    assert (
+        bpe_core.train_files(tmp_path / "a.txt", 280, **options).merges == bpe_core.train(text, 280, **options).merges
+    )
 
 
 @pytest.mark.parametrize("bad", [{"min_frequency": -1}, {"max_token_length": 0}, {"max_token_length": 2.5}])
@@ -68,18 +70,30 @@ classic_texts = st.text(st.sampled_from("aab c\ndéé!xyz"), max_size=150)
 
 @settings(max_examples=80, deadline=None)
 @given(
-    classic_texts, st.integers(0, 25), st.integers(0, 4), limits, st.sampled_from([None, 1, 2, 3, 5, 20]),
+    classic_texts,
+    st.integers(0, 25),
+    st.integers(0, 4),
+    limits,
+    st.sampled_from([None, 1, 2, 3, 5, 20]),
     st.sampled_from(["", "q", "aq"]),
 )
 def test_classic_options_equal_naive(text, n_merges, min_frequency, max_token_length, limit, initial):
     size = len(naive_alphabet(text, limit, initial)) + 1
     result = bpe_core.train_classic(
-        text, size + n_merges, min_frequency=min_frequency, max_token_length=max_token_length,
-        limit_alphabet=limit, initial_alphabet=initial,
+        text,
+        size + n_merges,
+        min_frequency=min_frequency,
+        max_token_length=max_token_length,
+        limit_alphabet=limit,
+        initial_alphabet=initial,
     )
     expected = naive_classic_options(
-        text, n_merges, min_frequency=min_frequency, max_token_length=max_token_length,
-        limit_alphabet=limit, initial_alphabet=initial,
+        text,
+        n_merges,
+        min_frequency=min_frequency,
+        max_token_length=max_token_length,
+        limit_alphabet=limit,
+        initial_alphabet=initial,
     )
     assert result.merges == [(shown(left), shown(right)) for left, right in expected]
     assert len(result.tokenizer.vocab) == size + len(result.merges) + 1  # and <unk>

@@ -44,9 +44,7 @@ class ClassicResult:
         return self.tokenizer.merges
 
 
-def alphabet(
-    words: Counter[str], limit: int | None = None, initial: Iterable[str] = ()
-) -> list[str]:
+def alphabet(words: Counter[str], limit: int | None = None, initial: Iterable[str] = ()) -> list[str]:
     """The characters training starts from, in code-point order: those of ``words`` (each word
     counted as often as it occurs) and ``initial``, then, with a ``limit``, only the ``limit`` most
     frequent (``initial`` first, then by count; on equal counts the smaller code point).

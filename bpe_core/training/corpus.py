@@ -136,8 +136,8 @@ def train_files(
     ``text_blocks``) and their pre-tokens counted block by block, in this process or, with
     ``dask=DaskSettings(...)``, on a Dask cluster; the counts, and so the merges, are exactly
     those ``train`` finds on the files' text, one file after another, each its own text.
-    The other arguments are ``train``'s (``min_frequency``, ``max_token_length`` too); ``progress(stage, done, total)`` reports bytes read,
-    then merges made.
+    The other arguments are ``train``'s (``min_frequency``, ``max_token_length`` too);
+    ``progress(stage, done, total)`` reports bytes read, then merges made.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())

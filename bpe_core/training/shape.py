@@ -155,7 +155,10 @@ def run_merges(
             return trace, f"no pair left to merge after {rank:,} merges"
         (count, left_id, right_id), runners_up = best
         if count < min_frequency:
-            return trace, f"the best pair occurs {count:,} times, below min_frequency {min_frequency:,}, after {rank:,} merges"
+            return (
+                trace,
+                f"the best pair occurs {count:,} times, below min_frequency {min_frequency:,}: {rank:,} merges",
+            )
         candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
         new_id, replaced = engine.merge(left_id, right_id)
         trace.append(

@@ -218,7 +218,11 @@ def extended_tokenizer(base: Tokenizer, trace: list[MergeRecord]) -> Tokenizer:
     else:
         merges = base.merges + [(record.left, record.right) for record in trace]
         tokenizer = Tokenizer(
-            base.vocab | new, merges, base.special_tokens, base.pattern, name=base.name,
+            base.vocab | new,
+            merges,
+            base.special_tokens,
+            base.pattern,
+            name=base.name,
             normalization=base.normalization,
         )
     tokenizer.pattern_source = base.pattern_source

@@ -54,7 +54,9 @@ def appended_hf(spec: Any, result: ExtendResult, source: PathLike) -> dict[str, 
     for identifier, token in result.new_tokens.items():
         spelling = to_gpt2_text(token)
         if spelling in vocab:
-            raise FormatError(source, f"already has {spelling!r}, the spelling of new token {identifier}", field="model")
+            raise FormatError(
+                source, f"already has {spelling!r}, the spelling of new token {identifier}", field="model"
+            )
         vocab[spelling] = identifier
     for left, right in result.merges:
         spelled = [to_gpt2_text(left), to_gpt2_text(right)]
