@@ -120,7 +120,7 @@ def train_classic(
     base = [*characters, END_OF_WORD]
     if vocab_size < len(base):
         raise ValueError(
-            f"vocab_size {vocab_size} is too small: the alphabet has {len(characters)} characters, "
+            f"vocab_size {vocab_size} is too small: the alphabet has {len(characters)} distinct characters, "
             f"so the vocabulary starts at {len(base)} symbols (characters + {END_OF_WORD})"
         )
     symbol_id = {symbol: identifier for identifier, symbol in enumerate(base)}

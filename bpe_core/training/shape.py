@@ -152,7 +152,8 @@ def run_merges(
     for rank in range(n_merges):
         best = engine.best(RUNNERS_UP)
         if best is None:
-            return trace, f"no pair left to merge after {rank:,} merges"
+            skipped = " (those left are skipped: too long, or already tokens)" if engine.live_pairs() else ""
+            return trace, f"no pair left to merge after {rank:,} merges{skipped}"
         (count, left_id, right_id), runners_up = best
         if count < min_frequency:
             return (

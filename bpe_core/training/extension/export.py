@@ -37,7 +37,7 @@ def save_extension(
     """
     if fmt != "hf" or source is None:
         return save(result.tokenizer, path_or_dir, fmt)
-    spec = parse_json(read_text(source), source)
+    spec = parse_json(read_text(Path(source)), source)
     text = json.dumps(appended_hf(spec, result, source), ensure_ascii=False, indent=1)
     return [write_text(target_file(path_or_dir, "tokenizer.json"), text + "\n")]
 
