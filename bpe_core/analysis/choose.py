@@ -230,7 +230,7 @@ def suggest_size(curve: SizeCurve, *, min_gain: float = 0.005, per_merges: int =
         )
     else:
         reason = f"Even from the smallest size, {size:,}, {more} {save} less than {min_gain:.2%}: {saved}."
-    below = np.flatnonzero(gains[:k] < min_gain) if len(good) else []
+    below = np.flatnonzero(gains[:k] < min_gain) if len(good) else np.empty(0, np.intp)
     dips_at = int(curve.vocab_sizes[below[0]]) if len(below) else None
     if dips_at is not None:
         reason += (

@@ -5,7 +5,8 @@ the base's own format (a ``tokenizer.json`` with merges appended, tiktoken ranks
     python -m bpe_core extend 'data/*.txt' --base my_tok/tokenizer.json --vocab-size 40000 --out bigger
 
 ``--base`` is a built-in tokenizer's name or a tokenizer file (directory); ``--format`` writes
-another format than the base's.
+another format than the base's. A base that normalizes text first (Qwen's NFC) is written as a
+``tokenizer.json``, which can say so (a tiktoken file cannot).
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ def load_base(args: argparse.Namespace) -> tuple[Tokenizer, formats.FormatName, 
         source = files[0] if kind == "file" and files else None
     else:
         raise CliError(f"--base {args.base}: no such file, nor a built-in tokenizer ({', '.join(reference_names())})")
+    if fmt == "tiktoken" and getattr(base, "normalization", None):
+        fmt = "hf"  # a tiktoken file cannot say the text is normalized first (Qwen's NFC); a tokenizer.json can
     if fmt not in formats.FORMATS:
         raise CliError(f"--base {args.base}: a {fmt} tokenizer cannot be extended (byte-level BPE only)")
     if not isinstance(base, Tokenizer):
