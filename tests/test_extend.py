@@ -120,17 +120,20 @@ def test_tokenizers_reads_appended_json(tmp_path_factory, base_text, documents, 
 
 
 def test_gpt2_json_pairs_keep_their_spelling(tmp_path):
-    """A tokenizer.json whose merges are [left, right] pairs gets its new ones as pairs too."""
+    """A tokenizer.json whose merges are [left, right] pairs gets its new ones as pairs too; without
+    ``ignore_merges`` (GPT-2's file: tokenizers then applies merges pair by pair) the ids stay equal."""
     (source,) = bpe_core.save(bpe_core.train("abc abd " * 5, 260).tokenizer, tmp_path, "hf")
     spec = json.loads(source.read_text())
     spec["model"]["merges"] = [merge.split(" ") for merge in spec["model"]["merges"]]
+    del spec["model"]["ignore_merges"]
     source.write_text(json.dumps(spec))
     result = bpe_core.extend(load(source), "xyz xyz xyw", 263)
     (path,) = bpe_core.save_extension(result, tmp_path / "out", "hf", source=source)
     merges = json.loads(path.read_text())["model"]["merges"]
     assert merges[-3:] == [[left.decode(), right.decode()] for left, right in result.merges]
     peer = tokenizers.Tokenizer.from_file(str(path))
-    assert peer.encode("xyz xyw").ids == result.tokenizer.encode("xyz xyw")
+    for sample in ("xyz xyw", "abc xyzabd", "xyxyzz abd"):
+        assert peer.encode(sample).ids == result.tokenizer.encode(sample)
 
 
 def test_extend_files_equals_extend(tmp_path):
