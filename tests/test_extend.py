@@ -20,7 +20,7 @@ from bpe_core.formats import load
 from bpe_core.reference import ReferenceDataError
 
 SPECIAL = "<|end|>"
-texts = st.text(st.sampled_from("ab c\nd!é<|end|>"), max_size=120)
+texts = st.lists(st.sampled_from([*"ab c\nd!é", SPECIAL]), max_size=100).map("".join)
 SAMPLE = "The tokenizer was extended to Portuguese: não, coração, informação, ação. " * 3
 
 
@@ -79,10 +79,27 @@ def test_real_base_equals_naive(name):
     assert len(result.tokenizer.encode(text)) < len(base.encode(text))
 
 
-def test_shared_corpus_equals_naive():
+def test_shared_corpora_equal_naive():
     base = bpe_core.train(corpus("tinyshakespeare.txt", 30_000), 300).tokenizer
     text = corpus("chinese_classics.txt", 4_000)
     assert bpe_core.extend(base, text, 330).merges == naive_extend(base, [text], 30)
+    gpt2, docs = bpe_core.reference("gpt2"), corpus("docs10m.txt", 6_000)
+    assert bpe_core.extend(gpt2, docs, len(gpt2.vocab) + 25).merges == naive_extend(gpt2, [docs], 25)
+
+
+@settings(max_examples=30, deadline=None)
+@given(texts, texts, st.integers(0, 20), st.lists(texts, max_size=3))
+def test_tiktoken_reads_extended_trained_ranks(base_text, text, n_new, probes):
+    base = base_of("ranks", base_text + " abc dab")
+    extended = bpe_core.extend(base, text, len(base.vocab) + n_new).tokenizer
+    peer = tiktoken.Encoding(
+        "extended",
+        pat_str=base.pattern_regex,
+        mergeable_ranks=extended.mergeable_ranks,
+        special_tokens=extended.special_tokens,
+    )
+    for sample in [text, *probes]:
+        assert peer.encode(sample, allowed_special="all") == extended.encode(sample)
 
 
 def test_tiktoken_reads_extended_ranks(tmp_path):
