@@ -87,6 +87,15 @@ def brute_force_suggestion(counts, sizes, min_gain, per_merges):
     return sizes[0]
 
 
+def brute_force_dip(counts, sizes, min_gain, per_merges, suggested):
+    """The first size below the suggestion whose gain is under min_gain (None: none is)."""
+    last = len(counts) - 1
+    for k in range(sizes.index(suggested)):
+        if (counts[k] - counts[min(k + per_merges, last)]) / counts[k] < min_gain:
+            return sizes[k]
+    return None
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.text(alphabet="ab c\nd", min_size=20, max_size=200),
@@ -103,6 +112,8 @@ def test_suggestion_equals_a_brute_force_scan(training, min_gain, per_merges):
     assert suggestion.vocab_size == brute_force_suggestion(counts, sizes, min_gain, per_merges)
     assert str(f"{suggestion.vocab_size:,}") in suggestion.reason
     assert f"{min_gain:.2%}" in suggestion.reason
+    assert suggestion.dips_at == brute_force_dip(counts, sizes, min_gain, per_merges, suggestion.vocab_size)
+    assert (suggestion.dips_at is not None) == ("rises above it again" in suggestion.reason)
 
 
 def test_suggestion_reason_reads_with_its_numbers():
@@ -111,8 +122,12 @@ def test_suggestion_reason_reads_with_its_numbers():
     assert suggestion.vocab_size == 258
     assert suggestion.reason == (
         "258 is the largest vocab size where 1 more merge still saves at least 20.00% of the held-out tokens: "
-        "going to 259 saves 28.57% (7 → 5 tokens); from 259 on, the saving is smaller."
+        "going to 259 saves 28.57% (7 → 5 tokens); from 259 on, the saving is smaller. The saving first falls "
+        "below 20.00% at 256 and rises above it again later (a stretch of the text that new merges suddenly fit): "
+        "read the gain curve before you choose."
     )
+    assert suggestion.dips_at == 256  # 1 merge saves 18.18% at 256, 22.22% at 257
+    assert suggest_size(curve, min_gain=0.15, per_merges=1).dips_at is None
     assert not suggestion.at_end
     ended = suggest_size(curve, min_gain=0.1, per_merges=2)
     assert ended.at_end and ended.reason.endswith("train a bigger one to see further.")

@@ -193,16 +193,23 @@ class Suggestion:
     per_merges: int
     reason: str
     at_end: bool  # the curve ended within per_merges of the suggestion: a bigger tokenizer may go further
+    dips_at: int | None = None
+    """The first size below the suggestion where the gain falls under ``min_gain`` (and rises above it
+    again later): the gain goes up and down, so the rule's answer depends on the threshold. None: it never does."""
 
 
 def suggest_size(curve: SizeCurve, *, min_gain: float = 0.005, per_merges: int = 1000) -> Suggestion:
     """The largest vocab size where ``per_merges`` more merges still save at least ``min_gain`` of
-    the held-out tokens (the smallest size when none does).
+    the held-out tokens (the smallest size when none does). Where the gain dips below ``min_gain``
+    before that size and rises again, ``dips_at`` says where and the reason warns (the app shows the
+    same sentence; the command line prints it to stderr).
 
     >>> import bpe_core
     >>> curve = size_curve(bpe_core.train("aaabdaaabac", 259).tokenizer, "aaabdaaabac", min_uses=None)
     >>> suggest_size(curve, min_gain=0.2, per_merges=1).vocab_size
     258
+    >>> suggest_size(curve, min_gain=0.2, per_merges=1).dips_at  # 1 merge saves 18% at 256, 22% at 257
+    256
     """
     if per_merges < 1:
         raise ValueError(f"per_merges must be at least 1, not {per_merges}")
@@ -223,10 +230,17 @@ def suggest_size(curve: SizeCurve, *, min_gain: float = 0.005, per_merges: int =
         )
     else:
         reason = f"Even from the smallest size, {size:,}, {more} {save} less than {min_gain:.2%}: {saved}."
+    below = np.flatnonzero(gains[:k] < min_gain) if len(good) else np.empty(0, np.intp)
+    dips_at = int(curve.vocab_sizes[below[0]]) if len(below) else None
+    if dips_at is not None:
+        reason += (
+            f" The saving first falls below {min_gain:.2%} at {dips_at:,} and rises above it again later (a "
+            "stretch of the text that new merges suddenly fit): read the gain curve before you choose."
+        )
     at_end = k + per_merges > last
     if at_end:
         reason += (
             f" The tokenizer ends at {int(curve.vocab_sizes[-1]):,}, so the gains near its end count only "
             "the merges it has: train a bigger one to see further."
         )
-    return Suggestion(size, k, float(gains[k]), min_gain, per_merges, reason, at_end)
+    return Suggestion(size, k, float(gains[k]), min_gain, per_merges, reason, at_end, dips_at)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m bpe_core train | encode | decode | choose | languages | health | check``.
+"""Command line: ``python -m bpe_core train | extend | encode | decode | choose | languages | health | check``.
 
 Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
 grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
@@ -15,7 +15,8 @@ ids in memory; decode them back::
     python -m bpe_core decode ids.txt --tokenizer my_tok
 
 Errors are one line on stderr and exit status 2 (:mod:`.errors`). The commands: :mod:`.train`
-(with :mod:`.progress`, its bars), :mod:`.encode` (encode and decode), :mod:`.analysis` (choose a vocab
+(with :mod:`.progress`, its bars), :mod:`.extend` (new merges on an existing tokenizer),
+:mod:`.encode` (encode and decode), :mod:`.analysis` (choose a vocab
 size, the cost of languages, a tokenizer's health: tables on stdout), :mod:`.check` (a learner's
 merges against bpe_core's training); their arguments:
 :mod:`.parser`; files and stdin/stdout: :mod:`.text_io`.
@@ -45,6 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_train(args)
         if args.command == "encode":
             return run_encode(args)
+        if args.command == "extend":
+            from .extend import run_extend
+
+            return run_extend(args)
         if args.command == "check":
             from .check import run_check
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -130,6 +131,12 @@ def _choose(args: argparse.Namespace, tokenizer: Tokenizer) -> list[str]:
     ]
     lines = table([*headers, f"rare (<{args.min_uses} uses)", ""], body)
     suggestion = suggest_size(size_curve(tokenizer, heldout, min_uses=None), min_gain=args.min_gain)
+    if suggestion.dips_at is not None:  # the rule's answer depends on the threshold: say so where it is seen
+        print(
+            f"warning: the gain of 1,000 more merges falls below {suggestion.min_gain:.2%} at "
+            f"{suggestion.dips_at:,} and rises above it again later; read the gain column before you choose",
+            file=sys.stderr,
+        )
     return [*lines, "", f"suggested: {suggestion.vocab_size:,}. {suggestion.reason}"]
 
 

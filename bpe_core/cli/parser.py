@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from .. import formats
 from ..pretokenize import PATTERNS
-from . import analysis, check
+from . import analysis, check, extend
 from .errors import PROG, CliError
 
 
@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=[*formats.FORMATS, "all"],
         help="file format(s) to write; repeatable (default bpe-playground)",
     )
+    extend.add_limits(train)
     train.add_argument("--quiet", action="store_true", help="no progress bar")
     dask = train.add_mutually_exclusive_group()
     dask.add_argument("--dask-scheduler", metavar="ADDRESS", help="count pre-tokens on this Dask cluster (tcp://...)")
@@ -61,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     analysis.add_commands(commands, add_tokenizer_options)
     check.add_command(commands)
+    extend.add_command(commands)
     return parser
 
 

@@ -68,7 +68,15 @@ def _run_training(
     if args.files == ["-"]:
         text = read_all("-")
         on_step = None if progress is None else (lambda done, total: progress("train", done, total))
-        result = train(text, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=on_step)
+        result = train(
+            text,
+            args.vocab_size,
+            special_tokens=args.special,
+            pattern=pattern,
+            progress=on_step,
+            min_frequency=args.min_frequency,
+            max_token_length=args.max_token_length,
+        )
         return result, len(text.encode("utf-8"))
     if "-" in args.files:
         raise CliError("'-' (stdin) cannot be mixed with files")
@@ -79,7 +87,14 @@ def _run_training(
         dask = DaskSettings(scheduler=args.dask_scheduler, workers=args.dask_workers or 2)
     paths = expand_paths(args.files)
     result = train_files(
-        paths, args.vocab_size, special_tokens=args.special, pattern=pattern, progress=progress, dask=dask
+        paths,
+        args.vocab_size,
+        special_tokens=args.special,
+        pattern=pattern,
+        progress=progress,
+        dask=dask,
+        min_frequency=args.min_frequency,
+        max_token_length=args.max_token_length,
     )
     return result, sum(path.stat().st_size for path in paths)
 

@@ -7,6 +7,7 @@
 - :mod:`.merge_engine`, :mod:`.word_engine`: the merge loop, pair counts kept up to date;
 - :mod:`.counting`: a big text's pre-tokens counted on every core;
 - :mod:`.corpus`: corpora in files, streamed: ``train_files``;
+- :mod:`.extension`: an existing tokenizer grown on a corpus, every id kept: ``extend``, ``extend_files``;
 - variants of the shape: :mod:`.parity` (parity-aware BPE over languages: ``train_parity``) and
   :mod:`.superword` (SuperBPE's tokens across words: ``train_superword``).
 
@@ -18,6 +19,7 @@
 from .byte_level import TrainResult, train, train_counts
 from .classic import ClassicResult, train_classic
 from .corpus import train_files
+from .extension import ExtendResult, extend, extend_files, save_extension
 from .merge_engine import Candidate
 from .parity import ParityResult, train_parity
 from .shape import MergeRecord, ProgressCallback, TrainingCancelled
@@ -26,11 +28,15 @@ from .superword import train_superword
 __all__ = [
     "Candidate",
     "ClassicResult",
+    "ExtendResult",
     "MergeRecord",
     "ParityResult",
     "ProgressCallback",
     "TrainResult",
     "TrainingCancelled",
+    "extend",
+    "extend_files",
+    "save_extension",
     "train",
     "train_classic",
     "train_counts",

@@ -19,7 +19,7 @@ from ..encoding.tokenizer import Tokenizer
 from ..pretokenize import compile_pattern, split_on_special
 from .counting import count_text
 from .merge_engine import MergeEngine, PositionEngine
-from .shape import MergeRecord, ProgressCallback, Reporter, check_special_tokens, merge_rounds
+from .shape import MergeRecord, ProgressCallback, Reporter, check_limits, check_special_tokens, merge_rounds
 from .ties import check_tie_break, engine_factory_for, gpt2_byte_order
 from .word_engine import WordEngine
 
@@ -77,6 +77,8 @@ def train(
     pattern: str | None = "gpt2",
     progress: ProgressCallback | None = None,
     tie_break: str = "greatest",
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
 ) -> TrainResult:
     """Train a byte-level BPE tokenizer on ``text``.
 
@@ -87,7 +89,14 @@ def train(
     memory, see ``train_files``. ``tie_break`` picks among pairs of equal count: ``"greatest"``
     (the lexicographically greatest, CS336's rule), ``"smallest"``, ``"first"`` (first seen in the
     text, as minbpe and Sennrich et al.'s code) or ``"hf"`` (Hugging Face's); see :mod:`.ties`.
+    ``min_frequency``: stop when the best pair occurs fewer times (``stop_reason`` says so);
+    ``max_token_length``: never make a token longer than this many bytes (a longer pair is skipped
+    and training goes on with the next; Hugging Face's counts characters instead).
 
+    >>> train("aaabdaaabac", 259, min_frequency=3).merges  # (aa, a) occurs twice: it stops there
+    [(b'a', b'a')]
+    >>> train("aaabdaaabac", 259, max_token_length=2).merges  # aaa, aaab are too long
+    [(b'a', b'a'), (b'a', b'b'), (b'a', b'c')]
     >>> result = train("aaabdaaabac", 259)
     >>> result.merges
     [(b'a', b'a'), (b'aa', b'a'), (b'aaa', b'b')]
@@ -98,6 +107,7 @@ def train(
     checked_text(text)
     specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
     check_tie_break(tie_break)
+    check_limits(min_frequency, max_token_length)
     report = Reporter(progress, 1 + n_merges)
     chunks_total = [1]
 
@@ -116,6 +126,8 @@ def train(
         progress=lambda done: report(chunks_total[0] + done),
         started=started,
         tie_break=tie_break,
+        min_frequency=min_frequency,
+        max_token_length=max_token_length,
     )
     result.special_token_count = count_special_tokens(text, specials)
     return result
@@ -136,6 +148,8 @@ def train_counts(
     started: float | None = None,
     engine_factory: EngineFactory | None = None,
     tie_break: str = "greatest",
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
 ) -> TrainResult:
     """Train on pre-token counts already made (by ``count_pretokens`` or on a cluster).
 
@@ -143,7 +157,7 @@ def train_counts(
     ``progress(merges_done)`` is called after every merge. ``started`` is when the whole
     training began (``time.perf_counter()``), so the timings include counting.
     ``engine_factory`` replaces the usual engine by one that picks pairs its own way (the
-    variants: ``parity``, ``superword``); ``tie_break`` is the rule for ties otherwise (see ``train``).
+    variants: ``parity``, ``superword``); ``tie_break``, ``min_frequency`` and ``max_token_length`` as in ``train``.
 
     >>> train_counts({"low": 5, " lower": 2}, 258).merges
     [(b'o', b'w'), (b'l', b'ow')]
@@ -151,6 +165,7 @@ def train_counts(
     counted = time.perf_counter()
     started = counted if started is None else started
     specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
+    check_limits(min_frequency, max_token_length)
     words = ((pretoken.encode("utf-8"), count) for pretoken, count in pretokens.items())
     byte_symbols = [bytes([byte]) for byte in range(256)]
     # Distinct pre-tokens are short: the word layout. Without pre-tokenization each piece is one
@@ -159,7 +174,15 @@ def train_counts(
         engine_factory = engine_factory_for(tie_break, pattern is None, gpt2_byte_order())
     if engine_factory is None:
         engine_factory = PositionEngine if pattern is None else WordEngine
-    rounds = merge_rounds(lambda: engine_factory(words, byte_symbols), n_merges, progress or (lambda done: None))
+    build = engine_factory
+
+    def build_engine() -> MergeEngine:
+        engine = build(words, byte_symbols)
+        if max_token_length is not None:
+            engine.limit_length(max_token_length)
+        return engine
+
+    rounds = merge_rounds(build_engine, n_merges, progress or (lambda done: None), min_frequency=min_frequency)
     trace, stop_reason = rounds.trace, rounds.stop_reason
 
     vocab = dict(enumerate(rounds.symbol_bytes))
@@ -172,7 +195,9 @@ def train_counts(
         tokenizer=tokenizer,
         trace=trace,
         settings={"vocab_size": vocab_size, "special_tokens": specials, "pattern": pattern}
-        | ({} if tie_break == "greatest" else {"tie_break": tie_break}),
+        | ({} if tie_break == "greatest" else {"tie_break": tie_break})
+        | ({"min_frequency": min_frequency} if min_frequency else {})
+        | ({} if max_token_length is None else {"max_token_length": max_token_length}),
         seconds=finished - started,
         pretoken_count=sum(pretokens.values()),
         unique_pretokens=len(pretokens),

@@ -127,6 +127,8 @@ def train_files(
     progress: StageProgress | None = None,
     dask: DaskSettings | None = None,
     block_bytes: int = BLOCK_BYTES,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
 ) -> TrainResult:
     """Train a byte-level BPE tokenizer on files too big to hold in memory, or on many of them.
 
@@ -134,8 +136,8 @@ def train_files(
     ``text_blocks``) and their pre-tokens counted block by block, in this process or, with
     ``dask=DaskSettings(...)``, on a Dask cluster; the counts, and so the merges, are exactly
     those ``train`` finds on the files' text, one file after another, each its own text.
-    The other arguments are ``train``'s; ``progress(stage, done, total)`` reports bytes read,
-    then merges made.
+    The other arguments are ``train``'s (``min_frequency``, ``max_token_length`` too);
+    ``progress(stage, done, total)`` reports bytes read, then merges made.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -175,7 +177,14 @@ def train_files(
         counts = count_on_dask(blocks(), pattern, specials, dask)
     merge_progress = None if progress is None else (lambda done: progress("merge", done, n_merges))
     result = train_counts(
-        counts, vocab_size, special_tokens=specials, pattern=pattern, progress=merge_progress, started=started
+        counts,
+        vocab_size,
+        special_tokens=specials,
+        pattern=pattern,
+        progress=merge_progress,
+        started=started,
+        min_frequency=min_frequency,
+        max_token_length=max_token_length,
     )
     result.settings["sources"] = [str(path) for path in paths]
     result.special_token_count = special_count[0]

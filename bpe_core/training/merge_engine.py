@@ -16,6 +16,10 @@ merge loops run once per occurrence merged, hundreds of thousands of times on a 
 The best pair comes from a lazy max-heap. A pair's heap entry may be stale; it is only ever too
 high (counts that go up are pushed again, counts that go down are not), so when the top entry
 disagrees with the live count it is pushed again with the live count and the loop goes on.
+
+A trainer may refuse pairs (``refuse``: a longer token than ``max_token_length``, a token the base
+vocabulary of an extension already has): a refused pair is dropped from the queue when it comes
+to the top, and skipped, never merged; its count stays, so its neighbours' counts stay exact.
 """
 
 from __future__ import annotations
@@ -70,7 +74,13 @@ class MergeEngine:
     the conventions of the reference implementations.
 
     ``symbol_key`` sets the tie rule (default: the lexicographically greatest pair, see :mod:`.ties`).
+    ``refuse(left, right)``, when set, names pairs never to merge (see :meth:`limit_length`).
     """
+
+    refuse: Callable[[int, int], bool] | None = None
+    """Pairs never to merge: skipped when they come to the top of the queue (checked once per round)."""
+    _lengths: list[int] | None = None
+    """Each symbol's length (kept only once :meth:`limit_length` asked for it)."""
 
     def __init__(self, symbols: Sequence[bytes], symbol_key: SymbolKey = greatest_key):
         self.symbol_bytes: list[bytes] = list(symbols)
@@ -106,6 +116,33 @@ class MergeEngine:
                 self._push((entry[3],))
         return None
 
+    def _pop_allowed(self) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
+        """Pop the best live pair that ``refuse`` allows; refused ones leave the queue (their count stays)."""
+        refuse = self.refuse
+        while True:
+            entry = self._pop_live()
+            if entry is None or refuse is None or not refuse(entry[3] >> PAIR_SHIFT, entry[3] & _RIGHT):
+                return entry
+
+    def limit_length(self, max_length: int, lengths: Sequence[int] | None = None) -> None:
+        """Never make a symbol longer than ``max_length``; ``lengths``: the initial symbols' lengths
+        (default: their bytes'). Pairs too long are refused, and training goes on with the others.
+
+        >>> engine = PositionEngine([([0, 1, 0, 1, 2], 1)], [b"a", b"b", b"c"])
+        >>> engine.limit_length(3)
+        >>> engine.merge(*engine.best()[0][1:])  # (a, b): a b a b c -> ab ab c
+        (3, 2)
+        >>> engine.best(2)  # (ab, ab) would be 4 bytes long: only (ab, c) is left
+        ((1, 3, 2), [])
+        """
+        self._lengths = list(lengths) if lengths is not None else [len(symbol) for symbol in self.symbol_bytes]
+        sizes, earlier = self._lengths, self.refuse
+
+        def too_long(a: int, b: int) -> bool:
+            return sizes[a] + sizes[b] > max_length or (earlier is not None and earlier(a, b))
+
+        self.refuse = too_long
+
     def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
         """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
 
@@ -113,12 +150,12 @@ class MergeEngine:
         the engine was given another rule.
         The queue is left as it was (less the stale entries found on the way).
         """
-        winner = self._pop_live()
+        winner = self._pop_allowed()
         if winner is None:
             return None
         popped, pairs = [winner], {winner[3]}
         while len(popped) <= runners_up:
-            other = self._pop_live()
+            other = self._pop_allowed()
             if other is None:
                 break
             if other[3] not in pairs:  # a pair may be queued twice
@@ -143,6 +180,8 @@ class MergeEngine:
         new = len(self.symbol_bytes)
         self.symbol_bytes.append(self.symbol_bytes[a] + self.symbol_bytes[b])
         self._sort_key.append(self._symbol_key(new, self.symbol_bytes[new]))
+        if self._lengths is not None:
+            self._lengths.append(self._lengths[a] + self._lengths[b])
         return new
 
     def merge(self, a: int, b: int) -> tuple[int, int]:

@@ -115,9 +115,16 @@ class Rounds:
     """When the engine was built (``time.perf_counter()``): the rounds ran from then on."""
 
 
-def merge_rounds(build_engine: Callable[[], MergeEngine], n_merges: int, report: Callable[[int], None]) -> Rounds:
+def merge_rounds(
+    build_engine: Callable[[], MergeEngine],
+    n_merges: int,
+    report: Callable[[int], None],
+    *,
+    min_frequency: int = 0,
+) -> Rounds:
     """Build the engine and run up to ``n_merges`` rounds on it; ``report(rounds done)`` after each,
-    and ``report(n_merges)`` when it stops early.
+    and ``report(n_merges)`` when it stops early: no pair left, or the best one occurs fewer than
+    ``min_frequency`` times (Hugging Face's ``min_frequency``).
 
     The cycle collector is paused meanwhile (see :mod:`bpe_core.collector`): an engine allocates
     hundreds of thousands of lists, sets and tuples that live until training ends and form no
@@ -127,7 +134,7 @@ def merge_rounds(build_engine: Callable[[], MergeEngine], n_merges: int, report:
     with collector_paused():
         engine = build_engine()
         indexed = time.perf_counter()
-        trace, stop_reason = run_merges(engine, n_merges, report)
+        trace, stop_reason = run_merges(engine, n_merges, report, min_frequency)
         symbol_bytes = engine.symbol_bytes
         del engine  # freed now, by reference counting, so the collector never sees its objects
     if stop_reason is not None:
@@ -136,16 +143,23 @@ def merge_rounds(build_engine: Callable[[], MergeEngine], n_merges: int, report:
 
 
 def run_merges(
-    engine: MergeEngine, n_merges: int, report: Callable[[int], None]
+    engine: MergeEngine, n_merges: int, report: Callable[[int], None], min_frequency: int = 0
 ) -> tuple[list[MergeRecord], str | None]:
-    """Run up to n_merges rounds; return the trace and, if it ran out of pairs, why it stopped."""
+    """Run up to n_merges rounds; return the trace and, if it ran out of pairs (or of pairs that
+    occur at least ``min_frequency`` times), why it stopped."""
     trace: list[MergeRecord] = []
     symbol_bytes = engine.symbol_bytes
     for rank in range(n_merges):
         best = engine.best(RUNNERS_UP)
         if best is None:
-            return trace, f"no pair left to merge after {rank:,} merges"
+            skipped = " (those left are skipped: too long, or already tokens)" if engine.live_pairs() else ""
+            return trace, f"no pair left to merge after {rank:,} merges{skipped}"
         (count, left_id, right_id), runners_up = best
+        if count < min_frequency:
+            return (
+                trace,
+                f"the best pair occurs {count:,} times, below min_frequency {min_frequency:,}: {rank:,} merges",
+            )
         candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
         new_id, replaced = engine.merge(left_id, right_id)
         trace.append(
@@ -163,3 +177,13 @@ def run_merges(
         )
         report(rank + 1)
     return trace, None
+
+
+def check_limits(min_frequency: int, max_token_length: int | None) -> None:
+    """Validate the trainers' ``min_frequency`` (an int >= 0) and ``max_token_length`` (None or an int >= 1)."""
+    if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 0:
+        raise ValueError(f"min_frequency must be an int >= 0, not {min_frequency!r}")
+    if max_token_length is not None and (
+        isinstance(max_token_length, bool) or not isinstance(max_token_length, int) or max_token_length < 1
+    ):
+        raise ValueError(f"max_token_length must be None or an int >= 1, not {max_token_length!r}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import streamlit as st
 
 from bpe_core import Tokenizer, analysis
@@ -176,13 +175,12 @@ def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
             min=suggestion.min_gain,
             numbers=numbers,
         )
-        below = np.flatnonzero(found.gains(PER_MERGES)[:k] < suggestion.min_gain)
-        if len(below):
+        if suggestion.dips_at is not None:  # the library's rule (bpe_core.analysis.choose.suggest_size)
             text += " " + t(
                 "The saving first falls below {min:.2%} at {first:,} and rises above it again later (a "
                 "stretch of the text that new merges suddenly fit): read the gain chart before you choose.",
                 min=suggestion.min_gain,
-                first=int(sizes[below[0]]),
+                first=suggestion.dips_at,
             )
     else:
         text = t(

@@ -1,0 +1,229 @@
+"""``extend``: continue training a loaded byte-level tokenizer on a corpus, keeping every id.
+
+1. The corpus is split on the base's special tokens (they take no part) and pre-tokenized with the
+   base's own pattern (after its normalization, Qwen's NFC say), and the distinct pre-tokens counted.
+2. Each distinct pre-token is encoded with the base, exactly as the base encodes it (its merges
+   first, by rank; a pre-token that is itself a token stays whole).
+3. From those token sequences, new merges are learned by the project's rule: the most frequent
+   adjacent pair (overlapping occurrences counted, as in ``train``), ties to the lexicographically
+   greatest (left bytes, right bytes). A pair whose two tokens together are already a token is
+   skipped (that token cannot get a second id, and neither tiktoken ranks nor a ``tokenizer.json``
+   vocabulary could hold two); so is one longer than ``max_token_length`` bytes.
+4. The new tokens get ids after the highest id in use (special tokens included), in merge order,
+   and their merges rank after every existing merge.
+
+>>> import bpe_core
+>>> base = bpe_core.train("low lower lowest " * 10, 262).tokenizer
+>>> result = extend(base, "newer newest widest " * 10, 266)
+>>> base.encode(" newest")  # the base knows "st" (260) but not "new"
+[32, 110, 101, 119, 101, 260]
+>>> result.merges
+[(b'w', b'e'), (b'n', b'e'), (b'ne', b'we'), (b' ', b'newe')]
+>>> result.new_tokens, result.tokenizer.encode(" newest")
+({262: b'we', 263: b'ne', 264: b'newe', 265: b' newe'}, [265, 260])
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ...encoding.arguments import checked_text
+from ...encoding.tokenizer import Tokenizer
+from ...pretokenize import normalize
+from ..corpus import Sources, count_blocks, expand_paths, text_blocks
+from ..counting import count_text
+from ..merge_engine import MergeEngine
+from ..shape import MergeRecord, ProgressCallback, Reporter, check_limits, merge_rounds
+from ..word_engine import MAX_SYMBOLS, WordEngine
+
+
+@dataclass
+class ExtendResult:
+    """What ``extend`` returns: the extended tokenizer, its base, and the record of each new merge."""
+
+    tokenizer: Tokenizer
+    base: Tokenizer
+    trace: list[MergeRecord]
+    first_new_id: int
+    """The id of the first new token (one more than the base's highest id)."""
+    stop_reason: str | None
+    seconds: float
+    pretoken_counts: Mapping[str, int] = field(default_factory=dict, repr=False)
+
+    @property
+    def merges(self) -> list[tuple[bytes, bytes]]:
+        """The new merges only, in order (the tokenizer's ``merges`` hold the base's first)."""
+        return [(record.left, record.right) for record in self.trace]
+
+    @property
+    def new_tokens(self) -> dict[int, bytes]:
+        """Each new token by id."""
+        return {record.new_id: record.token for record in self.trace}
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.stop_reason is not None
+
+
+def check_base(base: object) -> Tokenizer:
+    """The base as a :class:`Tokenizer`, or a TypeError saying which tokenizers can be extended."""
+    if not isinstance(base, Tokenizer):
+        raise TypeError(
+            "extend takes a byte-level bpe_core.Tokenizer (one trained here, GPT-2 files, tiktoken ranks, "
+            "bpe_core.reference(...), a plain byte-level tokenizer.json), "
+            f"not a {type(base).__name__}"
+        )
+    return base
+
+
+def extend(
+    base: Tokenizer,
+    text_or_documents: str | Iterable[str],
+    vocab_size: int,
+    *,
+    progress: ProgressCallback | None = None,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
+) -> ExtendResult:
+    """Append merges learned on ``text_or_documents`` to ``base`` until it has ``vocab_size`` tokens.
+
+    ``vocab_size`` counts every token, the base's (special ones too) and the new; the new ids follow
+    the highest id in use, so where the base's ids have holes (cl100k's) the last id is above
+    ``vocab_size - 1``. Several documents are each a text of their own (nothing merges across
+    two). ``min_frequency`` and ``max_token_length`` (bytes) as in ``train``; ``progress(done,
+    total)`` counts merges. The steps: the module's docstring.
+    """
+    started = time.perf_counter()
+    base = check_base(base)
+    check_limits(min_frequency, max_token_length)
+    documents = [text_or_documents] if isinstance(text_or_documents, str) else text_or_documents
+    counts: Counter[str] = Counter()
+    specials = list(base.special_tokens)
+    for document in documents:
+        text = normalize(checked_text(document), base.normalization)
+        count_text(text, base.pattern, specials, counts=counts)
+    return extend_counts(base, counts, vocab_size, progress, min_frequency, max_token_length, started)
+
+
+def extend_files(
+    base: Tokenizer,
+    sources: Sources,
+    vocab_size: int,
+    *,
+    progress: ProgressCallback | None = None,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
+) -> ExtendResult:
+    """``extend`` on files (a path, a glob, or several), streamed in blocks as ``train_files`` reads them.
+
+    >>> import pathlib, tempfile, bpe_core
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("newer newest widest " * 10)
+    >>> base = bpe_core.train("low lower lowest " * 10, 262).tokenizer
+    >>> extend_files(base, path, 266).merges == extend(base, path.read_text(), 266).merges
+    True
+    """
+    started = time.perf_counter()
+    base = check_base(base)
+    check_limits(min_frequency, max_token_length)
+    specials = list(base.special_tokens)
+    blocks = text_blocks(expand_paths(sources), base.pattern, specials)
+    counts = count_blocks((normalize(block, base.normalization) for block in blocks), base.pattern, specials)
+    return extend_counts(base, counts, vocab_size, progress, min_frequency, max_token_length, started)
+
+
+def extend_counts(
+    base: Tokenizer,
+    counts: Mapping[str, int],
+    vocab_size: int,
+    progress: ProgressCallback | None = None,
+    min_frequency: int = 0,
+    max_token_length: int | None = None,
+    started: float | None = None,
+) -> ExtendResult:
+    """``extend`` on pre-token counts already made with the base's pattern and special tokens."""
+    started = time.perf_counter() if started is None else started
+    vocab = base.vocab
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
+    if vocab_size < len(vocab):
+        raise ValueError(f"vocab_size {vocab_size:,} is smaller than the base's {len(vocab):,} tokens")
+    n_merges = vocab_size - len(vocab)
+    first_new = max(vocab) + 1
+    if first_new + n_merges > MAX_SYMBOLS:
+        raise ValueError(f"ids would pass {MAX_SYMBOLS:,}, the most a vocabulary here may have")
+    # Symbols are the base's ids themselves (a hole, never met in the text, is empty), so the
+    # engine's next symbol id is the next free id.
+    symbols = [vocab.get(identifier, b"") for identifier in range(first_new)]
+    encode_piece = base._pieces.encode_pieces  # one pre-token at a time, exactly as the base encodes it
+    words = [(encode_piece([piece]), count) for piece, count in counts.items()]
+    report = Reporter(progress, n_merges)
+
+    def build_engine() -> MergeEngine:
+        engine = WordEngine(words, symbols)
+        engine.refuse = already_a_token(engine.symbol_bytes, set(base.mergeable_ranks), first_new)
+        if max_token_length is not None:
+            engine.limit_length(max_token_length)
+        return engine
+
+    rounds = merge_rounds(build_engine, n_merges, report, min_frequency=min_frequency)
+    return ExtendResult(
+        tokenizer=extended_tokenizer(base, rounds.trace),
+        base=base,
+        trace=rounds.trace,
+        first_new_id=first_new,
+        stop_reason=rounds.stop_reason,
+        seconds=time.perf_counter() - started,
+        pretoken_counts=counts,
+    )
+
+
+def already_a_token(symbol_bytes: list[bytes], known: set[bytes], made: int) -> Callable[[int, int], bool]:
+    """``refuse`` for the engine: does the pair make a token the vocabulary has (the base's, or one
+    made since)? ``symbol_bytes`` grows with each merge; ``made``: the first symbol not yet in ``known``."""
+    seen = [made]
+
+    def refuse(a: int, b: int) -> bool:
+        while seen[0] < len(symbol_bytes):
+            known.add(symbol_bytes[seen[0]])
+            seen[0] += 1
+        return symbol_bytes[a] + symbol_bytes[b] in known
+
+    return refuse
+
+
+def extended_tokenizer(base: Tokenizer, trace: list[MergeRecord]) -> Tokenizer:
+    """The base with the new tokens and merges appended (its pattern, specials and normalization kept).
+
+    A base whose merges rank in the order of its ids (tiktoken ranks, ours) stays ranks-based, so its
+    merges are never derived; any other gets its merges listed with the new ones after."""
+    new = {record.new_id: record.token for record in trace}
+    ranks = base.mergeable_ranks
+    merge_rank = base.merge_ranks
+    by_id = sorted((token for token in ranks if token in merge_rank), key=ranks.__getitem__)
+    ranks_based = len(ranks) + len(base.special_tokens) == len(base.vocab) and all(
+        merge_rank[token] == rank for rank, token in enumerate(by_id)
+    )
+    if ranks_based:
+        tokenizer = Tokenizer.from_ranks(
+            ranks | {token: identifier for identifier, token in new.items()},
+            base.special_tokens,
+            base.pattern,
+            name=base.name,
+            normalization=base.normalization,
+        )
+    else:
+        merges = base.merges + [(record.left, record.right) for record in trace]
+        tokenizer = Tokenizer(
+            base.vocab | new,
+            merges,
+            base.special_tokens,
+            base.pattern,
+            name=base.name,
+            normalization=base.normalization,
+        )
+    tokenizer.pattern_source = base.pattern_source
+    return tokenizer
