@@ -245,6 +245,7 @@ class Room:
         self.report["browser problems"] = problems[:20]
         self.row("console errors and failed requests", str(len(problems)))
 
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--people", type=int, default=30)

@@ -55,8 +55,11 @@ def views(tokenizer, heldout: texts.Text, training: texts.Text) -> dict:
     s.initialize()
     s.sizes = SIZES
     parallel = premiums.Parallel(parallel_sample(), "bench-parallel", "parallel sample")
-    measured = [premiums.Measured("32k", tokenizer, "bench-32k"), premiums.Measured("8k", tokenizer, "bench-32k", CUT),
-                *(premiums.Measured(name, reference_tokenizer(name), f"reference-{name}") for name in REFERENCES)]
+    measured = [
+        premiums.Measured("32k", tokenizer, "bench-32k"),
+        premiums.Measured("8k", tokenizer, "bench-32k", CUT),
+        *(premiums.Measured(name, reference_tokenizer(name), f"reference-{name}") for name in REFERENCES),
+    ]
 
     def chooser() -> None:
         found = choose.curve(subject, heldout, s.min_uses)
@@ -102,8 +105,10 @@ def computation(tokenizer, heldout: texts.Text, training: texts.Text, rounds: in
     print(f"\n| view computation ({rounds} rounds, cold) | median | range | rerun (cached) |")
     print("|---|---:|---:|---:|")
     for name, seconds in cold.items():
-        print(f"| {name} | {statistics.median(seconds):.3f} s | {min(seconds):.3f}–{max(seconds):.3f} s | "
-              f"{warm[name] * 1000:.2f} ms |")
+        print(
+            f"| {name} | {statistics.median(seconds):.3f} s | {min(seconds):.3f}–{max(seconds):.3f} s | "
+            f"{warm[name] * 1000:.2f} ms |"
+        )
 
 
 def browser(path: Path, train: str, heldout: str) -> None:
@@ -148,8 +153,10 @@ def browser(path: Path, train: str, heldout: str) -> None:
                 times[view].append(time.perf_counter() - started)
                 page.screenshot(path=str(folder / f"{view}.png"))
         chromium.close()
-    print("\n| view in Chromium: click → content, run over (the curve: held-out upload → curve) | first visit | again "
-          "(cached) |")
+    print(
+        "\n| view in Chromium: click → content, run over (the curve: held-out upload → curve) | first visit | again "
+        "(cached) |"
+    )
     print("|---|---:|---:|")
     for view, seconds in times.items():
         print(f"| {labels[view]} | {seconds[0]:.2f} s | {seconds[1]:.2f} s |")
@@ -164,11 +171,15 @@ def decision(tokenizer, heldout: texts.Text) -> None:
     found = choose.curve(subject, heldout, s.min_uses)
     suggestion = bpe_core.suggest_size(found, min_gain=s.min_gain / 100)
     print("\n" + choose.suggestion_text(found, suggestion))
-    print("\n| vocab size | tokens | bytes/token | tokens/1k chars | gain of 1,000 more | embedding params (768, tied) "
-          "| rare (< 10 uses) |\n|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "\n| vocab size | tokens | bytes/token | tokens/1k chars | gain of 1,000 more | embedding params (768, tied) "
+        "| rare (< 10 uses) |\n|---:|---:|---:|---:|---:|---:|---:|"
+    )
     for row in choose.rows(s, subject, heldout, sorted({*SIZES, suggestion.vocab_size})):
-        print(f"| {row.vocab_size:,} | {row.tokens:,} | {row.bytes_per_token:.3f} | {row.tokens_per_1000_chars:.1f} | "
-              f"{row.gain:.2%} | {row.embedding_parameters:,} | {row.rare_tokens:,} |")
+        print(
+            f"| {row.vocab_size:,} | {row.tokens:,} | {row.bytes_per_token:.3f} | {row.tokens_per_1000_chars:.1f} | "
+            f"{row.gain:.2%} | {row.embedding_parameters:,} | {row.rare_tokens:,} |"
+        )
     parallel = premiums.Parallel(parallel_sample(), "bench-parallel", "parallel sample")
     found_costs = [(name, premiums.costs(premiums.Measured(name, tok, key), parallel, "en")) for name, tok, key in
                    [("docs10m 32k", tokenizer, "bench-32k"),
@@ -192,12 +203,18 @@ def main() -> None:
     train, heldout = texts_of(args.corpus)
     started = time.perf_counter()
     tokenizer = bpe_core.train(train, VOCAB, special_tokens=["<|endoftext|>"]).tokenizer
-    print(f"trained {VOCAB:,} on the first {len(train.encode()):,} bytes in {time.perf_counter() - started:.1f} s; "
-          f"held-out: the last {len(heldout.encode()):,} bytes")
+    print(
+        f"trained {VOCAB:,} on the first {len(train.encode()):,} bytes in {time.perf_counter() - started:.1f} s; "
+        f"held-out: the last {len(heldout.encode()):,} bytes"
+    )
     for name in REFERENCES:
         reference_tokenizer(name)  # a server builds them once and keeps them
-    computation(tokenizer, texts.make_text("held-out", heldout, text_digest(heldout)),
-                texts.make_text("training", train, text_digest(train)), args.rounds)
+    computation(
+        tokenizer,
+        texts.make_text("held-out", heldout, text_digest(heldout)),
+        texts.make_text("training", train, text_digest(train)),
+        args.rounds,
+    )
     decision(tokenizer, texts.make_text("held-out", heldout, text_digest(heldout)))
     if args.browser:
         browser(args.corpus, train, heldout)

@@ -11,7 +11,7 @@ from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Trained
-from ui import chart_style, frame, merge_frames, merges_notes, page_training, stage, tokenizer_output
+from ui import chart_style, frame, merge_frames, merges_notes, merges_pairs, page_training, stage, tokenizer_output
 from ui.animation_html import animation_html
 from ui.player import merge_player
 from ui.token_html import display_str
@@ -117,6 +117,7 @@ chart = chart_style.style_spec(
 )
 st.vega_lite_chart(pd.DataFrame(merge_frames.count_chart_points(trained)), chart, width="stretch")
 merges_notes.render(trained)  # where the counts fall to 1 (memorizing); Chinese clauses as "words"
+merges_pairs.render(s, trained, k)  # every pair at a round, not only the five runner-ups
 
 st.subheader(t("All merges"))
 left, right = st.columns([4, 1], vertical_alignment="bottom")

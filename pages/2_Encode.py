@@ -87,7 +87,5 @@ else:
         st.error(t("Could not trace the merges of that word: {error}", error=plain(error)))
     else:
         n = len(steps) - 1
-        st.caption(
-            t("{n} merges applied, earliest round first.", n=n) if n != 1 else t("1 merge applied.")
-        )
+        st.caption(t("{n} merges applied, earliest round first.", n=n) if n != 1 else t("1 merge applied."))
         st.html(tokenizer_output.steps_html(steps))

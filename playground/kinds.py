@@ -115,6 +115,7 @@ class Kind:
     unsplit_time_factor: float | None = None  # ... with no pre-tokenization (None: time_factor)
     within: str | None = None  # a tag around the pattern's (parity: "parity-aware · {pattern}")
     plain_twin: bool = False  # Compare's curve draws plain BPE of the same size beside it (superword tokens)
+    replayable: bool = False  # one rule over one text: any round's every pair can be rebuilt (round_pairs)
 
     @property
     def user_pattern(self) -> bool:
@@ -165,6 +166,7 @@ BYTE = Kind(
     pretoken_limits,
     unsplit_time_factor=4,
     link_fields=("ties",),  # the tie rule (bpe_core.train's tie_break)
+    replayable=True,
 )
 TABLE: dict[str, Kind] = {
     "byte": BYTE,
@@ -182,6 +184,7 @@ TABLE: dict[str, Kind] = {
         base_note=N_("the characters of the corpus + </w>"),
         settings_note=N_("Classic BPE splits on whitespace and marks word ends with </w>."),
         link_fields=("ties",),
+        replayable=True,
     ),
     # one engine a language, each merged every round: ~5x on the parallel sample
     "parity": Kind(

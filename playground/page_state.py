@@ -99,6 +99,9 @@ class MergesState(OwnedState):
     word: Field[str] = Field("", url="word", parse=short_text(200), carried=lambda word, _: bool(word))
     # Predict the next merge: the player asks before each round (ui/player_predict.js; its score lives there).
     predict: Field[bool] = Field(False, url="predict", parse=on_off, dump=dump_on_off, carried=lambda on, _: on)
+    pairs_round: Field[int | None] = Field(
+        None, url="pairs", parse=whole_number(1, 1_000_000), carried=lambda k, _: k is not None
+    )  # the round whose every pair is listed (None: the one after the player's)
     merge_search: Field[str] = Field("")
     merge_table_page: Field[int] = Field(1)
     player_start: Field[PlayerStart | None] = Field(None, saved=False)

@@ -40,8 +40,11 @@ def link_of(values: dict[str, str]) -> str:
     return "http://127.0.0.1:8501/Encode?" + urlencode(values, safe=",")  # as ui/frame.py writes it
 
 
+VALUES = st.dictionaries(st.sampled_from(["text", "corpus", "refs"]), st.text(max_size=20), min_size=1)
+
+
 @settings(max_examples=30)
-@given(st.lists(st.dictionaries(st.sampled_from(["text", "corpus", "refs"]), st.text(max_size=20), min_size=1), min_size=1, max_size=8))  # fmt: skip
+@given(st.lists(VALUES, min_size=1, max_size=8))
 def test_a_readable_link_reads_back_to_the_same_values_and_hides_nothing(value_sets):
     links = [link_of(values) for values in value_sets]
     for values, shown in zip(value_sets, readable(links), strict=True):

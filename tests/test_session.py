@@ -126,6 +126,7 @@ def _examples(name: str) -> list[str]:
         "regex": [r"\w+|\W", "a,b|[,]"],
         "specials": ["", "<|endoftext|>", "<a> <b>"],
         "round": ["0", "17"],
+        "pairs_round": ["1", "18"],
         "speed": ["1", "240"],
         "word": [" the", "x,y"],
         "tokenizer": ["trained", "cl100k_base"],
