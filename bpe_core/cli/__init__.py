@@ -58,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "overlap":
             from .overlap import run_overlap
 
-            return run_overlap(args)
+            return run_overlap(args, load_tokenizer)
         if args.command in analysis.COMMANDS:
             return analysis.run(args, load_tokenizer)
         return run_decode(args)

@@ -11,6 +11,7 @@ in bytes, then the first tokens (by id) only in A, only in B and in both.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from ..analysis.overlap import SCRIPTS
@@ -27,10 +28,10 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     overlap.add_argument("--script", choices=SCRIPTS, help="list only tokens of this script")
 
 
-def load(operand: str) -> Any:
-    """A tokenizer by a reference's name or a file's path, through the command line's own loader."""
+def load(operand: str, load_tokenizer: Callable[..., Any]) -> Any:
+    """A tokenizer by a reference's name or a file's path, through the command line's own loader
+    (``bpe_core.cli.encode.load_tokenizer``, handed in: this module is imported by the parser, which it imports)."""
     from ..reference import reference_files, reference_names, reference_spec
-    from .encode import load_tokenizer
 
     if operand in reference_names() and reference_spec(operand).kind == "file":
         # DeepSeek V4, Mistral 7B v3: reference() names their files rather than building them.
@@ -46,12 +47,12 @@ def load(operand: str) -> Any:
     return load_tokenizer(args, streaming=False)
 
 
-def run_overlap(args: argparse.Namespace) -> int:
+def run_overlap(args: argparse.Namespace, load_tokenizer: Callable[..., Any]) -> int:
     from ..analysis.overlap import vocabulary_overlap
 
     if args.list < 0:
         raise CliError(f"--list {args.list}: give a number of tokens, 0 or more")
-    found = vocabulary_overlap(load(args.a), load(args.b))
+    found = vocabulary_overlap(load(args.a, load_tokenizer), load(args.b, load_tokenizer))
     a, b = f"A ({args.a})", f"B ({args.b})"
     lines = table(
         ["", "tokens"],
