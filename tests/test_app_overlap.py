@@ -110,6 +110,12 @@ def test_the_trained_tokenizer_against_a_reference_searched_and_filtered():
     at.text_input(key=Session.overlap_search.key).input("").run()
     at.selectbox(key=Session.overlap_script.key).set_value("digits").run()
     assert listed(at) == shown(found, found.tokens("shared", "digits"))
+    at.selectbox(key=Session.overlap_script.key).set_value("all").run()
+    at.text_input(key=Session.overlap_search.key).input("198").run()  # an id: GPT-2's newline comes first
+    (first, *_) = listed(at)
+    assert first == (str(found.ids_a[b"\n"]), "↵") and found.ids_b[b"\n"] == 198  # shown by A's id
+    at.text_input(key=Session.overlap_search.key).input("").run()
+    at.selectbox(key=Session.overlap_script.key).set_value("digits").run()
     written = {key: value for key, value in at.query_params.items() if key != "ws"}
     assert (written["with"], written["list"], written["script"]) == ("gpt2", "shared", "digits")
     assert "compared" not in written  # the trained tokenizer comes from the link's settings
@@ -156,3 +162,26 @@ def test_a_loaded_file_as_b_is_named_literally_and_never_in_the_link():
     (summary,) = [text for text in markdown_texts(at) if text.startswith("**A**")]
     assert "<img" not in summary.replace("\\<img", "")
     assert "with" not in dict(at.query_params)
+
+
+def test_a_loaded_file_as_a_is_named_literally():
+    tokenizer = bpe_core.train("Hello there, hello world. 你好世界。" * 5, 290).tokenizer
+    at = compare({**CAT, "view": "overlap", "with": "gpt2"}, loaded={PAYLOAD: tokenizer})
+    at.selectbox(key=Session.compared.key).set_value(loaded_choice(PAYLOAD)).run()
+    no_exception(at)
+    found = vocabulary_overlap(tokenizer, bpe_core.reference("gpt2"))
+    assert listed(at) == shown(found, found.tokens("only_a")[:50])
+    (summary,) = [text for text in markdown_texts(at) if text.startswith("**A**")]
+    assert "\\<img" in summary and "<img" not in summary.replace("\\<img", "")
+
+
+def test_a_classic_tokenizer_is_not_offered_as_b():
+    at = compare(
+        {"corpus": "toy-the-cat-in-the-hat", "kind": "classic", "vocab": "60", "view": "overlap", "with": "trained"}
+    )
+    assert field(at, "trained") is not None and not field(at, "trained").tokenizer.byte_level
+    assert any("classic (character-level) BPE" in info.value for info in at.info)  # A: the page's own message
+    at.selectbox(key=Session.compared.key).set_value("cl100k_base").run()
+    no_exception(at)
+    assert "trained" not in at.selectbox(key=Session.overlap_with.key).options
+    assert field(at, "overlap_with") == "gpt2" and listed(at)  # the first other built-in tokenizer instead

@@ -86,8 +86,11 @@ def render(s: Session, subject: Subject) -> None:
 
 
 def other_choices(s: Session) -> dict[str, str]:
-    """B's choices: the trained tokenizer, every built-in one (B's own too, from a link) and the loaded files."""
+    """B's choices: the trained tokenizer, every built-in one (B's own too, from a link) and the loaded files. A
+    classic tokenizer is left out: its symbols (``low</w>``) are not bytes of the text, so none would match."""
     choices = tokenizer_output.tokenizer_choices(s)
+    if s.trained is not None and not s.trained.tokenizer.byte_level:
+        choices.pop(TRAINED, None)
     if s.overlap_with in REFERENCES and s.overlap_with not in choices:
         choices[s.overlap_with] = tokenizer_output.reference_label(s.overlap_with)
     return choices
