@@ -95,6 +95,9 @@ def test_gpt2s_alphabet_is_undone_and_lists_are_in_id_order():
     assert listed and all(token_script(token) == "han" for token in listed)
     assert [found.ids_b[token] for token in listed] == sorted(found.ids_b[token] for token in listed)
     assert all(b"ing" in token for token in found.tokens("shared", contains=b"ing"))
+    assert found.tokens("shared") == sorted(found.shared, key=found.ids_a.__getitem__)
+    assert found.tokens("only_a") == sorted(found.only_a, key=found.ids_a.__getitem__)
+    assert found.tokens("only_b") == sorted(found.only_b, key=found.ids_b.__getitem__)
     with pytest.raises(ValueError, match="which must be one of shared, only_a, only_b"):
         found.tokens("both")
     with pytest.raises(ValueError, match="script must be None or one of latin"):

@@ -102,6 +102,7 @@ class Overlap:
     scripts: Mapping[bytes, str]  # every token of either -> its script (:func:`token_script`)
     by_script: tuple[Counts, ...]  # one row per script in :data:`SCRIPTS` that has a token
     by_length: tuple[Counts, ...]  # one row per bin of :data:`LENGTH_BINS` that has a token
+    ordered: Mapping[str, tuple[bytes, ...]]  # each of :data:`LISTS` in :meth:`tokens`'s order (sorted once)
 
     @property
     def size_a(self) -> int:
@@ -134,14 +135,11 @@ class Overlap:
             raise ValueError(f"which must be one of {', '.join(LISTS)}, got {which!r}")
         if script is not None and script not in SCRIPTS:
             raise ValueError(f"script must be None or one of {', '.join(SCRIPTS)}, got {script!r}")
-        chosen = {"shared": self.shared, "only_a": self.only_a, "only_b": self.only_b}[which]
-        ids = self.ids_b if which == "only_b" else self.ids_a
-        found = [
+        return [
             token
-            for token in chosen
+            for token in self.ordered[which]
             if (script is None or self.scripts[token] == script) and (not contains or contains in token)
         ]
-        return sorted(found, key=lambda token: (ids[token], token))
 
 
 def vocabulary_overlap(a: Any, b: Any) -> Overlap:
@@ -161,7 +159,12 @@ def vocabulary_overlap(a: Any, b: Any) -> Overlap:
     scripts = {token: token_script(token) for token in (*ids_a, *only_b)}
     by_script = _breakdown(SCRIPTS, scripts.__getitem__, shared, only_a, only_b)
     by_length = _breakdown([label for _, _, label in LENGTH_BINS], length_bin, shared, only_a, only_b)
-    return Overlap(ids_a, ids_b, specials_a, specials_b, shared, only_a, only_b, scripts, by_script, by_length)
+    ordered = {  # ids_a and ids_b are in id order
+        "shared": tuple(token for token in ids_a if token in shared),
+        "only_a": tuple(token for token in ids_a if token in only_a),
+        "only_b": tuple(token for token in ids_b if token in only_b),
+    }
+    return Overlap(ids_a, ids_b, specials_a, specials_b, shared, only_a, only_b, scripts, by_script, by_length, ordered)
 
 
 def token_script(token: bytes) -> str:
@@ -226,7 +229,7 @@ def _tokens_of(tokenizer: Any, which: str) -> tuple[dict[bytes, int], tuple[str,
         unknown = next((i for i in tokenizer.vocab if tokenizer.piece_type(i).name == "UNKNOWN"), None)
     if unknown is not None and unknown not in specials:
         specials[unknown] = str(tokenizer.vocab.get(unknown, "<unk>"))
-    ids: dict[bytes, int] = {}
+    ids: dict[bytes, int] = {}  # filled in id order: the lists keep it
     vocab = tokenizer.vocab
     for identifier in sorted(vocab):
         if identifier in specials:
