@@ -107,6 +107,9 @@ def test_the_trained_tokenizer_against_a_reference_searched_and_filtered():
     at.text_input(key=Session.overlap_search.key).input("·the").run()  # the renderer's mark for a space
     assert listed(at) == shown(found, found.tokens("shared", contains=b" the"))
     assert listed(at), "GPT-2 and a tokenizer trained on English share ' the'"
+    at.text_input(key=Session.overlap_search.key).input("²").run()  # a digit, but no id: searched as text
+    no_exception(at)
+    assert listed(at) == shown(found, found.tokens("shared", contains="²".encode()))
     at.text_input(key=Session.overlap_search.key).input("").run()
     at.selectbox(key=Session.overlap_script.key).set_value("digits").run()
     assert listed(at) == shown(found, found.tokens("shared", "digits"))
@@ -114,6 +117,9 @@ def test_the_trained_tokenizer_against_a_reference_searched_and_filtered():
     at.text_input(key=Session.overlap_search.key).input("198").run()  # an id: GPT-2's newline comes first
     (first, *_) = listed(at)
     assert first == (str(found.ids_a[b"\n"]), "↵") and found.ids_b[b"\n"] == 198  # shown by A's id
+    at.text_input(key=Session.overlap_search.key).input("²").run()  # a digit, but no id: searched as text
+    no_exception(at)
+    assert listed(at) == shown(found, found.tokens("shared", contains="²".encode()))
     at.text_input(key=Session.overlap_search.key).input("").run()
     at.selectbox(key=Session.overlap_script.key).set_value("digits").run()
     written = {key: value for key, value in at.query_params.items() if key != "ws"}

@@ -41,6 +41,8 @@ LIST_NAMES = {"only_a": N_("only in A"), "only_b": N_("only in B"), "shared": N_
 assert set(LIST_NAMES) == set(LISTS)
 COLOURS = {"shared": "#2f9e44", "only_a": "#1c7ed6", "only_b": "#e8590c"}
 PAGE_ROWS = 50
+MAX_SEARCH = 200
+"""Characters a search may have (no token is longer than a few hundred bytes)."""
 CSS = (
     "<style>.overlap td,.overlap th{padding:.15rem .5rem;text-align:left;vertical-align:top;border-bottom:1px solid "
     "#dee2e6}.overlap td.n{text-align:right;font-variant-numeric:tabular-nums}.overlap .tokens{font-size:1.05rem;"
@@ -218,11 +220,13 @@ def browse(s: Session, found: Overlap) -> None:
         key=Session.overlap_script.key,
         persist_state="session",
     )
-    middle.text_input(t("Search (token text or id)"), key=Session.overlap_search.key, persist_state="session")
+    middle.text_input(
+        t("Search (token text or id)"), key=Session.overlap_search.key, max_chars=MAX_SEARCH, persist_state="session"
+    )
     query = (s.overlap_search or "").strip("\n")
     script = None if s.overlap_script == "all" else s.overlap_script
     rows = found.tokens(s.overlap_list, script, searched_bytes(query))
-    if query.isdigit():  # an id of A or B, as well as tokens holding those digits
+    if query.isascii() and query.isdigit():  # an id of A or B, as well as tokens holding those digits
         wanted = int(query)
         by_id = [token for token in found.tokens(s.overlap_list, script) if wanted in ids_of(found, token)]
         listed = set(by_id)
