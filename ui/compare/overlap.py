@@ -84,7 +84,8 @@ def render(s: Session, subject: Subject) -> None:
         st.subheader(t("By length in bytes"))
         st.vega_lite_chart(length_chart(found), width="stretch")
     browse(s, found)
-    tokenizer_output.licence_notes([name for name in (subject.choice, s.overlap_with) if name in REFERENCES])
+    if s.overlap_with != subject.choice:  # the page notes A's licence itself
+        tokenizer_output.licence_notes([s.overlap_with])
 
 
 def other_choices(s: Session) -> dict[str, str]:
