@@ -19,7 +19,8 @@ paths), :mod:`.formats` (files), :mod:`.analysis` (what the Compare views show),
 
 The analyses behind the Compare page (choosing a vocab size, languages, tokenizer health) load
 on first use, with numpy: ``bpe_core.size_table``, ``bpe_core.health_report`` and the rest below;
-so does ``bpe_core.check_merges`` (where a learner's own trainer parts from this one, and why).
+so does ``bpe_core.check_merges`` (where a learner's own trainer parts from this one, and why) and
+``bpe_core.vocabulary_overlap`` (two vocabularies compared by bytes).
 """
 
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
@@ -61,6 +62,8 @@ _LAZY = {
     "check_merges": "check",
     "MergeCheck": "check",
     "read_merges": "check",
+    "vocabulary_overlap": "overlap",
+    "Overlap": "overlap",
 }
 
 
@@ -84,6 +87,7 @@ __all__ = [
     "FormatError",
     "MergeCheck",
     "MergeRecord",
+    "Overlap",
     "ParityResult",
     "PatternTimeout",
     "PipelineTokenizer",
@@ -124,4 +128,5 @@ __all__ = [
     "train_parity",
     "train_superword",
     "vocab_size_of",
+    "vocabulary_overlap",
 ]

@@ -28,7 +28,7 @@ MAX_VOCAB = 200_000
 """The largest vocab size anyone may ask for (a link included)."""
 EXACT_LIMIT_CHARS = 2_000_000
 """Up to this size the number of possible merges is counted exactly before training."""
-VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health")
+VIEWS = ("curve", "side", "vocab", "algos", "choose", "languages", "health", "overlap")
 """Compare's views (``ui.compare``), in the page's order."""
 FORMATS = ("gpt2", "tiktoken", "hf", "bpe-playground")
 """The formats the Export page writes (``bpe_core.save``)."""

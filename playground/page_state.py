@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from bpe_core.analysis.check import LearnerMerges
+from bpe_core.analysis.overlap import LISTS as OVERLAP_LISTS
+from bpe_core.analysis.overlap import SCRIPTS
 from playground import heldout_texts as held_out
 from playground.check import Checked
 from playground.corpora import ENCODE_SAMPLE, SLUGS
@@ -32,13 +34,15 @@ from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
 from playground.patterns import NAMED_OR_NONE
 from playground.references import DEFAULT_REFERENCES, REFERENCES
 
-ANY_TOKENIZER_VIEWS = ("choose", "languages", "health")
+ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
 """Views that also study the reference tokenizers (the others study what was trained or loaded)."""
 PARALLEL_CHOICES = ("default", "all", "heldout", "own")
 """The languages view's parallel text: the one for its tokenizer, the built-in sample (all 40 sentences, or the
 10 its corpus holds out), or the user's own files."""
 HEALTH_FILTERS = ("all", "partial", "invalid", "split", "whole", "never", "intermediate")
 """The health view's list: every class, or one (``ui.compare.health`` names them)."""
+OVERLAP_SCRIPTS = ("all", *SCRIPTS)
+"""The overlap view's list: every script, or one (``bpe_core.analysis.overlap.SCRIPTS``)."""
 SPEEDS = (1, 2, 4, 8, 15, 30, 60, 120, 240)
 TRAINED = "trained"
 """The Encode page's tokenizer choice for the one trained in this session."""
@@ -177,6 +181,20 @@ class CompareState(OwnedState):
     health_class: Field[str] = Field("all", url="class", parse=one_of(HEALTH_FILTERS), carried=_in_view("health"))
     health_search: Field[str] = Field("")
     health_page: Field[int] = Field(1)
+    # Overlap: the tokenizer B that the page's tokenizer (A) is compared with (a file's never travels in links),
+    # and the list shown: shared, only in A or only in B, of one script or all.
+    overlap_with: Field[str] = Field(
+        "gpt2",
+        url="with",
+        parse=one_of((TRAINED, *REFERENCES)),
+        carried=lambda name, s: s.view == "overlap" and name in (TRAINED, *REFERENCES),
+    )
+    overlap_list: Field[str] = Field("only_a", url="list", parse=one_of(OVERLAP_LISTS), carried=_in_view("overlap"))
+    overlap_script: Field[str] = Field(
+        "all", url="script", parse=one_of(OVERLAP_SCRIPTS), carried=lambda v, s: v != "all" and s.view == "overlap"
+    )
+    overlap_search: Field[str] = Field("")
+    overlap_page: Field[int] = Field(1)
     sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
     heldout_box: Field[str] = Field("", saved=False)  # the held-out paste box (its text is kept in heldout_text)
     heldout_file: Field[UploadedFile | None] = Field(None, uploader=True)  # the held-out file uploader

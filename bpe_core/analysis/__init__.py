@@ -5,6 +5,7 @@
 - :mod:`.side_by_side`: one text at chosen sizes, and the tokens that differ between two views;
 - :mod:`.vocabulary`: the vocabulary explorer's table, usage and length histogram;
 - :mod:`.merge_tree`: a token's merge tree (``from bpe_core.analysis import merge_tree``);
+- :mod:`.overlap`: two vocabularies compared by bytes, by script and length (``bpe_core.vocabulary_overlap``);
 - :mod:`.check`: a learner's own merges against bpe_core's training, and why they differ (``bpe_core.check_merges``).
 
 >>> import bpe_core

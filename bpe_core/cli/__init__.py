@@ -1,4 +1,5 @@
-"""Command line: ``python -m bpe_core train | extend | encode | decode | choose | languages | health | check``.
+"""Command line: ``python -m bpe_core train | extend | encode | decode | choose | languages | health | check |
+overlap``.
 
 Train a tokenizer and save it; several files or glob patterns are streamed (memory does not
 grow with the corpus), and ``--dask-workers``/``--dask-scheduler`` count pre-tokens on Dask::
@@ -18,7 +19,7 @@ Errors are one line on stderr and exit status 2 (:mod:`.errors`). The commands: 
 (with :mod:`.progress`, its bars), :mod:`.extend` (new merges on an existing tokenizer),
 :mod:`.encode` (encode and decode), :mod:`.analysis` (choose a vocab
 size, the cost of languages, a tokenizer's health: tables on stdout), :mod:`.check` (a learner's
-merges against bpe_core's training); their arguments:
+merges against bpe_core's training), :mod:`.overlap` (two vocabularies compared); their arguments:
 :mod:`.parser`; files and stdin/stdout: :mod:`.text_io`.
 """
 
@@ -54,6 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .check import run_check
 
             return run_check(args)
+        if args.command == "overlap":
+            from .overlap import run_overlap
+
+            return run_overlap(args, load_tokenizer)
         if args.command in analysis.COMMANDS:
             return analysis.run(args, load_tokenizer)
         return run_decode(args)

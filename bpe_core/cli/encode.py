@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import codecs
 from collections.abc import Iterator
-from typing import TextIO
+from typing import Any, TextIO
 
 from .. import formats
 from ..encoding.tokenizer import Tokenizer
@@ -16,8 +16,9 @@ from .parser import pattern_arg
 from .text_io import open_input, open_output, read_chunks
 
 
-def load_tokenizer(args: argparse.Namespace) -> Tokenizer | PipelineTokenizer:
-    """The tokenizer ``--tokenizer`` or ``--reference`` names."""
+def load_tokenizer(args: argparse.Namespace, *, streaming: bool = True) -> Any:
+    """The tokenizer ``--tokenizer`` or ``--reference`` names; ``streaming=False`` (a command that only reads the
+    vocabulary) also takes a SentencePiece model, which the streaming commands cannot encode yet."""
     if args.reference is not None:
         from ..reference import reference, reference_names
 
@@ -33,7 +34,7 @@ def load_tokenizer(args: argparse.Namespace) -> Tokenizer | PipelineTokenizer:
         specials[token] = int(identifier)
     pattern = formats.NOT_GIVEN if args.pattern is None else pattern_arg(args.pattern)
     tokenizer = formats.load(args.tokenizer, args.format, special_tokens=specials or None, pattern=pattern)
-    if not isinstance(tokenizer, Tokenizer):
+    if streaming and not isinstance(tokenizer, Tokenizer):
         raise CliError(
             f"{args.tokenizer}: a SentencePiece model; the command line does not stream it yet "
             "(in Python: bpe_core.load(path).encode(text))"

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from .. import formats
 from ..pretokenize import PATTERNS
-from . import analysis, check, extend
+from . import analysis, check, extend, overlap
 from .errors import PROG, CliError
 
 
@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_commands(commands, add_tokenizer_options)
     check.add_command(commands)
     extend.add_command(commands)
+    overlap.add_command(commands)
     return parser
 
 

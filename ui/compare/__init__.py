@@ -1,9 +1,9 @@
 """The Compare page's views, one module each: ``curve`` (bytes per token at every vocab size),
 ``side`` (one text at a few sizes and with the reference tokenizers), ``vocabulary`` (the token
 table, merge trees, lengths, tokens never emitted), ``algorithms`` (three ways to train on the
-same corpus), ``choose`` (a vocab size to pick), ``languages`` (what each language pays) and ``health``
-(tokens never reached). ``texts`` holds the measured texts and reference counts, ``common`` what every view
-shares (the tokenizer compared, result caches, token views).
+same corpus), ``choose`` (a vocab size to pick), ``languages`` (what each language pays), ``health``
+(tokens never reached) and ``overlap`` (two vocabularies compared by bytes). ``texts`` holds the measured texts
+and reference counts, ``common`` what every view shares (the tokenizer compared, result caches, token views).
 """
 
 from __future__ import annotations
@@ -49,4 +49,8 @@ def renderer(view: str) -> Render:
         from ui.compare import health
 
         return health.render
+    if view == "overlap":
+        from ui.compare import overlap
+
+        return overlap.render
     raise ValueError(f"no Compare view named {view!r}")

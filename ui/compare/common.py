@@ -30,6 +30,7 @@ VIEW_LABELS = {
     "choose": N_("Choose a size"),
     "languages": N_("Languages"),
     "health": N_("Health"),
+    "overlap": N_("Overlap"),
 }
 MAX_VIEW_TOKENS = 600
 """Tokens drawn per view; the rest are counted."""
