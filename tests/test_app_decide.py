@@ -19,6 +19,7 @@ from playground import runs
 from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
 from playground.session import FIELDS, Session
 from playground.workspace import decode, encode
+from ui.compare.choose_chart import gain_step
 from ui.compare import health as health_view
 from ui.compare.parity import pair_requests
 
@@ -89,8 +90,13 @@ def test_choose_rows_equal_encoding_with_the_tokenizer_cut_to_each_size():
     tokenizer = sess(at).trained.tokenizer
     heldout = held_out.built_in_text(held_out.resolve(held_out.DEFAULT, "python-reference-excerpt", 0))
     sizes = [number(cell) for cell in column(at, "vocab size")]
-    suggestion = bpe_core.suggest_size(bpe_core.size_curve(tokenizer, heldout, min_uses=None), min_gain=0.005)
+    # 343 merges: the gain is measured over 20 more merges (1,000 would reach past the tokenizer's end)
+    assert tokenizer.num_merges == 343 and gain_step(tokenizer.num_merges) == 20
+    curve = bpe_core.size_curve(tokenizer, heldout, min_uses=None)
+    suggestion = bpe_core.suggest_size(curve, min_gain=0.005, per_merges=20)
     assert sizes == [300, 450, suggestion.vocab_size, 600]  # 9,000 measured at the tokenizer's end, and said so
+    gains = [f"{curve.gains(20)[bpe_core.merges_for_vocab_size(tokenizer, size)]:.2%}" for size in sizes]
+    assert column(at, "gain of 20 more merges") == gains
     assert any("9,000" in w.value and "nearest end" in w.value for w in at.warning)
     assert "★" in column(at, "vocab size")[2]
     for size, tokens, bpt, params in zip(sizes, column(at, "tokens"), column(at, "bytes per token"),

@@ -18,7 +18,7 @@ from playground.i18n import t
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
 from ui.compare import side, texts
-from ui.compare.choose_chart import PER_MERGES, chart
+from ui.compare.choose_chart import chart, gain_step
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import held_out_inputs
 from ui.compare.texts import Text
@@ -45,9 +45,9 @@ def curve(subject: Subject, heldout: Text, min_uses: int) -> SizeCurve | None:
     return attempt(what, lambda: remembered(key, compute))
 
 
-def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int]) -> list[SizeRow]:
+def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int], step: int) -> list[SizeRow]:
     """The exact rows at ``sizes`` (``size_table``), once per tokenizer, text and settings."""
-    key = ("size-table", subject.key, heldout.digest, tuple(sizes), s.d_model, s.tied, s.min_uses)
+    key = ("size-table", subject.key, heldout.digest, tuple(sizes), s.d_model, s.tied, s.min_uses, step)
     return remembered(
         key,
         lambda: size_table(
@@ -57,12 +57,12 @@ def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int]) -> l
             d_model=s.d_model,
             tied=s.tied,
             min_uses=s.min_uses,
-            per_merges=PER_MERGES,
+            per_merges=step,
         ),
     )
 
 
-def inputs(s: Session, subject: Subject) -> None:
+def inputs(s: Session, subject: Subject, step: int) -> None:
     low, high = analysis.vocab_size_of(subject.tokenizer, 0), analysis.vocab_size_of(subject.tokenizer)
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
@@ -85,7 +85,7 @@ def inputs(s: Session, subject: Subject) -> None:
         )
     with second:
         st.number_input(
-            t("Suggest the largest size where 1,000 more merges still save at least (% of tokens)"),
+            t("Suggest the largest size where {step:,} more merges still save at least (% of tokens)", step=step),
             min_value=0.0,
             max_value=100.0,
             step=0.1,
@@ -119,7 +119,8 @@ def inputs(s: Session, subject: Subject) -> None:
 
 
 def render(s: Session, subject: Subject) -> None:
-    inputs(s, subject)
+    step = gain_step(subject.tokenizer.num_merges)  # "the gain of 1,000 more merges" scaled to small tokenizers
+    inputs(s, subject, step)
     heldout = texts.heldout(s, subject.trained)
     if heldout is None or not heldout.n_bytes:
         st.info(texts.heldout_missing_message(s))
@@ -128,19 +129,20 @@ def render(s: Session, subject: Subject) -> None:
     found = curve(subject, heldout, s.min_uses)
     if found is None:
         return
-    suggestion = suggest_size(found, min_gain=s.min_gain / 100, per_merges=PER_MERGES)
-    st.success(suggestion_text(found, suggestion), icon=":material/straighten:")
+    suggestion = suggest_size(found, min_gain=s.min_gain / 100, per_merges=step)
+    st.success(suggestion_text(found, suggestion, step), icon=":material/straighten:")
     sizes = sorted({*s.sizes, suggestion.vocab_size})
-    measured = rows(s, subject, heldout, sizes)
-    st.vega_lite_chart(chart(found, measured, suggestion), width="stretch")
-    table(measured, suggestion, s.min_uses)
+    measured = rows(s, subject, heldout, sizes, step)
+    st.vega_lite_chart(chart(found, measured, suggestion, step), width="stretch")
+    table(measured, suggestion, s.min_uses, step)
     st.caption(
         t(
             "Measured on {text}. Bytes per token and tokens per 1,000 characters: the held-out text with the "
-            "tokenizer cut to each size (its first merges). Gain: the share of the tokens 1,000 more merges save. "
+            "tokenizer cut to each size (its first merges). Gain: the share of the tokens {step:,} more merges save. "
             "Embedding parameters: vocab size × d_model, twice that when the output layer is not tied. Rare: "
             "tokens of the vocabulary the held-out text uses fewer than k times, which a model learns poorly.",
             text=texts.describe(heldout),
+            step=step,
         )
     )
     clamped = [row for row in measured if row.note]
@@ -156,10 +158,10 @@ def render(s: Session, subject: Subject) -> None:
         )
 
 
-def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
+def suggestion_text(found: SizeCurve, suggestion: Suggestion, step: int) -> str:
     """The rule and its numbers in words (the library's ``Suggestion.reason``, in the session's language)."""
     counts, sizes, last = found.token_counts, found.vocab_sizes, len(found.token_counts) - 1
-    k, later = suggestion.merges, min(suggestion.merges + PER_MERGES, last)
+    k, later = suggestion.merges, min(suggestion.merges + step, last)
     numbers = t(
         "going to {next:,} saves {gain:.2%} ({before:,} → {after:,} tokens)",
         next=int(sizes[later]),
@@ -169,8 +171,9 @@ def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
     )
     if suggestion.gain >= suggestion.min_gain:
         text = t(
-            "Suggested vocab size: **{size:,}**, the largest size where 1,000 more merges still save at least "
+            "Suggested vocab size: **{size:,}**, the largest size where {step:,} more merges still save at least "
             "{min:.2%} of the held-out tokens: {numbers}.",
+            step=step,
             size=suggestion.vocab_size,
             min=suggestion.min_gain,
             numbers=numbers,
@@ -184,7 +187,8 @@ def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
             )
     else:
         text = t(
-            "Even at the smallest size, **{size:,}**, 1,000 more merges save less than {min:.2%}: {numbers}.",
+            "Even at the smallest size, **{size:,}**, {step:,} more merges save less than {min:.2%}: {numbers}.",
+            step=step,
             size=suggestion.vocab_size,
             min=suggestion.min_gain,
             numbers=numbers,
@@ -198,7 +202,7 @@ def suggestion_text(found: SizeCurve, suggestion: Suggestion) -> str:
     return text
 
 
-def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int) -> None:
+def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int, step: int) -> None:
     import pandas as pd  # here: pandas costs a fresh server ~1 s to import
 
     def mark(row: SizeRow) -> str:
@@ -211,7 +215,7 @@ def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int) ->
                 t("tokens"): [f"{row.tokens:,}" for row in measured],
                 t("bytes per token"): [f"{row.bytes_per_token:.3f}" for row in measured],
                 t("tokens per 1,000 characters"): [f"{row.tokens_per_1000_chars:.1f}" for row in measured],
-                t("gain of 1,000 more merges"): [f"{row.gain:.2%}" for row in measured],
+                t("gain of {step:,} more merges", step=step): [f"{row.gain:.2%}" for row in measured],
                 t("embedding parameters"): [f"{row.embedding_parameters:,}" for row in measured],
                 t("rare tokens (< {k} uses)", k=min_uses): [f"{row.rare_tokens:,}" for row in measured],
             }

@@ -11,18 +11,30 @@ from playground.i18n import t
 from ui import chart_style
 from ui.compare.curve import POINTS
 
-PER_MERGES = 1000
-"""The gain is what this many more merges save."""
+STEPS = (1000, 500, 200, 100, 50, 20, 10)
+
+
+def gain_step(num_merges: int) -> int:
+    """How many more merges "the gain" is measured over: 1,000 for a tokenizer of 10,000 merges or more, else the
+    largest step at most a tenth of its merges (10 at least), so that the gain of a small tokenizer is a slope of
+    its own curve, not a jump past its end.
+
+    >>> gain_step(31_743), gain_step(343), gain_step(40)
+    (1000, 20, 10)
+    """
+    return next((step for step in STEPS if step * 10 <= num_merges), STEPS[-1])
+
+
 BLUE, ORANGE, GREY = "#1c7ed6", "#e8590c", "#495057"
 
 
-def chart(found: SizeCurve, measured: Sequence[SizeRow], suggestion: Suggestion) -> dict:
-    """Bytes per token (left axis) and the gain of 1,000 more merges (right axis) at every size, the rule's
+def chart(found: SizeCurve, measured: Sequence[SizeRow], suggestion: Suggestion, step: int) -> dict:
+    """Bytes per token (left axis) and the gain of ``step`` more merges (right axis) at every size, the rule's
     threshold dashed, the suggested size as a rule and the typed sizes as points. A Vega-Lite dict (no altair)."""
     sizes = found.vocab_sizes.tolist()
     keep = [index for _, index in analysis.sample_curve(list(zip(sizes, range(len(sizes)))), POINTS)]
     keep = sorted({*keep, *(row.merges for row in measured)})
-    bpt, gains = found.bytes_per_token, found.gains(PER_MERGES)
+    bpt, gains = found.bytes_per_token, found.gains(step)
     values = [
         {
             "vocab size": sizes[k],
@@ -38,7 +50,7 @@ def chart(found: SizeCurve, measured: Sequence[SizeRow], suggestion: Suggestion)
         "axis": {"format": "~s"},
         "scale": {"type": "log", "domain": [sizes[0], sizes[-1]], "nice": False},
     }
-    title_bpt, title_gain = t("bytes per token (held-out)"), t("gain of 1,000 more merges (%)")
+    title_bpt, title_gain = t("bytes per token (held-out)"), t("gain of {step:,} more merges (%)", step=step)
     tooltip = [
         {"field": "vocab size", "format": ",", "title": t("vocab size")},
         {"field": "bytes per token", "title": t("bytes per token")},
