@@ -19,8 +19,8 @@ from playground import runs
 from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
 from playground.session import FIELDS, Session
 from playground.workspace import decode, encode
-from ui.compare.choose_chart import gain_step
 from ui.compare import health as health_view
+from ui.compare.choose_chart import gain_step
 from ui.compare.parity import pair_requests
 
 EXCERPT = {"corpus": "python-reference-excerpt", "vocab": "600"}
