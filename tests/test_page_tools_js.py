@@ -21,11 +21,18 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="needs Node.js to run the p
 
 RUNNER = """
 const vm = require("vm");
-const context = {};
+const box = { dataset: {}, firstChild: {} };
+const context = { window: {}, URL, document: { querySelector: () => box } };
 vm.runInNewContext(process.argv[1].replace("export default function", "function main") +
-  "\\n;globalThis.readable = readable;", context);
+  "\\n;globalThis.readable = readable; globalThis.setLink = setLink;", context);
 const links = JSON.parse(require("fs").readFileSync(0, "utf8"));
-console.log(JSON.stringify(links.map((link) => context.readable(link))));
+if (process.argv[2] === "follow") {  // the Merges player moves: the box follows its round, the rest stays
+  context.setLink(box, links[0]);
+  context.window.__bpeLink.follow({ round: 17, speed: 30 });
+  console.log(JSON.stringify([box.dataset.link, box.firstChild.textContent]));
+} else {
+  console.log(JSON.stringify(links.map((link) => context.readable(link))));
+}
 """
 HIDDEN = {"Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}
 
@@ -58,3 +65,13 @@ def test_chinese_is_shown_as_chinese_and_punctuation_stays_escaped():
     assert "text=你好%EF%BC%8C世界+%26+more" in shown and shown.endswith("lang=zh")
     (arabic,) = readable([link_of({"text": "مرحبا\u202e"})])
     assert "%D9%85" in arabic and "%E2%80%AE" in arabic
+
+
+def test_the_link_box_follows_the_player_s_round_and_keeps_the_rest():
+    link = link_of({"corpus": "paste", "vocab": "300", "round": "3", "text": "你好"})
+    run = subprocess.run([NODE, "-e", RUNNER, SOURCE, "follow"], input=json.dumps([link]), capture_output=True,
+                         text=True, timeout=60, check=True)  # fmt: skip
+    copied, shown = json.loads(run.stdout)
+    values = dict(parse_qsl(copied.split("?", 1)[1]))
+    assert values == {"corpus": "paste", "vocab": "300", "round": "17", "text": "你好", "speed": "30"}
+    assert dict(parse_qsl(shown.split("?", 1)[1])) == values and "你好" in shown

@@ -67,6 +67,24 @@ function readable(link) {
   });
 }
 
+function setLink(box, link) {
+  box.dataset.link = link; // what the button copies: the link as the address bar has it
+  box.firstChild.textContent = readable(link); // text, never HTML
+  box.firstChild.title = link;
+}
+
+// The Merges player moves between reruns (it reports a pause or a step 400 ms later, and never while playing):
+// it calls this at once, so the link box shows the round on screen, not the one of the last rerun.
+window.__bpeLink = {
+  follow(values) {
+    const box = document.querySelector(".bpe-link");
+    if (!box || !box.dataset.link) return;
+    const url = new URL(box.dataset.link);
+    for (const [key, value] of Object.entries(values)) url.searchParams.set(key, String(value));
+    setLink(box, url.toString());
+  },
+};
+
 function showLink(parent, link, label, talk) {
   let box = parent.querySelector(".bpe-link");
   if (!box) {
@@ -79,9 +97,7 @@ function showLink(parent, link, label, talk) {
     button.addEventListener("click", () => copy(box.dataset.link, button));
     parent.appendChild(box);
   }
-  box.dataset.link = link; // what the button copies: the link as the address bar has it
-  box.firstChild.textContent = readable(link); // text, never HTML
-  box.firstChild.title = link;
+  setLink(box, link);
   box.classList.toggle("talk", Boolean(talk));
   box.lastChild.title = label;
   box.lastChild.setAttribute("aria-label", label);

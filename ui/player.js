@@ -215,6 +215,8 @@ class Player {
   // Tell the host {round, speed, word} (debounced): one rerun per pause or step, never while playing.
   report() {
     if (!this.setStateValue) return;
+    // The Merges page's link box follows at once (the talk's players are not the page's view: their link has no round).
+    if (/\/Merges$/.test(window.location.pathname)) window.__bpeLink?.follow({ round: this.round, speed: this.speed });
     clearTimeout(this.sendTimer);
     this.sendTimer = setTimeout(() => {
       if (!this.playing) this.setStateValue("view", { round: this.round, speed: this.speed, word: this.word });
