@@ -25,7 +25,14 @@ _HERE = Path(__file__).parent
 # One ES module: the data, the window, then the player and its default export.
 PLAYER_JS = "\n".join(
     (_HERE / name).read_text(encoding="utf-8")
-    for name in ("player_model.js", "player_window.js", "player_code.js", "player_predict.js", "player.js")
+    for name in (
+        "player_model.js",
+        "player_window.js",
+        "player_code.js",
+        "player_predict.js",
+        "player_panel.js",
+        "player.js",
+    )
 )
 PLAYER_CSS = "\n".join(
     (
