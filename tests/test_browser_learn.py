@@ -83,6 +83,12 @@ def test_the_code_beside_the_player_steps_with_it_and_predict_mode_keeps_score(s
     page.keyboard.press("ArrowRight")
     expect(player).not_to_have_attribute("data-round", before)
     expect(code.locator(".ln.now")).not_to_have_count(0)
+    # At 1280 px the code goes under the window (half the player would clip it), and no line is cut: long lines wrap.
+    layout = code.evaluate(
+        """(c) => { const w = c.closest('.bpe-player').querySelector('.window').getBoundingClientRect();
+        const r = c.getBoundingClientRect(); return [r.top >= w.bottom - 1, c.scrollWidth <= c.clientWidth + 1]; }"""
+    )
+    assert layout == [True, True], layout
     page.screenshot(path=str(shots / "code-beside-player.png"))
     wait_idle(page)
     assert not watch.problems, watch.problems

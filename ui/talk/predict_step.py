@@ -21,12 +21,6 @@ def predict_next_merge() -> None:
     trained = data.trained(PREDICT_CORPUS, "byte", PREDICT_VOCAB)
     if trained is None:
         return
-    st.markdown(
-        t(
-            "Which pair merges next? Call it out, then press its number and Enter: the counts decide. "
-            "{n:,} rounds on “the cat in the hat”.",
-            n=trained.num_merges,
-        )
-    )
+    st.markdown(t("Call out a pair, then press its number and Enter."))  # one line: the player fills a 720p slide
     payload = {**merge_frames.player_payload(trained, 0, 30), "predict": True}
     merge_player(payload, key=PLAYER_KEY, compact=True)
