@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, open_page, paste, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, layout_problems, layout_report, open_page, paste, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 from tutorial_trainers import tutorial_train  # noqa: E402
 
@@ -25,6 +25,7 @@ if not Path(CHROMIUM).exists():
 
 SMALL = {"width": 1280, "height": 900}
 TALL = {"width": 1280, "height": 1500}  # the check's result below its inputs
+PROJECTOR = {"width": 1280, "height": 720}
 PLAYER = '[data-testid="bpe-player"]'
 CAT = "toy-the-cat-in-the-hat"
 TEXT = load_sample(CAT)
@@ -91,5 +92,35 @@ def test_the_code_beside_the_player_steps_with_it_and_predict_mode_keeps_score(s
     assert layout == [True, True], layout
     page.screenshot(path=str(shots / "code-beside-player.png"))
     wait_idle(page)
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_in_talk_mode_the_check_and_the_code_band_are_legible_at_1280x720(server, browser, shots, lang):
+    """On a projector: the Check page with its result, and the Merges player with its code band (c), every text
+    at least 28 px, none past the window's width or cut."""
+    page, watch = open_page(browser, f"{server}/Check?check_corpus={CAT}&lang={lang}&talk=1", PROJECTOR)
+    box = page.locator("textarea").last
+    expect(box).to_be_visible(timeout=60_000)
+    paste(page, box, lines(FIRST_SEEN))
+    wait_idle(page)
+    page.locator(".st-key-check_button button").click()
+    wait_idle(page)
+    expect(page.locator('[data-testid="stMetricValue"]').first).to_contain_text(str(DIFFERENCE + 1), timeout=60_000)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    problems = layout_problems(layout_report(page))
+    assert not problems, (lang, "check", problems)
+    page.screenshot(path=str(shots / f"talk-check-{lang}.png"))
+    page.goto(f"{server}/Merges?corpus={CAT}&vocab=280&round=3&lang={lang}&talk=1")
+    player = page.locator(PLAYER)
+    expect(player).to_have_attribute("data-ready", "1", timeout=90_000)
+    wait_idle(page)
+    page.keyboard.press("c")
+    expect(player.locator("[data-role=code] .ln.now")).not_to_have_count(0)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    problems = layout_problems(layout_report(page))
+    assert not problems, (lang, "code band", problems)
+    page.screenshot(path=str(shots / f"talk-code-{lang}.png"))
     assert not watch.problems, watch.problems
     page.context.close()

@@ -137,7 +137,7 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
     """What training made: its measurements, what they were measured on, the start of the text tokenized."""
     st.subheader(t("3 · Result"), anchor="result")
     stats = trained.stats
-    c1, c2, c3, c4 = st.columns(4)
+    c1, c2, c3, c4 = st.columns([2, 2, 4, 2])  # the bytes-per-token label is long: its column is wider
     c1.metric(t("Merges made"), f"{trained.num_merges:,}")
     c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
     measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
