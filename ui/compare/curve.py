@@ -20,7 +20,7 @@ from playground.i18n import t
 from playground.session import Session
 from playground.text import plain
 from ui import own_text, tokenizer_output
-from ui.compare import texts, twin
+from ui.compare import curve_parts, texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.curve_chart import LINE, Line, chart, row
 from ui.compare.texts import Text
@@ -141,6 +141,8 @@ def render(s: Session, subject: Subject) -> None:
         plain_line = twins.get(own.text.digest) if not own.tokenizer else None
         if plain_line is not None:
             twin.gain_caption(own.tokens, plain_line.tokens, own.text, own.points[-1][0])
+    if other is not None and other.n_bytes:
+        curve_parts.render(s, subject, other)  # the whole held-out text, by part, with every tokenizer
 
 
 def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]:
@@ -171,7 +173,13 @@ def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, das
         )
     )
     if any(item.text.truncated for item in lines):
-        st.caption(t("Texts longer than {n:,} characters are measured on their start.", n=texts.MEASURE_LIMIT))
+        st.caption(
+            t(
+                "A text over {n:,} characters is drawn from a sample of that size that keeps the start of every part; "
+                "the table by part below counts the whole text.",
+                n=texts.MEASURE_LIMIT,
+            )
+        )
     if no_training_text:
         st.caption(
             t(
