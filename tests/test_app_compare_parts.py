@@ -115,3 +115,26 @@ def test_the_table_by_part_in_chinese():
     shown = parts_table(at, "zh")
     assert ("Qwen 3.6", "中文") in shown and ("Qwen 3.6", i18n.t("all parts", lang="zh")) in shown
     assert any(i18n.t("The held-out text by part, with every tokenizer", lang="zh") in h.value for h in at.subheader)
+
+
+def test_a_cancelled_count_waits_for_a_click_then_counts():
+    """Cancel (its callback, ``curve_parts.cancel``) leaves the count stopped: the page says so and offers a button
+    instead of starting again by itself; the click counts the whole text."""
+    text = "### one\nfirst part, a line\n### two\nsecond part, 第二部分\n" * 50
+    upload = Upload("cancelled.txt", text, digest=text_digest(text + "cancel"))  # its own digest: nothing cached
+    at = compare({**CAT, "refs": "gpt2", "heldout": "upload"}, heldout_text=upload)
+    assert parts_table(at)  # counted
+    at = compare(
+        {**CAT, "refs": "o200k_base", "heldout": "upload"},
+        heldout_text=upload,
+        stopped_jobs=(f"parts-{upload.digest}",),
+    )
+    assert not [table for table in at.table if "part" in table.value.columns]
+    assert any("was cancelled" in info.value for info in at.info)
+    at.button(key="parts_resume").click().run()
+    no_exception(at)
+    shown = parts_table(at)
+    o200k = bpe_core.reference("o200k_base")
+    assert [shown["o200k_base (GPT-4o)", part.name] for part in split_sections(text)] == [
+        len(o200k.encode(part.text)) for part in split_sections(text)
+    ]

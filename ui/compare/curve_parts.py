@@ -9,6 +9,7 @@ cancelled count waits for a click, as a cancelled talk step does.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from bpe_core.analysis.heldout import CHUNK_CHARS, Part, PartCount, count_parts,
 from playground.i18n import N_, t
 from playground.session import REFERENCES, Session
 from playground.text import plain
+from runtime import jobs
 from ui import progress_bar, tokenizer_output
 from ui.compare.common import Subject, attempt, content_key, known, remembered
 from ui.compare.texts import Text, name
@@ -92,15 +94,15 @@ def counted(s: Session, measured: list[Entry], text: Text, parts: list[Part]) ->
         return None
     total = len(text.whole_text) * len(pending)
     if pending and total > PROGRESS_ABOVE:
-        label = t("Counting the whole held-out text ({n:,} characters) with {k} tokenizers", n=total, k=len(pending))
+        n, k = len(text.whole_text), len(pending)
+        label = t("Counting the whole held-out text ({n:,} characters) with {k} tokenizers", n=n, k=k)
         cancelled = t("Counting cancelled: the table shows no part counts.")
         with progress_bar.job_bar(s, label, key=key, cancelled=cancelled, on_cancel=cancel) as bar:
-            done = [0]
+            done, started = [0], time.monotonic()
 
-            def advance(chars: int) -> None:
+            def advance(chars: int) -> None:  # (characters are the steps)
                 done[0] += chars
-                fraction = min(1.0, done[0] / total)
-                bar._bar.progress(fraction, text=f"{plain(label)}… {fraction:.0%}")  # where a click stops it
+                bar.progress(jobs.JobStatus(jobs.RUNNING, done[0], total, None, time.monotonic() - started))
 
             found = _count_all(measured, text, parts, advance)
     else:
