@@ -128,6 +128,15 @@ class EncodeState(OwnedState):
     )
     seed: Field[int] = Field(1, url="seed", parse=whole_number(0, MAX_SEED), carried=lambda _, s: s.dropout > 0)
     step_word: Field[str] = Field("")  # the word shown merge by merge
+    # Tokenizers shown side by side with the page's own: TRAINED, references, loaded files (links carry the first two).
+    also: Field[list[str]] = Field(
+        list,
+        url="also",
+        parse=name_list((TRAINED, *REFERENCES)),
+        dump=lambda names: comma_joined([name for name in names if name in (TRAINED, *REFERENCES)]),
+        carried=lambda names, _: any(name in (TRAINED, *REFERENCES) for name in names),
+    )
+    decode_ids: Field[str] = Field("")  # ids typed to be decoded back into text
 
 
 class CompareState(OwnedState):
