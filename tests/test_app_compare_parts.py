@@ -138,3 +138,18 @@ def test_a_cancelled_count_waits_for_a_click_then_counts():
     assert [shown["o200k_base (GPT-4o)", part.name] for part in split_sections(text)] == [
         len(o200k.encode(part.text)) for part in split_sections(text)
     ]
+
+
+def test_tokens_vs_the_first_tokenizer_and_premiums_follow_from_the_counts():
+    at = compare({**CAT, "refs": "gpt2,cl100k_base", "heldout": CODE_PROSE_CHINESE})
+    (table,) = [table.value for table in at.table if "part" in table.value.columns]
+    trained = sess(at).trained.label
+    tokens = {(unescaped(r["tokenizer"]), r["part"]): int(r["tokens"].replace(",", "")) for _, r in table.iterrows()}
+    n_bytes = {r["part"]: int(r["bytes"].replace(",", "")) for _, r in table.iterrows()}
+    for _, row in table.iterrows():
+        label, part = unescaped(row["tokenizer"]), row["part"]
+        assert row["tokens vs the first"] == f"{tokens[label, part] / tokens[trained, part]:.1%}"
+        if part != "all parts":  # premium: tokens per byte against English prose's, the same tokenizer
+            per_byte = tokens[label, part] / n_bytes[part]
+            english = tokens[label, "English prose"] / n_bytes["English prose"]
+            assert row["premium"] == f"{per_byte / english:.2f}×"

@@ -134,22 +134,30 @@ def _counter(
 
 
 def table_rows(measured: list[Entry], found: dict[str, list[PartCount]], base: int) -> list[dict]:
-    """A row per tokenizer and part (and its sum over the parts when there are several)."""
+    """A row per tokenizer and part (and its sum over the parts when there are several); ``relative``: its tokens ÷
+    the first tokenizer's (the one compared) on the same part, as nanochat's tokenizer evaluation sets them side by
+    side."""
+    first = _with_sum(found.get(measured[0].key) or []) if measured else []
     rows = []
     for entry in measured:
-        counts = found.get(entry.key)
-        if counts is None:
+        if entry.key not in found:
             continue
-        paid = premiums(counts, base)
-        for count, premium in zip(counts, paid):
-            rows.append(_row(entry.label, count, premium))
-        if len(counts) > 1:
-            whole = PartCount(t(ALL_PARTS), sum(c.n_bytes for c in counts), sum(c.tokens for c in counts))
-            rows.append(_row(entry.label, whole, None))
+        counts = _with_sum(found[entry.key])
+        paid = premiums(found[entry.key], base)
+        for i, count in enumerate(counts):
+            relative = count.tokens / first[i].tokens if i < len(first) and first[i].tokens else None
+            rows.append(_row(entry.label, count, paid[i] if i < len(paid) else None, relative))
     return rows
 
 
-def _row(label: str, count: PartCount, premium: float | None) -> dict:
+def _with_sum(counts: list[PartCount]) -> list[PartCount]:
+    """The parts' counts, and their sum ("all parts") when there are several."""
+    if len(counts) < 2:
+        return counts
+    return [*counts, PartCount(t(ALL_PARTS), sum(c.n_bytes for c in counts), sum(c.tokens for c in counts))]
+
+
+def _row(label: str, count: PartCount, premium: float | None, relative: float | None) -> dict:
     return {
         "tokenizer": label,
         "part": count.name,
@@ -157,6 +165,7 @@ def _row(label: str, count: PartCount, premium: float | None) -> dict:
         "tokens": count.tokens,
         "bytes per token": round(count.bytes_per_token, 4),
         "premium": premium,
+        "relative": relative,
     }
 
 
@@ -182,6 +191,7 @@ def render(s: Session, subject: Subject, text: Text) -> None:
                 t("tokens"): [f"{row['tokens']:,}" for row in rows],
                 t("bytes per token"): [f"{row['bytes per token']:.3f}" for row in rows],
                 t("premium"): ["" if row["premium"] is None else f"{row['premium']:.2f}×" for row in rows],
+                t("tokens vs the first"): ["" if row["relative"] is None else f"{row['relative']:.1%}" for row in rows],
             }
         ),
         hide_index=True,
@@ -190,10 +200,12 @@ def render(s: Session, subject: Subject, text: Text) -> None:
         t(
             "The whole text is counted, every part to its end ({n:,} characters, {k} parts: lines “### name” open "
             "a part). Premium: a part's tokens per byte ÷ those of {base} with the same tokenizer (1.50×: a byte "
-            "of it costs half as many tokens again).",
+            "of it costs half as many tokens again). Tokens vs the first: its tokens ÷ those of {first} on the same "
+            "part.",
             n=len(text.whole_text),
             k=len(parts),
             base=plain(parts[base].name),
+            first=plain(measured[0].label),
         )
     )
 
