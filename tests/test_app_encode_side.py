@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import test_open_models as own  # the open models' own libraries (each skips when absent)
-from apptest_helpers import ENCODE, fresh, no_exception, sess, token_spans, unescaped
+from apptest_helpers import ENCODE, TRAIN, fresh, no_exception, open_page, sess, token_spans, unescaped
 from hypothesis import given
 from hypothesis import strategies as st
 from test_reference import tiktoken_encodings  # noqa: F401 -- tiktoken's own Encodings, offline (a fixture)
@@ -99,3 +99,11 @@ def test_typed_ids_read_back_as_written(ids, separator, brackets):
 def test_what_is_not_an_id_is_named(typed):
     with pytest.raises(ValueError, match="is not a token id"):
         encode_side.parse_ids(typed)
+
+
+def test_the_choice_survives_another_page():
+    at = fresh(ENCODE, tokenizer="gpt2", also="o200k_base,cl100k_base", text="hello")
+    open_page(at, TRAIN)
+    open_page(at, ENCODE)
+    assert sess(at).also == ["o200k_base", "cl100k_base"]
+    assert list(side_columns(at)) == ["o200k_base (GPT-4o)", "cl100k_base (GPT-4)"]

@@ -35,6 +35,7 @@ def choose(s: Session, choices: dict[str, str]) -> None:
         options,
         format_func=lambda choice: short_label(choice, choices),
         key=Session.also.key,
+        persist_state="session",  # kept while another page shows (it is in the page's link)
         help="\n".join(f"- {choices[choice]}" for choice in options),
     )
 
