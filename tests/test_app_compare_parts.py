@@ -153,3 +153,25 @@ def test_tokens_vs_the_first_tokenizer_and_premiums_follow_from_the_counts():
             per_byte = tokens[label, part] / n_bytes[part]
             english = tokens[label, "English prose"] / n_bytes["English prose"]
             assert row["premium"] == f"{per_byte / english:.2f}×"
+
+
+def test_several_heldout_files_are_its_parts_and_a_refused_one_keeps_the_last_good_set():
+    code = "def f(x):\n    return x * 2\n" * 40
+    chinese = "学而时习之，不亦说乎？\n" * 40
+    at = compare({**CAT, "refs": "cl100k_base"})
+    at.selectbox(key=FIELDS["heldout"].key).set_value("upload").run()
+    uploader = at.file_uploader(key=FIELDS["heldout_file"].key)
+    uploader.upload("code.py", code.encode(), "text/plain")
+    uploader.upload("zh.txt", chinese.encode(), "text/plain").run()
+    no_exception(at)
+    shown = parts_table(at)
+    gpt4 = bpe_core.reference("cl100k_base")
+    parts = split_sections(sess(at).heldout_text.text)
+    assert [part.name for part in parts] == ["code.py", "zh.txt"]
+    assert [part.text for part in parts] == ["### code.py\n" + code, "### zh.txt\n" + chinese]  # each file whole
+    assert [shown["cl100k_base (GPT-4)", part.name] for part in parts] == [len(gpt4.encode(p.text)) for p in parts]
+    at.file_uploader(key=FIELDS["heldout_file"].key).upload("bad.txt", bytes(range(256)) * 4, "text/plain").run()
+    no_exception(at)
+    assert len(at.error) == 1 and "bad.txt" in unescaped(at.error[0].value)
+    assert any("Still using code.py + zh.txt" in unescaped(caption.value) for caption in at.caption)
+    assert [name for _, name in parts_table(at)] == ["code.py", "zh.txt", "all parts"] * 2

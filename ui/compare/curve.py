@@ -24,7 +24,7 @@ from ui.compare import curve_parts, texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.curve_chart import LINE, Line, chart, row
 from ui.compare.texts import Text
-from ui.uploads import upload_status
+from ui.uploads import store_heldout_files, upload_status
 
 POINTS = 400
 """Points per line sent to the browser (the chart needs no more; 100,000 sizes would cost seconds)."""
@@ -92,8 +92,10 @@ def held_out_inputs(s: Session, subject: Subject) -> None:
             t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
             key=Session.heldout_file.key,
             type=["txt", "text", "md", "py", "json", "csv"],
-            on_change=own_text.store_heldout_upload,
+            accept_multiple_files=True,
+            on_change=store_heldout_files,
             args=(s,),
+            help=t("Several files: each is a part of the held-out text, measured on its own under the curve."),
         )
         upload_status(s.heldout_text, s.heldout_problem)
 
