@@ -1,5 +1,5 @@
 """Encode: any text with the tokenizer just trained, a built-in one (OpenAI's, Llama, Qwen, Mistral), or one loaded
-from files."""
+from files; others side by side with their counts, ids to copy, and ids typed back into text (``ui.encode_side``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import streamlit as st
 from playground.i18n import N_, t
 from playground.session import MAX_LINK_TEXT, TRAINED, Session
 from playground.text import plain
-from ui import dropout, frame, import_box, page_training, tokenizer_output
+from ui import dropout, encode_side, frame, import_box, page_training, tokenizer_output
 from ui.token_html import display_str
 
 s = frame.page("encode")
@@ -31,6 +31,7 @@ with top_left:
         st.caption(t("Texts over {n:,} characters are not put in the page's link.", n=MAX_LINK_TEXT))
 with top_right:
     st.toggle(t("Show token ids instead of text"), key=Session.show_ids.key, persist_state="session")
+    encode_side.choose(s, choices)
     if s.trained is None:
         st.caption(t("Train a tokenizer on the Train page to compare it here."))
     with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
@@ -70,6 +71,9 @@ st.caption(
 if result.n_tokens > tokenizer_output.MAX_RENDERED_TOKENS:
     st.caption(t("Showing the first {n:,} tokens.", n=tokenizer_output.MAX_RENDERED_TOKENS))
 st.html(tokenizer_output.encoded_html(result, s.show_ids))
+st.code(encode_side.ids_text(result.ids), language=None, wrap_lines=True)  # the ids, to copy (icon at its corner)
+encode_side.render(s, choices, s.text, s.show_ids)
+encode_side.decode_box(s, tokenizer)
 dropout.render(s, tokenizer, result.n_tokens)
 
 st.subheader(t("One word, merge by merge"))

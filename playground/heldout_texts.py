@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from bpe_core.analysis.heldout import hold_out, without_lines_of
+from bpe_core.analysis.heldout import SECTION_HEADING, hold_out, without_lines_of
 from bpe_core.analysis.parallel import parallel_sample
 from playground import caches
 from playground.corpora import (
@@ -47,6 +47,9 @@ OTHER_CODE = "stdlib-code-other"
 PARALLEL_REST = "parallel-rest"
 PARALLEL_ZH = "parallel-zh"
 PARALLEL_EN_ZH = "parallel-en-zh"
+CODE_PROSE_CHINESE = "code-prose-chinese"
+"""Three parts, each opened by a ``### name`` line (``bpe_core.analysis.heldout.split_sections``): code, English
+prose, Chinese, the Chinese last (a cut at the start of a long text would lose it)."""
 
 DOCSTRING_MODULES = (
     "argparse",
@@ -98,6 +101,13 @@ def _other_code() -> str:
     return "\n".join(f"# ---- {name} ----\n{source}" for name, source in found if source)
 
 
+def _code_prose_chinese() -> str:
+    parts = {"code": _other_code(), "English prose": _docstrings(), "中文": _parallel(("zh",))()}
+    # A line of a part's own that looks like a heading (difflib's docstrings have "### Unified Diff") gets one more #.
+    unheaded = {name: SECTION_HEADING.sub(lambda m: "#" + m.group(0), text) for name, text in parts.items()}
+    return "".join(f"### {name}\n{text.rstrip()}\n" for name, text in unheaded.items())
+
+
 def _parallel(codes: tuple[str, ...]) -> Callable[[], str]:
     return lambda: "".join("\n".join(parallel_sample()[code]) + "\n" for code in codes)
 
@@ -128,6 +138,10 @@ BUILT_IN: dict[str, HeldOut] = {
     PARALLEL_EN_ZH: HeldOut(
         N_("The English and Chinese sentences of the parallel sample (not in the bilingual sample)"),
         _parallel(("en", "zh")),
+    ),
+    CODE_PROSE_CHINESE: HeldOut(
+        N_("Code, English prose and Chinese, three parts (### lines): other modules, docstrings, modern Chinese"),
+        _code_prose_chinese,
     ),
 }
 DESIGNATED: dict[str, str] = {

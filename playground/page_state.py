@@ -33,6 +33,7 @@ from playground.fields import (
 from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
 from playground.patterns import NAMED_OR_NONE
 from playground.references import DEFAULT_REFERENCES, REFERENCES
+from playground.text_files import Upload
 
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
 """Views that also study the reference tokenizers (the others study what was trained or loaded)."""
@@ -135,6 +136,15 @@ class EncodeState(OwnedState):
     )
     seed: Field[int] = Field(1, url="seed", parse=whole_number(0, MAX_SEED), carried=lambda _, s: s.dropout > 0)
     step_word: Field[str] = Field("")  # the word shown merge by merge
+    # Tokenizers shown side by side with the page's own: TRAINED, references, loaded files (links carry the first two).
+    also: Field[list[str]] = Field(
+        list,
+        url="also",
+        parse=name_list((TRAINED, *REFERENCES)),
+        dump=lambda names: comma_joined([name for name in names if name in (TRAINED, *REFERENCES)]),
+        carried=lambda names, _: any(name in (TRAINED, *REFERENCES) for name in names),
+    )
+    decode_ids: Field[str] = Field("")  # ids typed to be decoded back into text
 
 
 class CompareState(OwnedState):
@@ -197,7 +207,9 @@ class CompareState(OwnedState):
     overlap_page: Field[int] = Field(1)
     sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
     heldout_box: Field[str] = Field("", saved=False)  # the held-out paste box (its text is kept in heldout_text)
-    heldout_file: Field[UploadedFile | None] = Field(None, uploader=True)  # the held-out file uploader
+    # The held-out files' uploader (several files: one part each), and each file's text by its id, decoded once.
+    heldout_file: Field[list[UploadedFile] | None] = Field(None, uploader=True)
+    heldout_taken: Field[dict[str, Upload]] = Field(dict, saved=False)
     side_text: Field[str] = Field(
         "Tokenizers split text into tokens. The tokenizer learned merges from its training text.\n"
         "def tokenize(text): return [t for t in text.split()]\n"

@@ -159,7 +159,8 @@ class MadeWork(OwnedState):
     heldout_problem: Field[str] = Field("")  # why the held-out file in the uploader was refused
     trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.page_training.store)
     loaded: Field[dict[str, TokenizerShape]] = Field(dict)  # label -> tokenizer loaded from files
-    import_round: Field[int] = Field(0)  # bumped after each load: it names a new, empty import uploader
+    import_round: Field[int] = Field(0)  # bumped after each load or refusal: it names a new, empty import uploader
+    import_problem: Field[str] = Field("", saved=False)  # why the import box's last files were refused (Markdown-safe)
     # The import box's pattern, for files that hold none (a tiktoken file of no known model, GPT-2's pair):
     # "auto" (the file's own, or its model's when recognised), a name in bpe_core.PATTERNS, or "regex".
     import_pattern: Field[str] = Field("auto")

@@ -272,7 +272,13 @@ def test_a_saved_tokenizer_file_is_loaded_and_used(fmt, tmp_path):
     saved = bpe_core.train("the quick brown fox jumps over the lazy dog " * 4, 290).tokenizer
     paths = bpe_core.save(saved, tmp_path, fmt)
     at = _load(_encode_page(text="the lazy fox, quickly"), [(path.name, path.read_bytes()) for path in paths])
-    label = " + ".join(path.name for path in paths)
+    ((label, _),) = sess(at).loaded.items()
+    what = {  # named by what it is (the file's name after it unless the description holds it)
+        "bpe-playground": f"bpe-playground file: {len(saved.vocab)} tokens, pattern gpt2 · {paths[0].name}",
+        "hf": f"tokenizer.json (Hugging Face): BPE, {len(saved.vocab)} tokens",
+        "gpt2": f"GPT-2 vocab.json + merges.txt: {len(saved.vocab)} tokens, pattern gpt2",  # (its files' names)
+    }
+    assert label == what[fmt]
     assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     assert sess(at).loaded[label].merges == saved.merges
     ids = saved.encode("the lazy fox, quickly")
@@ -344,5 +350,7 @@ def test_the_apps_own_gpt2_zip_loads_on_encode():
     ((name, data),) = export_files(saved, "gpt2").items()
     at = _load(_encode_page(text="the lazy fox, quickly"), [(name, data)])
     assert not at.error
-    assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(name)
+    ((label, _),) = sess(at).loaded.items()
+    assert label == f"GPT-2 vocab.json + merges.txt: {len(saved.vocab):,} tokens, pattern gpt2 · {name}"
+    assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == saved.encode("the lazy fox, quickly")

@@ -44,7 +44,8 @@ def test_a_tiktoken_file_of_no_known_model_asks_for_its_pattern_then_loads_with_
     assert "no known model" in unescaped(at.error[0].value)
     at = load(at, "tokenizer.tiktoken", data, pattern="llama3")
     ((label, loaded),) = sess(at).loaded.items()
-    assert label == "tokenizer.tiktoken · pattern llama3" and loaded.pattern == "llama3"
+    assert label == f"tiktoken ranks: {len(saved.vocab)} tokens, pattern llama3 · tokenizer.tiktoken"
+    assert loaded.pattern == "llama3"
     assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     expected = bpe_core.load(tmp_path / "a" / "tokenizer.tiktoken", pattern="llama3").encode(TEXT)
     (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
@@ -78,7 +79,10 @@ def test_two_files_of_the_same_name_are_both_kept_and_the_same_file_again_is_not
     for data in (first, second, first):
         at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
     labels = list(sess(at).loaded)
-    assert labels == ["tokenizer.tiktoken · pattern gpt2", "tokenizer.tiktoken · pattern gpt2 (2)"]
+    assert labels == [  # told apart by what they are
+        f"tiktoken ranks: {len(one.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken",
+        f"tiktoken ranks: {len(other.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken",
+    ]
     assert [tokenizer.vocab for tokenizer in sess(at).loaded.values()] == [one.vocab, other.vocab]
 
 
@@ -104,8 +108,8 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     for path in paths:
         at = load(at, "tokenizer.model", path.read_bytes())
     assert list(sess(at).loaded) == [
-        "tokenizer.model · Llama 3 (tiktoken ranks, recognised)",
-        "tokenizer.model · Llama 4 (tiktoken ranks, recognised)",
+        "Llama 3 (tiktoken ranks, 128,000 tokens) · tokenizer.model",
+        "Llama 4 (tiktoken ranks, 200,000 tokens) · tokenizer.model",
     ]
     ours, theirs = own.pair("llama4")
     (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
@@ -114,3 +118,17 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     )
     where = i18n.t("recognised by the file's SHA-256")
     assert any(where in caption.value for caption in at.caption)
+
+
+def test_a_refused_file_leaves_the_box_empty_for_the_next_and_its_message_stays(tmp_path):
+    """A refused file does not stay in the box in the way of the next upload: the box is a new, empty one; why it
+    was refused stays under it on later runs, until a file loads."""
+    saved, data = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data)  # no pattern chosen: refused
+    assert sess(at).loaded == {} and sess(at).import_round == 1
+    assert not at.file_uploader(key="encode_import_files_1").value  # empty: nothing stands in the way
+    at.run()  # another run (any click): the reason is still there, by the box
+    assert len(at.error) == 1 and "no known model" in unescaped(at.error[0].value)
+    at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
+    assert list(sess(at).loaded) == [f"tiktoken ranks: {len(saved.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken"]
+    assert not at.error  # loaded: the old refusal is gone

@@ -22,7 +22,7 @@ from bpe_core import PATTERNS, TokenizerShape, formats
 from bpe_core.formats import NOT_GIVEN, PatternRequired
 from bpe_core.formats.archive import read_zip
 from playground import references
-from playground.i18n import t
+from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
 from ui.tokenizer_output import LOADED
@@ -62,8 +62,9 @@ def pattern_argument(choice: str, regex: str) -> Any:
 
 
 def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
-    """A tokenizer from one file, or vocab.json + merges.txt together; ValueError says what is wrong.
-    ``pattern`` is for files that hold none (a tiktoken file of no known model, GPT-2's pair)."""
+    """A tokenizer from one file, or vocab.json + merges.txt together, and its format (``"hf"``, ``"tiktoken"``…);
+    ValueError says what is wrong. ``pattern`` is for files that hold none (a tiktoken file of no known model,
+    GPT-2's pair)."""
     if not files:
         raise ValueError(t("Choose a tokenizer file first."))
     with tempfile.TemporaryDirectory(prefix="bpe-upload-") as tmp:
@@ -74,11 +75,12 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
             names.append(safe)
         target = Path(tmp) if len(files) > 1 else Path(tmp) / names[0]
         try:
+            fmt = formats.detect_format(target)[0]
             tokenizer = formats.load(target, pattern=pattern)
             if not fills_shape(tokenizer):  # a SentencePiece model: not yet the shape the views ask
                 what = (
                     "a SentencePiece model"
-                    if formats.detect_format(target)[0] == "sentencepiece"
+                    if fmt == "sentencepiece"
                     else (f"a {type(tokenizer).__name__} (a Hugging Face pipeline)")
                 )
                 reason = f"{what}; bpe_core.load reads it, the app cannot show it yet"
@@ -95,7 +97,7 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
             raise ValueError(
                 t("Could not load a tokenizer from {files}: {error}", files=", ".join(names), error=message)
             ) from None
-    return tokenizer, " + ".join(file.name for file in files)
+    return tokenizer, fmt
 
 
 SHAPE_NAMES = tuple(name for name in vars(TokenizerShape) if not name.startswith("_"))
@@ -133,15 +135,29 @@ def check_one_set(names: list[str]) -> None:
         )
 
 
-def description(tokenizer: Any) -> str | None:
-    """What a loaded tokenizer is, when its file says more than its name: a recognised model's tiktoken file, or
-    one given a pattern here (None for the formats that carry their own settings)."""
+FORMAT_NAMES = {
+    "hf": N_("tokenizer.json (Hugging Face): BPE, {n:,} tokens"),
+    "tiktoken": N_("tiktoken ranks: {n:,} tokens, pattern {pattern}"),
+    "gpt2": N_("GPT-2 vocab.json + merges.txt: {n:,} tokens, pattern {pattern}"),
+    "tekken": N_("Mistral Tekken file: {n:,} tokens"),
+    "bpe-playground": N_("bpe-playground file: {n:,} tokens, pattern {pattern}"),
+}
+"""What a loaded file is, by its format (``bpe_core.formats.detect_format``); a recognised model's file says its
+model instead (:func:`description`)."""
+
+
+def description(tokenizer: Any, fmt: str = "") -> str:
+    """What a loaded tokenizer is: a recognised model's tiktoken file by its model (``Llama 3 (tiktoken ranks,
+    128,000 tokens)``), else its format, size (tokens besides special tokens) and pattern."""
+    n = len(tokenizer.vocab) - len(tokenizer.special_tokens)
     source = getattr(tokenizer, "pattern_source", None) or ""
     if source.startswith("recognised"):
-        return t("{model} (tiktoken ranks, recognised)", model=references.short_name(tokenizer.name or ""))
-    if source == "given":
-        return t("pattern {pattern}", pattern=pattern_shown(tokenizer))
-    return None
+        model = references.short_name(tokenizer.name or "")
+        return t("{model} (tiktoken ranks, {n:,} tokens)", model=model, n=n)
+    if fmt in FORMAT_NAMES:
+        return t(FORMAT_NAMES[fmt], n=n, pattern=pattern_shown(tokenizer))
+    kind = t("byte-level BPE") if tokenizer.byte_level else t("classic BPE")
+    return t("{kind}: {n:,} tokens, pattern {pattern}", kind=kind, n=n, pattern=pattern_shown(tokenizer))
 
 
 def pattern_shown(tokenizer: Any) -> str:
@@ -162,12 +178,12 @@ def pattern_note(tokenizer: Any) -> str:
     return t("Pre-tokenization pattern: {pattern} ({where}).", pattern=plain(pattern_shown(tokenizer)), where=where)
 
 
-def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any) -> str:
-    """A new entry's label: the files' names, with what the tokenizer is when the file says so; never one already
-    holding another tokenizer (two files of the same name get ``(2)``, ``(3)``…). The same tokenizer loaded again
-    keeps its label."""
-    described = description(tokenizer)
-    base = f"{names} · {described}" if described else names
+def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any, fmt: str = "") -> str:
+    """A new entry's label: what the tokenizer is (:func:`description`), then the files' names when the description
+    does not already hold them; never one already holding another tokenizer (two files of the same kind get ``(2)``,
+    ``(3)``…). The same tokenizer loaded again keeps its label."""
+    described = description(tokenizer, fmt)
+    base = described if names in described else f"{described} · {names}"
     label, n = base, 1
     while label in loaded and not same_tokenizer(loaded[label], tokenizer):
         n += 1
@@ -201,34 +217,39 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
     """
     files_key = f"{key}_files_{s.import_round}"
 
+    def refused(message: str) -> None:
+        """Keep why (shown under the box until the next load) and empty the box: a refused file left in it would
+        stand in the way of the next one (``import_round`` names a new uploader)."""
+        s.import_problem = message
+        s.import_round += 1
+
     def load() -> None:
         uploads = st.session_state.get(files_key) or []
         try:
             check_one_set([upload.name for upload in uploads])
             files = [file for upload in uploads for file in unpack(upload.name, upload.getvalue())]
-            tokenizer, _ = load_files(files, pattern_argument(s.import_pattern, s.import_regex))
-            # the files as the user named them, and what the tokenizer is; never over another one
-            label = loaded_label(s.loaded, " + ".join(upload.name for upload in uploads), tokenizer)
+            tokenizer, fmt = load_files(files, pattern_argument(s.import_pattern, s.import_regex))
+            # what the tokenizer is, and the files as the user named them; never over another one
+            label = loaded_label(s.loaded, " + ".join(upload.name for upload in uploads), tokenizer, fmt)
         except ValueError as error:
-            s.notice(
-                "error",
+            refused(
                 t(
                     "{error}. Nothing was changed: the tokenizers stay as they were.",
                     error=plain(error, limit=600).rstrip("."),
-                ),
+                )
             )
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
-            s.notice(
-                "error",
+            refused(
                 t(
                     "Could not load a tokenizer: {kind}: {error}. Nothing was changed.",
                     kind=plain(type(error).__name__),
                     error=plain(error),
-                ),
+                )
             )
             return
         s.loaded[label] = tokenizer
+        s.import_problem = ""
         s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
         if on_loaded is not None:
             on_loaded(label)
@@ -264,6 +285,8 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
     if s.import_pattern == IMPORT_REGEX:
         st.text_input(t("Regex"), key=Session.import_regex.key, max_chars=MAX_REGEX, persist_state="session")
     st.button(t("Load tokenizer"), key=f"{key}_load", disabled=not uploads, on_click=load)
+    if s.import_problem:
+        st.error(s.import_problem, icon=":material/error:")  # (Markdown-safe: made with plain())
 
 
 def pattern_choice_label(choice: str) -> str:

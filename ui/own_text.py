@@ -1,5 +1,6 @@
 """The user's own text entering the session: the callbacks of the paste boxes and file uploaders, the
-Train page's (the corpus) and the Compare page's (held-out text) alike.
+Train page's (the corpus) and the Compare page's (held-out text: its files are taken by
+``ui.uploads.store_heldout_files``) alike.
 
 A widget's callback runs before the page draws, so the text is decoded and hashed here once, never on a
 rerun; a big paste leaves its box (a widget's value travels to the server on every rerun); a refused file
@@ -61,14 +62,6 @@ def store_heldout_paste(s: Session) -> None:
             "paste again to replace it."
         ),
     )
-
-
-@guarded
-def store_heldout_upload(s: Session) -> None:
-    """A held-out file was uploaded: keep its text, or say at the uploader why not."""
-    upload = _take_upload(s, Session.heldout_file, Session.heldout_problem)
-    if upload is not None:
-        s.heldout_text = upload
 
 
 PARALLEL_MAX_BYTES = 2_000_000

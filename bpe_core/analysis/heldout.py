@@ -19,9 +19,25 @@ very text. So a held-out text must share no text with the training text. Two too
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["MIN_LINE_BYTES", "LineOverlap", "hold_out", "line_overlap", "without_lines_of"]
+__all__ = [
+    "MIN_LINE_BYTES",
+    "LineOverlap",
+    "Part",
+    "PartCount",
+    "count_parts",
+    "count_tokens",
+    "hold_out",
+    "line_overlap",
+    "premiums",
+    "sample_parts",
+    "split_sections",
+    "without_lines_of",
+]
 
 MIN_LINE_BYTES = 20
 """Lines shorter than this (UTF-8 bytes, stripped) are not compared: they recur in any text of a kind."""
@@ -89,3 +105,123 @@ def without_lines_of(text: str, training: str, *, min_bytes: int = MIN_LINE_BYTE
     seen = set(_compared(training, min_bytes))
     kept = [line for line in text.splitlines(keepends=True) if line.strip() not in seen]
     return "".join(kept)
+
+
+# -- a held-out text by part: code, prose, Chinese... ------------------------------------------------
+
+SECTION_HEADING = re.compile(r"^### +(\S[^\n]*?)[ \t]*$", re.MULTILINE)
+"""A line ``### name`` opens a part named ``name`` (a fixed pattern: no text of a user's is compiled)."""
+MAX_PART_NAME = 80
+"""Characters of a part's name kept (a heading is a stranger's text)."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a held-out text (a file, or a section opened by a ``### name`` line)."""
+
+    name: str
+    text: str
+
+    @property
+    def n_bytes(self) -> int:
+        return len(self.text.encode("utf-8", errors="surrogatepass"))
+
+
+def split_sections(text: str, first: str = "") -> list[Part]:
+    """``text`` cut at its ``### name`` lines, each heading line starting its own part, so the parts joined are
+    ``text``; what comes before the first heading is a part named ``first`` (left out when empty). A text without
+    headings is one part.
+
+    >>> [(part.name, part.text) for part in split_sections("intro\\n### code\\nx = 1\\n### 中文\\n你好\\n", "start")]
+    [('start', 'intro\\n'), ('code', '### code\\nx = 1\\n'), ('中文', '### 中文\\n你好\\n')]
+    """
+    starts = [(match.start(), match.group(1)[:MAX_PART_NAME]) for match in SECTION_HEADING.finditer(text)]
+    parts = [Part(first, text[: starts[0][0]] if starts else text)]
+    for (start, name), (end, _) in zip(starts, [*starts[1:], (len(text), "")]):
+        parts.append(Part(name, text[start:end]))
+    return [part for i, part in enumerate(parts) if part.text or (i == 0 and not starts)]
+
+
+def sample_parts(parts: list[Part], limit: int) -> list[Part]:
+    """At most about ``limit`` characters of ``parts`` in all, every part kept: each its start, a share of ``limit``
+    as large as its share of the text (at least one line), cut at a line end. Parts within the limit come back as
+    they are.
+
+    >>> [part.text for part in sample_parts([Part("a", "1\\n2\\n3\\n4\\n"), Part("b", "x\\ny\\n")], 6)]
+    ['1\\n2\\n', 'x\\n']
+    """
+    total = sum(len(part.text) for part in parts)
+    if total <= limit:
+        return list(parts)
+    kept = []
+    for part in parts:
+        share = max(1, limit * len(part.text) // total)
+        end = part.text.rfind("\n", 0, share) + 1 or part.text.find("\n", share) + 1 or len(part.text)
+        kept.append(Part(part.name, part.text[:end]))
+    return kept
+
+
+@dataclass(frozen=True)
+class PartCount:
+    """One part's size and its tokens with one tokenizer."""
+
+    name: str
+    n_bytes: int
+    tokens: int
+
+    @property
+    def bytes_per_token(self) -> float:
+        return self.n_bytes / self.tokens if self.tokens else 0.0
+
+
+CHUNK_CHARS = 1 << 20
+"""Characters handed to the encoder at a time, so a caller hears of progress (and can stop) between chunks."""
+
+
+def count_tokens(tokenizer: Any, text: str, on_chunk: Callable[[int], None] | None = None) -> int:
+    """The tokens ``tokenizer.encode(text)`` gives, counted in chunks of :data:`CHUNK_CHARS` characters with the
+    tokenizer's streaming encoder when it has one (``encode_iterable_batches``: exact across chunk ends), calling
+    ``on_chunk(characters)`` after each chunk; memory stays bounded by a chunk's ids.
+
+    >>> import bpe_core
+    >>> count_tokens(bpe_core.train("aaabdaaabac", 259).tokenizer, "aaabdaaabac")
+    5
+    """
+    batches = getattr(tokenizer, "encode_iterable_batches", None)
+    if batches is None or len(text) <= CHUNK_CHARS:
+        tokens = len(tokenizer.encode(text))
+        if on_chunk is not None:
+            on_chunk(len(text))
+        return tokens
+
+    def chunks() -> Iterator[str]:
+        for start in range(0, len(text), CHUNK_CHARS):
+            chunk = text[start : start + CHUNK_CHARS]
+            yield chunk
+            if on_chunk is not None:  # the encoder asks for the next chunk: this one is read
+                on_chunk(len(chunk))
+
+    return sum(len(ids) for ids in batches(chunks()))
+
+
+def count_parts(tokenizer: Any, parts: list[Part], on_chunk: Callable[[int], None] | None = None) -> list[PartCount]:
+    """Each part's bytes and tokens with ``tokenizer`` (any ``bpe_core.TokenizerShape``), the whole of every part
+    (:func:`count_tokens`).
+
+    >>> import bpe_core
+    >>> parts = split_sections("### en\\nhello\\n### zh\\n你好\\n")
+    >>> [(c.name, c.n_bytes, c.tokens) for c in count_parts(bpe_core.reference("gpt2"), parts)]
+    [('en', 13, 5), ('zh', 14, 9)]
+    """
+    return [PartCount(part.name, part.n_bytes, count_tokens(tokenizer, part.text, on_chunk)) for part in parts]
+
+
+def premiums(counts: list[PartCount], baseline: int = 0) -> list[float]:
+    """What each part pays per byte against part ``baseline`` (the first): its tokens per byte ÷ the baseline's (1.0
+    for the baseline; 1.5: a byte of this part costs half as many tokens again). 0.0 for an empty part.
+
+    >>> premiums([PartCount("en", 100, 25), PartCount("zh", 90, 45)])
+    [1.0, 2.0]
+    """
+    base = counts[baseline].bytes_per_token if counts else 0.0
+    return [base / count.bytes_per_token if count.bytes_per_token else 0.0 for count in counts]

@@ -20,11 +20,11 @@ from playground.i18n import t
 from playground.session import Session
 from playground.text import plain
 from ui import own_text, tokenizer_output
-from ui.compare import texts, twin
+from ui.compare import curve_parts, texts, twin
 from ui.compare.common import Subject, attempt, known, remembered
 from ui.compare.curve_chart import LINE, Line, chart, row
 from ui.compare.texts import Text
-from ui.uploads import upload_status
+from ui.uploads import store_heldout_files, upload_status
 
 POINTS = 400
 """Points per line sent to the browser (the chart needs no more; 100,000 sizes would cost seconds)."""
@@ -92,8 +92,10 @@ def held_out_inputs(s: Session, subject: Subject) -> None:
             t("Held-out text file (UTF-8, or UTF-16/32 with a byte-order mark)"),
             key=Session.heldout_file.key,
             type=["txt", "text", "md", "py", "json", "csv"],
-            on_change=own_text.store_heldout_upload,
+            accept_multiple_files=True,
+            on_change=store_heldout_files,
             args=(s,),
+            help=t("Several files: each is a part of the held-out text, measured on its own under the curve."),
         )
         upload_status(s.heldout_text, s.heldout_problem)
 
@@ -141,6 +143,8 @@ def render(s: Session, subject: Subject) -> None:
         plain_line = twins.get(own.text.digest) if not own.tokenizer else None
         if plain_line is not None:
             twin.gain_caption(own.tokens, plain_line.tokens, own.text, own.points[-1][0])
+    if other is not None and other.n_bytes:
+        curve_parts.render(s, subject, other)  # the whole held-out text, by part, with every tokenizer
 
 
 def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]:
@@ -171,7 +175,13 @@ def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, das
         )
     )
     if any(item.text.truncated for item in lines):
-        st.caption(t("Texts longer than {n:,} characters are measured on their start.", n=texts.MEASURE_LIMIT))
+        st.caption(
+            t(
+                "A text over {n:,} characters is drawn from a sample of that size that keeps the start of every part; "
+                "the table by part below counts the whole text.",
+                n=texts.MEASURE_LIMIT,
+            )
+        )
     if no_training_text:
         st.caption(
             t(

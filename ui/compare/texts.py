@@ -13,7 +13,7 @@ from functools import cache
 
 import streamlit as st
 
-from bpe_core.analysis.heldout import LineOverlap, line_overlap
+from bpe_core.analysis.heldout import LineOverlap, line_overlap, sample_parts, split_sections
 from playground import heldout_texts as held_out
 from playground.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
 from playground.i18n import N_, t
@@ -25,7 +25,8 @@ from ui import tokenizer_output
 from ui.compare.common import remembered
 
 MEASURE_LIMIT = 2_000_000
-"""Texts longer than this (in characters) are measured on their first MEASURE_LIMIT characters."""
+"""The curve and the views measure a longer text (in characters) on a sample of about this size that keeps the start
+of every part (``bpe_core.analysis.heldout.sample_parts``); the table by part counts the whole text."""
 
 HELDOUT_LABELS = {
     held_out.DEFAULT: N_("For this tokenizer: {name}"),
@@ -47,25 +48,37 @@ def heldout_label(choice: str, default: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Text:
-    """A text as measured: its start when it is longer than MEASURE_LIMIT."""
+    """A text as measured: when it is longer than MEASURE_LIMIT, a sample keeping the start of every part, with the
+    whole text kept beside it (``whole``) for what counts it all."""
 
     label: str  # its role and name, for captions and legends (plain text: escape before Markdown)
     text: str
     digest: str
     truncated: bool = False
     n_bytes: int = -1  # counted when not given (``dataclasses.replace`` passes it on)
+    whole: str | None = None  # the whole text when ``text`` is a sample of it
+    whole_digest_: str = ""
 
     def __post_init__(self) -> None:
         if self.n_bytes < 0:
             object.__setattr__(self, "n_bytes", len(self.text.encode("utf-8", errors="surrogatepass")))
 
+    @property
+    def whole_text(self) -> str:
+        return self.text if self.whole is None else self.whole
+
+    @property
+    def whole_digest(self) -> str:
+        return self.whole_digest_ or self.digest
+
 
 def make_text(label: str, text: str, digest: str = "") -> Text:
-    """A Text; ``digest`` (of the whole text) is reused unless the text has to be cut."""
+    """A Text; ``digest`` (of the whole text) is reused unless the text has to be sampled."""
+    digest = digest or text_digest(text)
     if len(text) > MEASURE_LIMIT:
-        text = text[:MEASURE_LIMIT]
-        return Text(label, text, text_digest(text), truncated=True)
-    return Text(label, text, digest or text_digest(text))
+        sample = "".join(part.text for part in sample_parts(split_sections(text), MEASURE_LIMIT))
+        return Text(label, sample, text_digest(sample), truncated=True, whole=text, whole_digest_=digest)
+    return Text(label, text, digest)
 
 
 def sample_text(choice: str) -> Text:
