@@ -7,7 +7,9 @@ plain :class:`Tokenizer`.
 
 What is written: a ``Sequence`` pre-tokenizer (``Split`` with our pattern, behaviour ``Isolated``,
 then ``ByteLevel`` with ``use_regex: false``), a ``BPE`` model with ``ignore_merges: true`` (a
-pre-token that is itself a token is emitted whole, as tiktoken and :class:`Tokenizer` do), a
+pre-token that is itself a token is emitted whole, as tiktoken and :class:`Tokenizer` do), its merges
+(a tokenizer built from ranks, whose file lists none: every split of every token, as Hugging Face's own
+converter writes them, :func:`~bpe_core.encoding.ranks.all_split_merges`), a
 ``ByteLevel`` decoder, and the special tokens as ``added_tokens`` with ``special: true``. The
 ``tokenizers`` library gives the same ids as :meth:`Tokenizer.encode` for it. Our regexes use
 Python ``regex`` syntax and Hugging Face runs Oniguruma, so the pattern is translated (see
@@ -20,6 +22,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..encoding.ranks import all_split_merges
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import AddedTokens, PipelineTokenizer
 from ..pipeline.normalizers import Replace
@@ -97,9 +100,17 @@ def hf_tokenizer_json(tokenizer: Tokenizer) -> dict[str, Any]:
             "ignore_merges": True,
             "vocab": vocab,
             # GPT-2-alphabet strings never contain a space, so "left right" is unambiguous.
-            "merges": [f"{as_text[left]} {as_text[right]}" for left, right in tokenizer.merges],
+            "merges": [f"{as_text[left]} {as_text[right]}" for left, right in _listed_merges(tokenizer)],
         },
     }
+
+
+def _listed_merges(tokenizer: Tokenizer) -> list[tuple[bytes, bytes]]:
+    # Ranks alone say only which token merges first; tokenizers merges listed pairs, so a pair tiktoken would
+    # join (any two neighbours that make a token) must be listed: every split, as the converter does.
+    if tokenizer.merges_derived:
+        return all_split_merges(tokenizer.merge_ranks, tokenizer.mergeable_ranks)
+    return tokenizer.merges
 
 
 def save_hf(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
