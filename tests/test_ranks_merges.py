@@ -126,6 +126,8 @@ def test_the_merges_are_every_split_in_the_converters_order(peers: Peers):
 def test_merges_rebuild_the_same_tokenizer(peers: Peers):
     """``.merges`` (one per token, the player's list) through the GPT-2 files gives the same ids."""
     ours = peers.ours
+    if ours.name == "qwen3.6":
+        pytest.skip("its 83 tokens no merge makes: see test_qwen36_merges_keep_their_ranks...")
     merges = ours.merges
     assert len(merges) == ours.num_merges
     assert [left + right for left, right in merges] == sorted(ours.merge_ranks, key=ours.merge_ranks.__getitem__)
@@ -143,9 +145,8 @@ def test_qwen36_merges_keep_their_ranks_and_its_whole_phrases_are_refused_where_
     unmade = unmade_by_merges(merges, qwen.mergeable_ranks)
     assert "毛泽东".encode() in unmade and len(unmade) == 83
     assert qwen.encode("毛泽东") == [qwen.token_id("毛泽东")]  # only ever whole
-    for fmt in ("gpt2", "bpe-playground"):
-        with pytest.raises(ValueError, match="made by no merge of two tokens"):
-            bpe_core.save(qwen, tmp_path, fmt)
+    with pytest.raises(ValueError, match="made by no merge of two tokens"):  # (gpt2 files refuse its NFC first)
+        bpe_core.save(qwen, tmp_path, "bpe-playground")
 
 
 def test_a_token_that_bpe_below_it_cannot_make_gets_its_first_split():
