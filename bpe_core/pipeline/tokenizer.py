@@ -52,6 +52,8 @@ class PipelineTokenizer:
         self._tokens = dict(model.vocab_r)
         self._tokens.update(added.spelling)
         self._added_ids = {token.content: token.id for token in added.tokens}
+        # The tokenizer.json it was loaded from (set by bpe_core.formats.parse_hf): what saving it writes.
+        self.source_json: str | None = None
 
     # -- encoding -----------------------------------------------------------------------------
 
