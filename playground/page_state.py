@@ -32,7 +32,7 @@ from playground.fields import (
 )
 from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
 from playground.patterns import NAMED_OR_NONE
-from playground.references import DEFAULT_REFERENCES, REFERENCES
+from playground.references import BYTE_LEVEL_REFERENCES, DEFAULT_REFERENCES, REFERENCES
 from playground.text_files import Upload
 
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
@@ -159,12 +159,14 @@ class CompareState(OwnedState):
     )
     heldout: Field[str] = Field(held_out.DEFAULT, url="heldout", parse=one_of(held_out.CHOICES))
     token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
-    # The page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) a reference.
+    # The page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) a byte-level reference
+    # (those views read merge ranks: DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece are compared with,
+    # not studied).
     compared: Field[str] = Field(
         "",
         url="compared",
-        parse=one_of((TRAINED, *REFERENCES)),
-        carried=lambda name, s: name in REFERENCES and s.view in ANY_TOKENIZER_VIEWS,
+        parse=one_of((TRAINED, *BYTE_LEVEL_REFERENCES)),
+        carried=lambda name, s: name in BYTE_LEVEL_REFERENCES and s.view in ANY_TOKENIZER_VIEWS,
     )
     # Choose a vocab size: the model the vocabulary is for, the rule of the suggestion (percent of the held-out
     # tokens), rare tokens.

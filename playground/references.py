@@ -1,9 +1,10 @@
 """The built-in tokenizers the app offers wherever a reference appears, and how it names them.
 
 Every name ``bpe_core.reference()`` builds is offered: OpenAI's three and the open models (Llama 3 and 4,
-Qwen 2.5 and 3.6, Mistral's Tekken). DeepSeek V4 (a Hugging Face pipeline) and Mistral 7B v3 (SentencePiece)
-are registered in ``bpe_core.reference`` but load as types that do not yet fill ``bpe_core.TokenizerShape``
-(no ``segment``), so the app leaves them out until they do. Defaults stay cheap: a view's default references
+Qwen 2.5 and 3.6, Mistral's Tekken, DeepSeek V4 and Mistral 7B v3). The last two load as a Hugging Face pipeline
+and a SentencePiece model, which fill ``bpe_core.TokenizerShape`` (encode, segment, token_bytes...) but are no
+byte-level ``bpe_core.Tokenizer``: views that need one (the analyses that read merge ranks) study only
+:data:`BYTE_LEVEL_REFERENCES`. Defaults stay cheap: a view's default references
 are OpenAI's three (:data:`DEFAULT_REFERENCES`); a big vocabulary is loaded only when chosen.
 
 A choice's label says what the model is: its short name, family, vocab size and licence (licence names are
@@ -20,8 +21,10 @@ from __future__ import annotations
 from bpe_core.reference import ReferenceDataError, reference_files, reference_names, reference_spec
 from playground.i18n import N_, t
 
-REFERENCES: tuple[str, ...] = tuple(name for name in reference_names() if reference_spec(name).kind != "file")
+REFERENCES: tuple[str, ...] = reference_names()
 """The references the app offers (and links may name), OpenAI's three first."""
+BYTE_LEVEL_REFERENCES: tuple[str, ...] = tuple(name for name in REFERENCES if reference_spec(name).kind != "file")
+"""Those that load as a ``bpe_core.Tokenizer`` (all but DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece)."""
 DEFAULT_REFERENCES: tuple[str, ...] = REFERENCES[:3]
 """What a view compares with until the user chooses: OpenAI's three (small vocabularies, quick to load)."""
 ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "o200k_base", "gpt2")
@@ -36,6 +39,8 @@ SHORT_NAMES: dict[str, str] = {
     "qwen2.5": "Qwen 2.5",
     "qwen3.6": "Qwen 3.6",
     "mistral-tekken": "Mistral Tekken",
+    "deepseek-v4": "DeepSeek V4",
+    "mistral-7b-v3": "Mistral 7B v3",
 }
 """Code names, the same in every language (a chart's legend, a view's title)."""
 

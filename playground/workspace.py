@@ -32,7 +32,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bpe_core import Tokenizer
+from bpe_core.encoding.sentencepiece import SentencePieceTokenizer
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
+from bpe_core.pipeline import PipelineTokenizer
 from playground import caches
 from playground.i18n import t
 from playground.session import FIELDS, Session
@@ -43,6 +45,8 @@ from playground.trained_codec import from_bytes, to_bytes
 from runtime.store import BlobSource, Removed, default_store, text_digest
 
 FORMAT, VERSION = "bpe-playground-workspace", 1
+LOADED_TYPES = (Tokenizer, PipelineTokenizer, SentencePieceTokenizer)
+"""What the import box loads (the session's ``loaded``); only a Tokenizer is kept across a reload."""
 INLINE_CHARS = 2_000
 """Longer strings (a pasted text, a long Encode text) go to a blob: the document stays small."""
 
@@ -62,9 +66,11 @@ def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
             digest = text_digest(value)
             blobs[f"text:{digest}"] = _text_bytes(value)
             return {"$text": digest}
-        if isinstance(value, dict) and value and all(isinstance(item, Tokenizer) for item in value.values()):
+        if isinstance(value, dict) and value and all(isinstance(item, LOADED_TYPES) for item in value.values()):
             loaded = []
             for label, tokenizer in value.items():
+                if not isinstance(tokenizer, Tokenizer):  # a pipeline, SentencePiece: the project's JSON cannot hold it
+                    continue
                 digest, data = _tokenizer_json(tokenizer)
                 if not digest:  # it cannot be written as merges (Llama 3's, Qwen 3.6's ranks): not kept on reload
                     continue
@@ -85,7 +91,7 @@ _tokenizer_digests = caches.TOKENIZER_DIGESTS
 def _tokenizer_json(tokenizer: Tokenizer) -> tuple[str, BlobSource]:
     """A loaded tokenizer's digest (of its project JSON, computed once per tokenizer: a run saves the workspace
     every time) and the source of that JSON; the digest is "" for a tokenizer the project's JSON cannot hold
-    (ranks whose merges cannot all be derived, as Llama 3's and Qwen 3.6's: they encode exactly, by ranks)."""
+    (ranks with tokens no merge makes, as Qwen 3.6's whole phrases: they encode exactly, by ranks)."""
 
     def data() -> bytes:
         return json.dumps(tokenizer_to_json(tokenizer), ensure_ascii=False).encode("utf-8")

@@ -34,7 +34,8 @@ from ui.talk import data as talk_data
 
 COMPARE = "pages/3_Compare.py"
 TALK = "pages/5_Talk.py"
-OPEN = [name for name in REFERENCES if reference_spec(name).family != "OpenAI"]
+OPEN = [name for name in references.BYTE_LEVEL_REFERENCES if reference_spec(name).family != "OpenAI"]
+"""The open models that load as a bpe_core.Tokenizer (DeepSeek V4 and Mistral 7B v3: at the end of this file)."""
 TEXT = "Tokenizers split text: def f(x): return x**2  字节对编码 🙂 naïve café"
 
 
@@ -45,6 +46,7 @@ def needs(name: str) -> None:
 
 def test_every_open_model_the_engine_builds_is_offered_and_the_defaults_stay_openais():
     assert OPEN == ["llama3", "llama4", "qwen2.5", "qwen3.6", "mistral-tekken"]
+    assert ("gpt2", "cl100k_base", "o200k_base", *OPEN, "deepseek-v4", "mistral-7b-v3") == REFERENCES
     assert references.DEFAULT_REFERENCES == ("gpt2", "cl100k_base", "o200k_base")
     assert Session({}).refs == ["gpt2", "cl100k_base", "o200k_base"]
 
@@ -61,8 +63,11 @@ def test_a_label_says_family_vocab_size_and_licence(name):
 
 @pytest.mark.parametrize("name", OPEN)
 def test_links_name_every_open_model(name):
-    values, problems = parse_link({"tokenizer": [name], "refs": [f"gpt2,{name}"], "compared": [name]})
-    assert not problems and values == {"tokenizer": name, "refs": ["gpt2", name], "compared": name}
+    compared = {"compared": name} if name in references.BYTE_LEVEL_REFERENCES else {}  # (the others: see below)
+    values, problems = parse_link(
+        {"tokenizer": [name], "refs": [f"gpt2,{name}"], **{k: [v] for k, v in compared.items()}}
+    )
+    assert not problems and values == {"tokenizer": name, "refs": ["gpt2", name], **compared}
 
 
 @pytest.mark.parametrize("name", OPEN)
@@ -173,3 +178,56 @@ def test_a_model_whose_package_is_absent_is_not_offered_and_a_link_to_it_says_wh
     (error,) = at.error
     assert "Llama 4" in unescaped(error.value) and "see requirements-models.txt" in unescaped(error.value)
     caches.clear_all()
+
+
+# -- DeepSeek V4 (a Hugging Face pipeline) and Mistral 7B v3 (SentencePiece): compared with, not studied ------------
+
+PIPELINE_AND_SENTENCEPIECE = ["deepseek-v4", "mistral-7b-v3"]
+
+
+def own_ids(name: str, text: str) -> list[int]:
+    """The model's own library: tokenizers on DeepSeek's tokenizer.json, sentencepiece on Mistral's .model."""
+    (path,) = references.reference_files(name).values()
+    if name == "deepseek-v4":
+        hf = pytest.importorskip("tokenizers")
+        return hf.Tokenizer.from_file(str(path)).encode(text, add_special_tokens=False).ids
+    sentencepiece = pytest.importorskip("sentencepiece")
+    return sentencepiece.SentencePieceProcessor(model_file=str(path)).encode(text)
+
+
+@pytest.mark.parametrize("name", PIPELINE_AND_SENTENCEPIECE)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_encode_offers_deepseek_and_mistral_7b_and_gives_their_own_ids(name, lang):
+    needs(name)
+    at = fresh(ENCODE, tokenizer=name, text=TEXT, lang=lang)
+    assert sess(at).tokenizer == name and at.selectbox(key=Session.tokenizer.key).value == name
+    (body,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')][:1]
+    assert [int(span.token_id) for span in token_spans(body)] == own_ids(name, TEXT)
+
+
+def test_side_by_side_and_the_talk_show_deepseek_and_mistral_7b_with_their_own_ids():
+    for name in PIPELINE_AND_SENTENCEPIECE:
+        needs(name)
+    text = "def tokenize(text):\n    return text.split()\n编码 🙂"
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"corpus": CAT, "vocab": "300", "view": "side", "refs": "deepseek-v4,mistral-7b-v3"})
+    at.session_state[Session.side_text.key] = text
+    at.switch_page(COMPARE)
+    at.run()
+    no_exception(at)
+    for name in PIPELINE_AND_SENTENCEPIECE:
+        (view,) = [body for body in htmls(at) if f'cmp-view-head">{references.short_name(name)} ·' in body]
+        assert [int(span.token_id) for span in token_spans(view)] == own_ids(name, text)
+        assert f"vocab {reference_spec(name).vocab_size:,}" in view
+    talk = fresh(TALK, step="8", lang="zh")
+    (chooser,) = talk.get("multiselect")  # the talk's chooser offers them (labels: short name · family ...)
+    for name in PIPELINE_AND_SENTENCEPIECE:
+        assert any(option.startswith(references.short_name(name) + " ·") for option in chooser.options)
+
+
+def test_the_views_that_read_merge_ranks_do_not_study_deepseek_or_mistral_7b():
+    values, problems = parse_link({"compared": ["deepseek-v4"], "refs": ["deepseek-v4,mistral-7b-v3"]})
+    assert "compared" not in values and problems and values["refs"] == ["deepseek-v4", "mistral-7b-v3"]
+    at = fresh(COMPARE, view="health", compared="llama3")
+    options = at.selectbox(key=Session.compared.key).options
+    assert not any(references.label(name, "en") in options for name in PIPELINE_AND_SENTENCEPIECE)

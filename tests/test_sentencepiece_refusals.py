@@ -166,8 +166,10 @@ def test_the_command_line_says_it_does_not_stream_sentencepiece(tmp_path, capsys
     assert "a SentencePiece model; the command line does not stream it yet" in capsys.readouterr().err
 
 
-def test_the_app_says_it_cannot_show_a_sentencepiece_model():
+def test_the_app_loads_a_sentencepiece_model():
+    """It fills bpe_core.TokenizerShape now: the import box takes it, and it encodes as the library reads it."""
     from ui.import_box import File, load_files
 
-    with pytest.raises(ValueError, match="tokenizer.model: a SentencePiece model; bpe_core.load reads it"):
-        load_files([File("tokenizer.model", model_bytes(BASIC))])
+    tokenizer, _ = load_files([File("tokenizer.model", model_bytes(BASIC))])
+    assert isinstance(tokenizer, bpe_core.TokenizerShape)
+    assert tokenizer.encode("a aa") == parse_sentencepiece(model_bytes(BASIC)).encode("a aa")

@@ -26,7 +26,13 @@ def load_tokenizer(args: argparse.Namespace, *, streaming: bool = True) -> Any:
             raise CliError(
                 f"unknown reference tokenizer {args.reference!r}; choose one of {', '.join(reference_names())}"
             )
-        return reference(args.reference)
+        found = reference(args.reference)
+        if not isinstance(found, (Tokenizer, PipelineTokenizer)):
+            raise CliError(
+                f"{args.reference}: a SentencePiece model; the command line does not stream it yet "
+                f"(in Python: bpe_core.reference({args.reference!r}).encode(text))"
+            )
+        return found
     specials = {}
     for token, identifier in args.special_id:
         if not identifier.isdigit():

@@ -3,7 +3,18 @@ given as ranks, and each merge recovered from the ranks alone.
 
 A tiktoken file lists each token with its rank, which is also its id; it does not store the
 merges. Encoding needs only the order of the merged (multi-byte) tokens; which two tokens made
-each one can be found when asked for (a GPT-2 export, a merge tree).
+each one can be found when asked for (a GPT-2 export, a merge tree), as Hugging Face's converter
+(``transformers``' ``TikTokenConverter``) finds them:
+
+- :func:`derive_merges` gives one merge per token, the player's list: the two parts tiktoken's own rule
+  leaves when it encodes the token's bytes with only the merges ranked below it. A few tokens of the
+  open models' vocabularies (Llama 3's ``b'.:.:'``, added on top of cl100k) cannot be made so; each
+  still gets a merge, the first of its splits in :func:`all_split_merges`' order.
+- :func:`all_split_merges` lists what the converter writes into a ``tokenizer.json``: *every* split of
+  each token into two tokens, ordered by the token's rank, then the left part's id, then the right's.
+  With ``ignore_merges`` (a pre-token that is a token is kept whole) Hugging Face's pair-by-pair BPE
+  then merges whatever tiktoken would, so it encodes as tiktoken does on vocabularies that are not
+  the output of one BPE run (Llama 3, Qwen).
 
 >>> ranks = merge_ranks_from_token_ranks({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"abc": 4})
 >>> ranks, derive_merges(ranks)
@@ -12,7 +23,7 @@ each one can be found when asked for (a GPT-2 export, a merge tree).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 
 from .educational import bpe
 
@@ -48,16 +59,48 @@ def merge_ranks_from_token_ranks(token_ranks: Mapping[bytes, int]) -> dict[bytes
 
 
 def derive_merges(merge_rank: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
-    """Recover each token's merge from ranks alone (see :func:`merge_parts`), in rank order."""
+    """Recover each token's merge from ranks alone (see :func:`merge_parts`), in rank order.
+
+    >>> derive_merges({b"ab": 0, b"ba": 1, b"abab": 2})  # abab: bpe below it leaves ab, ab
+    [(b'a', b'b'), (b'b', b'a'), (b'ab', b'ab')]
+    >>> derive_merges({b"abc": 0, b"ab": 1})  # abc comes first: bpe below it leaves a, b, c; a split anyway
+    [(b'ab', b'c'), (b'a', b'b')]
+    """
     ordered = sorted(merge_rank.items(), key=lambda item: item[1])
     return [merge_parts(token, rank, merge_rank.get) for token, rank in ordered]
+
+
+def all_split_merges(merge_rank: Mapping[bytes, int], token_id: Mapping[bytes, int]) -> list[tuple[bytes, bytes]]:
+    """Every split of every merged token into two tokens, as Hugging Face's ``TikTokenConverter`` lists
+    them: grouped by the token's merge rank, within a token by the left part's id, then the right's.
+
+    ``token_id`` holds every regular token (single bytes too); for a tiktoken vocabulary ids are ranks,
+    so this is the converter's order exactly.
+
+    >>> ids = {b"a": 0, b"b": 1, b"ab": 2, b"ba": 3, b"aba": 4}
+    >>> all_split_merges({b"ab": 0, b"ba": 1, b"aba": 2}, ids)
+    [(b'a', b'b'), (b'b', b'a'), (b'a', b'ba'), (b'ab', b'a')]
+    """
+    found: list[tuple[int, int, int, bytes, bytes]] = []
+    for token, rank in merge_rank.items():
+        for cut in range(1, len(token)):
+            left, right = token[:cut], token[cut:]
+            left_id, right_id = token_id.get(left), token_id.get(right)
+            if left_id is not None and right_id is not None:
+                found.append((rank, left_id, right_id, left, right))
+    found.sort(key=lambda entry: entry[:3])
+    return [(left, right) for _, _, _, left, right in found]
 
 
 def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None]) -> tuple[bytes, bytes]:
     """The two tokens whose merge made ``token`` (merge rank ``rank``; ``rank_of`` gives any token's).
 
     Found by BPE-encoding the token with only the merges ranked below its own: for a proper BPE
-    vocabulary that leaves exactly two parts, the pair that made it; anything else is a ValueError.
+    vocabulary that leaves exactly two parts, the pair that made it. A token that cannot be made so
+    (tokens added to a vocabulary after its BPE run) gets the split of it into two tokens whose parts
+    come first: the left part's rank (single bytes before every merged token), then the right's, as
+    Hugging Face's converter orders them. A token with no split into two tokens gets its first BPE part
+    and the rest, which is no token (:func:`unmade_by_merges`).
 
     >>> ranks = {b"ab": 0, b"abc": 1}
     >>> merge_parts(b"abc", 1, ranks.get)
@@ -69,6 +112,28 @@ def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None])
         return found if found is not None and found < rank else None
 
     parts = bpe(token, rank_below)
-    if len(parts) != 2:
-        raise ValueError(f"token {token!r} (merge rank {rank}) cannot be made by merging two lower-ranked tokens")
-    return parts[0], parts[1]
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    splits = []
+    for cut in range(1, len(token)):
+        left, right = token[:cut], token[cut:]
+        left_rank = -1 if len(left) == 1 else rank_of(left)
+        right_rank = -1 if len(right) == 1 else rank_of(right)
+        if left_rank is not None and right_rank is not None:
+            splits.append(((left_rank, left, right_rank, right), (left, right)))
+    if not splits:  # no merge can make it: it is only ever a pre-token kept whole (see unmade_by_merges)
+        return parts[0], b"".join(parts[1:])
+    return min(splits)[1]
+
+
+def unmade_by_merges(merges: Iterable[tuple[bytes, bytes]], tokens: Container[bytes]) -> list[bytes]:
+    """The tokens whose merge in ``merges`` joins something that is not a token: no merge can make them.
+
+    Qwen 3.6 has 83 (Chinese phrases such as 毛泽东 given whole): tiktoken emits one only when a pre-token
+    is exactly it. :func:`merge_parts` still gives each a pair (its bytes' first BPE part and the rest), so
+    that ``merges[k]`` stays the merge of rank ``k``; formats that rebuild tokens from merges refuse them.
+
+    >>> unmade_by_merges(derive_merges({b"abc": 0}), {b"a", b"b", b"c", b"abc"})
+    [b'abc']
+    """
+    return [left + right for left, right in merges if left not in tokens or right not in tokens]

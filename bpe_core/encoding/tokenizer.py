@@ -94,6 +94,7 @@ class Tokenizer(Decoding):
         tokenizer = cls.__new__(cls)
         tokenizer._setup(vocab, id_of, merge_ranks_from_token_ranks(id_of), special_ids, pattern, name, None)
         tokenizer.normalization = check_normalization(normalization)
+        tokenizer.merges_derived = True
         return tokenizer
 
     def _setup(
@@ -119,6 +120,9 @@ class Tokenizer(Decoding):
         self.name = name
         self.normalization = None
         self.pattern_source = None
+        # True when built from ranks: .merges is then one derived split per token, and a format that lists
+        # merges writes every split (bpe_core.encoding.ranks.all_split_merges) to encode as the ranks do.
+        self.merges_derived = False
         self._pieces = PieceEncoder(token_id, merge_rank, vocab)
 
     # -- what it is (the shape every tokenizer has: :class:`~.shape.TokenizerShape`) ------------
@@ -198,6 +202,7 @@ class Tokenizer(Decoding):
         truncated = Tokenizer.__new__(Tokenizer)
         truncated._setup(vocab, token_id, kept_rank, dict(self._special_ids), self.pattern, self.name, merges)
         truncated.normalization, truncated.pattern_source = self.normalization, self.pattern_source
+        truncated.merges_derived = self.merges_derived
         return truncated
 
     def forget_encodings(self) -> None:

@@ -113,7 +113,7 @@ __all__ = [
 
 
 def save(
-    tokenizer: Tokenizer,
+    tokenizer: Tokenizer | PipelineTokenizer | SentencePieceTokenizer,
     path_or_dir: PathLike,
     fmt: FormatName = "bpe-playground",
     *,
@@ -124,7 +124,8 @@ def save(
     ``gpt2`` writes two files and so wants a directory; the others take a file path or a
     directory (which then gets the format's usual file name; a path that does not exist yet and
     has no suffix is a directory to create). ``training`` metadata is kept by
-    the ``bpe-playground`` format only.
+    the ``bpe-playground`` format only. A Hugging Face pipeline or a SentencePiece model saves as ``hf``
+    only; a format that cannot hold a tokenizer raises a ValueError saying what it cannot hold, and why.
 
     >>> import tempfile, bpe_core
     >>> tokenizer = bpe_core.train("hello hello world", 260).tokenizer
@@ -132,6 +133,12 @@ def save(
     >>> sorted(path.name for fmt in FORMATS for path in save(tokenizer, directory, fmt))
     ['bpe-playground.json', 'merges.txt', 'tokenizer.json', 'tokenizer.tiktoken', 'vocab.json']
     """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if isinstance(tokenizer, (PipelineTokenizer, SentencePieceTokenizer)):
+        if fmt != "hf":
+            raise ValueError(not_byte_level_bpe(tokenizer, fmt))
+        return save_hf(tokenizer, path_or_dir)
     if not isinstance(tokenizer, Tokenizer):  # e.g. a ClassicTokenizer: its symbols are characters and </w>
         kind = type(tokenizer).__name__
         raise TypeError(f"only byte-level tokenizers (bpe_core.Tokenizer) can be saved in {fmt} format, not a {kind}")
@@ -141,9 +148,25 @@ def save(
         return save_gpt2(tokenizer, path_or_dir)
     if fmt == "tiktoken":
         return save_tiktoken(tokenizer, path_or_dir)
-    if fmt == "hf":
-        return save_hf(tokenizer, path_or_dir)
-    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return save_hf(tokenizer, path_or_dir)
+
+
+def not_byte_level_bpe(tokenizer: PipelineTokenizer | SentencePieceTokenizer, fmt: str) -> str:
+    """Why ``fmt`` (gpt2, tiktoken, bpe-playground: byte-level BPE after one regex) cannot hold ``tokenizer``."""
+    if isinstance(tokenizer, SentencePieceTokenizer):
+        what = "a SentencePiece model merges characters by piece score, spells a space as ▁ and falls back to bytes"
+    else:
+        lines = [
+            line
+            for line in tokenizer.describe().splitlines()
+            if line.startswith(("normalizer", "pre-tokenizer", "model")) and not line.endswith((": none", ": nothing"))
+        ]
+        stages = [line if len(line) <= 70 else line[:69] + "…" for line in lines]
+        what = f"a Hugging Face pipeline runs stages a plain byte-level BPE has no place for ({'; '.join(stages)})"
+    return (
+        f"{what}; {fmt} files hold only byte-level BPE (byte tokens, tiktoken's merge rule, one regex), so it "
+        "cannot be saved in that format: save it as hf"
+    )
 
 
 def load(
@@ -231,7 +254,8 @@ def load_zip(
         return tokenizer
     if HF_FILENAME in files:
         source = f"{path}:{HF_FILENAME}"
-        return parse_hf(parse_json(text(HF_FILENAME), source), source=source, name=name)
+        content = text(HF_FILENAME)
+        return parse_hf(parse_json(content, source), source=source, name=name, text=content)
     vocab = next((member for member in GPT2_VOCAB_NAMES if member in files), None)
     merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
     if vocab and merges:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from ..encoding.ranks import unmade_by_merges
 from ..encoding.tokenizer import Tokenizer
 
 PathLike = str | os.PathLike
@@ -180,6 +181,23 @@ def refuse_normalization(tokenizer: Tokenizer, fmt: str) -> None:
             f"this tokenizer puts text in {tokenizer.normalization} first, which {fmt} files cannot store; "
             "save it as bpe-playground or hf"
         )
+
+
+def checked_merges(tokenizer: Tokenizer, fmt: str) -> list[tuple[bytes, bytes]]:
+    """The merges, for formats that rebuild every token from its merge (``gpt2``, ``bpe-playground``); a
+    ValueError when some token is made by no merge of two tokens (Qwen 3.6's whole phrases, emitted only as a
+    whole pre-token): those files would lose it."""
+    merges = tokenizer.merges
+    if tokenizer.merges_derived:
+        unmade = unmade_by_merges(merges, tokenizer.mergeable_ranks)
+        if unmade:
+            shown = ", ".join(repr(token.decode("utf-8", errors="backslashreplace")) for token in unmade[:3])
+            raise ValueError(
+                f"{len(unmade):,} of this tokenizer's tokens ({shown}...) are made by no merge of two tokens (they are "
+                f"only ever a whole pre-token), and {fmt} files build every token from a merge; save it as "
+                "tiktoken or hf"
+            )
+    return merges
 
 
 def build_tokenizer(source: PathLike, make: Callable[[], Tokenizer]) -> Tokenizer:

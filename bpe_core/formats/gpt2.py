@@ -21,6 +21,7 @@ from ._common import (
     FormatError,
     PathLike,
     build_tokenizer,
+    checked_merges,
     json_type_name,
     parse_json,
     read_text,
@@ -132,7 +133,9 @@ def save_gpt2(
     entries = [(identifier, as_text[token]) for identifier, token in regular]
     entries += [(identifier, special) for special, identifier in tokenizer.special_tokens.items()]
     vocab = {text: identifier for identifier, text in sorted(entries)}
-    lines = [_MERGES_HEADER] + [f"{to_gpt2_text(left)} {to_gpt2_text(right)}" for left, right in tokenizer.merges]
+    lines = [_MERGES_HEADER] + [
+        f"{to_gpt2_text(left)} {to_gpt2_text(right)}" for left, right in checked_merges(tokenizer, "gpt2")
+    ]
     return [
         write_text(directory / vocab_name, json.dumps(vocab, ensure_ascii=False, indent=0) + "\n"),
         write_text(directory / merges_name, "\n".join(lines) + "\n"),

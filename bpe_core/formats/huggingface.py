@@ -7,7 +7,9 @@ plain :class:`Tokenizer`.
 
 What is written: a ``Sequence`` pre-tokenizer (``Split`` with our pattern, behaviour ``Isolated``,
 then ``ByteLevel`` with ``use_regex: false``), a ``BPE`` model with ``ignore_merges: true`` (a
-pre-token that is itself a token is emitted whole, as tiktoken and :class:`Tokenizer` do), a
+pre-token that is itself a token is emitted whole, as tiktoken and :class:`Tokenizer` do), its merges
+(a tokenizer built from ranks, whose file lists none: every split of every token, as Hugging Face's own
+converter writes them, :func:`~bpe_core.encoding.ranks.all_split_merges`), a
 ``ByteLevel`` decoder, and the special tokens as ``added_tokens`` with ``special: true``. The
 ``tokenizers`` library gives the same ids as :meth:`Tokenizer.encode` for it. Our regexes use
 Python ``regex`` syntax and Hugging Face runs Oniguruma, so the pattern is translated (see
@@ -20,6 +22,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..encoding.ranks import all_split_merges
+from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import AddedTokens, PipelineTokenizer
 from ..pipeline.normalizers import Replace
@@ -30,6 +34,7 @@ from .hf_model import read_added_tokens, read_model
 from .hf_plain import plain_tokenizer
 from .hf_stages import Reader, read_decoder, read_normalizer, read_pre_tokenizer
 from .oniguruma import to_oniguruma
+from .sentencepiece_hf import sentencepiece_json
 
 HF_FILENAME = "tokenizer.json"
 
@@ -97,13 +102,23 @@ def hf_tokenizer_json(tokenizer: Tokenizer) -> dict[str, Any]:
             "ignore_merges": True,
             "vocab": vocab,
             # GPT-2-alphabet strings never contain a space, so "left right" is unambiguous.
-            "merges": [f"{as_text[left]} {as_text[right]}" for left, right in tokenizer.merges],
+            "merges": [f"{as_text[left]} {as_text[right]}" for left, right in _listed_merges(tokenizer)],
         },
     }
 
 
-def save_hf(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
-    """Write a Hugging Face ``tokenizer.json`` (a directory gets ``tokenizer.json``).
+def _listed_merges(tokenizer: Tokenizer) -> list[tuple[bytes, bytes]]:
+    # Ranks alone say only which token merges first; tokenizers merges listed pairs, so a pair tiktoken would
+    # join (any two neighbours that make a token) must be listed: every split, as the converter does.
+    if tokenizer.merges_derived:
+        return all_split_merges(tokenizer.merge_ranks, tokenizer.mergeable_ranks)
+    return tokenizer.merges
+
+
+def save_hf(tokenizer: Tokenizer | PipelineTokenizer | SentencePieceTokenizer, path: PathLike) -> list[Path]:
+    """Write a Hugging Face ``tokenizer.json`` (a directory gets ``tokenizer.json``): a Tokenizer's
+    (:func:`hf_tokenizer_json`), a pipeline's own file as it was loaded, a SentencePiece model's as Hugging
+    Face's converter builds it (:mod:`.sentencepiece_hf`, which refuses what it cannot hold).
 
     >>> import tempfile, bpe_core, tokenizers
     >>> tokenizer = bpe_core.train("hello hello world", 262).tokenizer
@@ -111,7 +126,13 @@ def save_hf(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
     >>> tokenizers.Tokenizer.from_file(str(path)).encode("hello world").ids == tokenizer.encode("hello world")
     True
     """
-    text = json.dumps(hf_tokenizer_json(tokenizer), ensure_ascii=False, indent=1)
+    if isinstance(tokenizer, PipelineTokenizer):
+        if tokenizer.source_json is None:
+            raise ValueError("this pipeline was built in code, not loaded from a tokenizer.json: no file to write")
+        text = tokenizer.source_json.rstrip("\n")
+    else:
+        spec = hf_tokenizer_json(tokenizer) if isinstance(tokenizer, Tokenizer) else sentencepiece_json(tokenizer)
+        text = json.dumps(spec, ensure_ascii=False, indent=1)
     return [write_text(target_file(path, HF_FILENAME), text + "\n")]
 
 
@@ -124,12 +145,15 @@ def load_hf(path: PathLike, *, name: str | None = None) -> Tokenizer | PipelineT
     or decoder) is refused with a FormatError naming the field.
     """
     path = Path(path)
-    spec = parse_json(read_text(path), path)
-    return parse_hf(spec, source=path, name=name)
+    text = read_text(path)
+    return parse_hf(parse_json(text, path), source=path, name=name, text=text)
 
 
-def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = None) -> Tokenizer | PipelineTokenizer:
-    """:func:`load_hf` on the parsed JSON; ``source`` names the file in errors."""
+def parse_hf(
+    spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = None, text: str | None = None
+) -> Tokenizer | PipelineTokenizer:
+    """:func:`load_hf` on the parsed JSON; ``source`` names the file in errors. A pipeline keeps the file's
+    ``text`` (or the JSON written again) as ``source_json``: what :func:`save_hf` writes for it."""
     if not isinstance(spec, dict):
         raise FormatError(source, f"must be a JSON object, not {json_type_name(spec)}")
     read = Reader(source)
@@ -148,7 +172,7 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
         added_tokens = AddedTokens(added, spell, once_normalized=once_normalized, special_texts=special_texts)
     except ValueError as error:
         raise read.fail("added_tokens", str(error)) from None
-    return PipelineTokenizer(
+    pipeline = PipelineTokenizer(
         normalizer,
         pre_tokenizer,
         model,
@@ -157,6 +181,8 @@ def parse_hf(spec: Any, *, source: PathLike = HF_FILENAME, name: str | None = No
         name=name,
         space_mark=_space_mark(normalizer, pre_tokenizer),
     )
+    pipeline.source_json = text if text is not None else json.dumps(spec, ensure_ascii=False)
+    return pipeline
 
 
 def _space_mark(normalizer: Any, pre_tokenizer: Any) -> str | None:

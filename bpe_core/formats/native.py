@@ -36,6 +36,7 @@ from ._common import (
     FormatError,
     PathLike,
     build_tokenizer,
+    checked_merges,
     is_id,
     json_type_name,
     parse_json,
@@ -59,7 +60,7 @@ def tokenizer_to_json(tokenizer: Tokenizer, training: Mapping[str, Any] | None =
     ([['61', '61'], ['6161', '61']], None, 'gpt2')
     """
     ranks = tokenizer.mergeable_ranks
-    merges = tokenizer.merges
+    merges = checked_merges(tokenizer, "bpe-playground")
     byte_ids = [ranks[bytes([byte])] for byte in range(256)]
     merge_ids = [ranks[left + right] for left, right in merges]
     normalization = {"normalization": tokenizer.normalization} if tokenizer.normalization else {}

@@ -50,10 +50,24 @@ def save_tiktoken(tokenizer: Tokenizer, path: PathLike) -> list[Path]:
     """
     refuse_superword(tokenizer, "tiktoken")
     refuse_normalization(tokenizer, "tiktoken")
+    _refuse_ids_out_of_merge_order(tokenizer)
     lines = [
         f"{base64.b64encode(token).decode('ascii')} {identifier}\n" for identifier, token in regular_tokens(tokenizer)
     ]
     return [write_text(target_file(path, TIKTOKEN_FILENAME), "".join(lines))]
+
+
+def _refuse_ids_out_of_merge_order(tokenizer: Tokenizer) -> None:
+    # tiktoken merges by rank and its rank is the id: ids in another order than the merges would encode otherwise.
+    ids = tokenizer.mergeable_ranks
+    ordered = sorted(tokenizer.merge_ranks.items(), key=lambda item: item[1])
+    for (before, _), (after, _) in zip(ordered, ordered[1:]):
+        if ids[before] > ids[after]:
+            raise ValueError(
+                f"tiktoken files rank merges by id, and this tokenizer merges {before!r} (id {ids[before]}) before "
+                f"{after!r} (id {ids[after]}): its ids are not in the order of its merges; save it as gpt2, hf or "
+                "bpe-playground"
+            )
 
 
 class PatternRequired(FormatError):

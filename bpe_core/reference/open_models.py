@@ -3,8 +3,9 @@ dependencies: ``requirements-models.txt``). Each file is checked against the SHA
 
 A tiktoken-format file is read with its model's pattern, special tokens and normalization, recognised by
 the same hash (:mod:`bpe_core.formats.known_ranks`). ``deepseek-v4`` (a Hugging Face tokenizer.json whose
-pre-tokenizer is three splits in sequence) and ``mistral-7b-v3`` (SentencePiece) are read by
-``bpe_core.load`` once it has their loaders; until then :func:`bpe_core.reference` says so.
+pre-tokenizer is three splits in sequence: a :class:`~bpe_core.pipeline.PipelineTokenizer`) and ``mistral-7b-v3``
+(a SentencePiece model: a :class:`~bpe_core.encoding.sentencepiece.SentencePieceTokenizer`) are read by
+``bpe_core.load``.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from bpe_core import analysis
 from playground import caches
 from playground.i18n import N_, t
 from playground.kinds import LOADED, Kind, kind_of
+from playground.references import BYTE_LEVEL_REFERENCES
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
 from ui import token_html, tokenizer_output
@@ -74,12 +75,12 @@ class Subject:
 
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
-    """The tokenizers Compare can study: the trained one and files loaded this session, and the references
-    when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``)."""
+    """The tokenizers Compare can study: the trained one and files loaded this session, and the byte-level
+    references when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``: they read merge ranks)."""
     return {
         choice: label
         for choice, label in tokenizer_output.tokenizer_choices(s).items()
-        if references or choice not in REFERENCES
+        if (references and choice in BYTE_LEVEL_REFERENCES) or choice not in REFERENCES
     }
 
 

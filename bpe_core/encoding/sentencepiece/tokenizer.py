@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..arguments import checked_text
+from ..lifetimes import Segmentation
 from .decoding import Decoder
 from .merging import MergeEncoder
 from .model import SPACE_SYMBOL, PieceType, SentencePieceModel, byte_of_piece, check_model
 from .normalizer import Normalizer
+from .segmenting import score_ranks, segmentation
+
+if TYPE_CHECKING:
+    from ..shape import TokenizerShape
 
 
 class SentencePieceTokenizer:
@@ -46,6 +52,12 @@ class SentencePieceTokenizer:
         types = [model.pieces[self._encoder.id_of(piece)].type for piece in self._pieces]
         self._decoder = Decoder(model, types)
         self._merges: list[tuple[str, str]] | None = None
+        self._ranks: dict[str, int] | None = None
+        self._byte_piece = {
+            bytes([byte]): identifier
+            for identifier, entry in enumerate(model.pieces)
+            if entry.type == PieceType.BYTE and (byte := byte_of_piece(entry.piece)) is not None
+        }
 
     # -- what it is ---------------------------------------------------------------------------
 
@@ -85,6 +97,46 @@ class SentencePieceTokenizer:
     def num_merges(self) -> int:
         """How many merges :attr:`merges` lists."""
         return len(self.merges)
+
+    @property
+    def byte_level(self) -> bool:
+        """True with byte fallback: every text encodes and each token stands for bytes of the normalized text
+        (▁ as a space); without, tokens are pieces of characters and a character no piece covers is ``<unk>``."""
+        return bool(self.model.trainer.byte_fallback)
+
+    @property
+    def unknown_id(self) -> int | None:
+        """``<unk>``'s id without byte fallback (what a character no piece covers becomes), else None."""
+        return None if self.byte_level else self._encoder.unk_id
+
+    def token_text(self, token_id: int) -> str:
+        """A token as text to show: its bytes as UTF-8 (``\\xNN`` for a byte not valid there), a control
+        piece's name."""
+        if self.piece_type(token_id) == PieceType.CONTROL:
+            return self._pieces[token_id]
+        return self.token_bytes(token_id).decode("utf-8", errors="backslashreplace")
+
+    def token_id(self, token: bytes | str) -> int | None:
+        """The id of a token as :meth:`segment` cuts it (bytes with byte fallback, a space as ▁; else the
+        piece's characters), a lone byte no piece spells as its ``<0xXX>`` piece; None for no piece."""
+        raw = token if isinstance(token, bytes) else None
+        if raw is not None:
+            try:
+                token = raw.decode("utf-8").replace(" ", SPACE_SYMBOL)
+            except UnicodeDecodeError:  # a byte of a character no piece covers
+                return self._byte_piece.get(raw)
+        found = self._encoder.id_of(token) if isinstance(token, str) else self._encoder.unk_id
+        if found != self._encoder.unk_id or token == self._pieces[found]:
+            return found
+        return self._byte_piece.get(raw) if raw is not None else None
+
+    def segment(self, text: str) -> Segmentation:
+        """The normalized text's boundaries with their lifetimes: its pieces with the first k merges (the pieces
+        of the k best scores), for every k; see :mod:`.segmenting`."""
+        if self._ranks is None:
+            self._ranks = score_ranks(self.model)
+        levels = max(self._ranks.values(), default=-1) + 1
+        return segmentation(self.normalize(text), self._encoder, self._ranks, levels, self.byte_level)
 
     def piece(self, token_id: int) -> str:
         """The piece an id stands for (``▁the``, ``<0x0A>``, ``<s>``); a bad id is a ValueError."""
@@ -208,3 +260,9 @@ def _merges_from_scores(model: SentencePieceModel) -> list[tuple[str, str]]:
         found.extend((left, right, score) for left, right in local)
     found.sort(key=lambda merge: (merge[2], len(merge[0]), len(merge[1])), reverse=True)
     return [(left, right) for left, right, _ in found]
+
+
+if TYPE_CHECKING:  # mypy holds SentencePiece to the shape every tokenizer has (tests/test_types.py)
+
+    def _fills_the_shape(tokenizer: SentencePieceTokenizer) -> TokenizerShape:
+        return tokenizer

@@ -1,0 +1,63 @@
+"""AppTest (headless) of the Export page with loaded tokenizers that are not the trained kind (issue 25): Llama 3's
+tiktoken file downloads as a tokenizer.json that ``tokenizers`` encodes with Llama 3's ids; a Hugging Face
+pipeline downloads as hf and the byte-level-only formats say why they cannot hold it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_helpers import no_exception, unescaped
+from test_app_compare import field
+from test_app_export import SAMPLE, export_page, load
+
+import bpe_core
+from bpe_core.reference import ReferenceDataError, reference_files
+from playground.session import Session
+from ui.export import export_files
+
+tokenizers = pytest.importorskip("tokenizers")
+
+
+def download(at) -> bytes | None:
+    buttons = at.get("download_button")
+    return buttons[0].proto.data if buttons else None  # (what the button serves is checked through export_files)
+
+
+def test_llama3_loaded_from_its_tiktoken_file_downloads_as_a_tokenizer_json_with_its_ids():
+    try:
+        (path,) = reference_files("llama3").values()
+    except ReferenceDataError as error:
+        pytest.skip(str(error))
+    at = export_page()
+    load(at, "tokenizer.model", path.read_bytes())
+    ((label, loaded),) = field(at, "loaded").items()
+    at.radio(key=Session.format.key).set_value("hf").run()
+    no_exception(at)
+    assert not at.error and at.get("download_button")
+    ((name, data),) = export_files(loaded, "hf").items()
+    theirs = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    assert name == "tokenizer.json"
+    assert theirs.encode(SAMPLE, add_special_tokens=False).ids == bpe_core.reference("llama3").encode(SAMPLE)
+
+
+def test_a_loaded_pipeline_downloads_as_hf_and_the_other_formats_say_why_not():
+    at = export_page()
+    spec = json.loads(export_files(field(at, "trained").tokenizer, "hf")["tokenizer.json"])
+    spec["normalizer"] = {"type": "Lowercase"}  # no plain Tokenizer has it: loads as a pipeline
+    load(at, "tokenizer.json", json.dumps(spec).encode("utf-8"))
+    ((label, loaded),) = field(at, "loaded").items()
+    assert type(loaded).__name__ == "PipelineTokenizer"
+    for fmt in ("gpt2", "tiktoken", "bpe-playground"):
+        at.radio(key=Session.format.key).set_value(fmt).run()
+        no_exception(at)
+        (error,) = at.error
+        message = unescaped(error.value)
+        assert "cannot hold this tokenizer" in message and "normalizer: Lowercase" in message
+        assert "save it as hf" in message and not at.get("download_button")
+    at.radio(key=Session.format.key).set_value("hf").run()
+    no_exception(at)
+    assert not at.error and at.get("download_button")
+    ((_, data),) = export_files(loaded, "hf").items()
+    theirs = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
+    assert theirs.encode("The Cat", add_special_tokens=False).ids == loaded.encode("The Cat")
