@@ -1,8 +1,8 @@
 """The merge player: a Streamlit ``st.components.v2`` component (HTML/CSS/JS inline, no build step).
 
-The JavaScript (player_model.js, player_window.js, player_panel.js, player.js) draws every round in the browser from the payload of
-``ui.merge_frames.player_payload``, sent once; playing sends nothing to the server. Pausing or stepping
-reports ``{round, speed, word}`` back through ``setStateValue("view", ...)`` (one rerun), read
+The JavaScript (player_model.js, player_window.js, player_panel.js, player.js) draws every round in the browser
+from the payload of ``ui.merge_frames.player_payload``, sent once; playing sends nothing to the server. Pausing or
+stepping reports ``{round, speed, word}`` back through ``setStateValue("view", ...)`` (one rerun), read
 here as a ``ui.merge_frames.PlayerView``.
 """
 
