@@ -38,4 +38,4 @@ st.caption(
     )
 )
 if s.checked is not None:
-    report.report(s.checked)
+    report.report(s.checked, s.talk)

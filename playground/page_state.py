@@ -4,7 +4,7 @@ is all of them together; an owner's ``link_pages`` says which pages' links carry
 link is written from are derived from these declarations (``playground.session.PAGE_FIELDS``), never kept by hand.
 
 >>> [name for name, field in fields_of(MergesState).items() if field.url]
-['round', 'speed', 'word', 'predict']
+['round', 'speed', 'word', 'predict', 'pairs_round']
 """
 
 from __future__ import annotations

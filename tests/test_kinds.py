@@ -89,9 +89,9 @@ def test_a_trained_superword_request_labels_itself_by_its_kind():
     assert "superword from merge 20" in trained.label and trained.tokenizer.byte_level
 
 
-def test_the_import_box_takes_what_fills_the_shape_and_refuses_a_sentencepiece_model():
-    """The app shows what fills ``bpe_core.TokenizerShape``; a SentencePiece model loads in bpe_core but has no
-    segmentation at every size yet, so the import box says so instead of a view failing later."""
+def test_the_import_box_takes_what_fills_the_shape_a_sentencepiece_model_too():
+    """The app shows what fills ``bpe_core.TokenizerShape``: a tokenizer of the project's own format, and a
+    SentencePiece model (its segmentation at every size included)."""
     from sentencepiece_support import model_bytes
 
     from bpe_core.encoding.sentencepiece import PieceType
@@ -103,5 +103,6 @@ def test_the_import_box_takes_what_fills_the_shape_and_refuses_a_sentencepiece_m
     loaded, _ = load_files([File(path.name, path.read_bytes())])
     assert isinstance(loaded, bpe_core.TokenizerShape) and loaded.vocab == trained.vocab
     pieces = [("<unk>", 0.0, PieceType.UNKNOWN), ("a", -1.0, PieceType.NORMAL), ("\u2581", -2.0, PieceType.NORMAL)]
-    with pytest.raises(ValueError, match="SentencePiece model"):
-        load_files([File("tokenizer.model", model_bytes(pieces))])
+    model, _ = load_files([File("tokenizer.model", model_bytes(pieces))])
+    assert isinstance(model, bpe_core.TokenizerShape)
+    assert model.decode(model.encode("a a")) == "a a"

@@ -26,7 +26,7 @@ def test_classic_steps_are_the_classic_encoder_cut_to_each_rank(word):
     steps = word_steps(CLASSIC, word)
     assert shown(steps[0][1]) == [*word, "</w>"]
     for caption, labels, just in steps[1:]:
-        rank = int(caption.split("merge rank ")[1].split(":")[0].replace(",", ""))
+        rank = int(caption.split("round ")[1].split(":")[0].replace(",", "")) - 1  # round k made rank k - 1
         assert shown(labels) == CLASSIC.truncated(rank + 1).encode_word(word), caption
         assert any(just)
     assert shown(steps[-1][1]) == CLASSIC.encode_word(word)
@@ -50,7 +50,7 @@ def test_byte_level_steps_are_the_tokenizer_cut_to_each_rank(word):
     steps = word_steps(BYTE, word)
     assert steps[0][1] == [bytes([b]) for b in word.encode()]
     for caption, labels, _ in steps[1:]:
-        rank = int(caption.split("merge rank ")[1].split(":")[0].replace(",", ""))
+        rank = int(caption.split("round ")[1].split(":")[0].replace(",", "")) - 1  # round k made rank k - 1
         truncated = BYTE.truncated(rank + 1)
         assert labels == truncated.decode_tokens_bytes(truncated.encode(word)), caption
     assert steps[-1][1] == BYTE.decode_tokens_bytes(BYTE.encode(word))

@@ -52,18 +52,19 @@ function copy(text, button) {
   else byHand();
 }
 
-// The link as a person reads it: %-escapes of letters and digits shown as the characters (a Chinese text in a link
-// is 9 characters an ideograph escaped: 15 lines of them). Everything else stays escaped: spaces, punctuation (so
-// & = # keep their meaning), invisible and direction-changing characters, and right-to-left letters, which would
-// reorder the link around them.
-const SHOWN = /^[\p{L}\p{M}\p{N}]$/u;
-const RIGHT_TO_LEFT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
+// The link as a person reads it: %-escapes of the letters of common left-to-right scripts (and their marks) shown
+// as the characters (a Chinese text in a link is 9 characters an ideograph escaped: 15 lines of them). Everything
+// else stays escaped: spaces, punctuation (so & = # keep their meaning), invisible and direction-changing
+// characters, and letters of right-to-left or rarer scripts, which could reorder the link around them.
+const SHOWN = new RegExp("^[" + ["Latin", "Greek", "Cyrillic", "Armenian", "Georgian", "Han", "Hiragana", "Katakana",
+  "Hangul", "Bopomofo", "Thai", "Lao", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Tamil", "Telugu", "Kannada",
+  "Malayalam", "Sinhala", "Ethiopic", "Khmer", "Myanmar", "Tibetan"].map((s) => `\\p{Script=${s}}`).join("") + "]$", "u");
 
 function readable(link) {
   return link.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
     let text;
     try { text = decodeURIComponent(run); } catch { return run; }
-    return [...text].map((ch) => (SHOWN.test(ch) && !RIGHT_TO_LEFT.test(ch) ? ch : encodeURIComponent(ch))).join("");
+    return [...text].map((ch) => (SHOWN.test(ch) ? ch : encodeURIComponent(ch))).join("");
   });
 }
 

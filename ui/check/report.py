@@ -4,15 +4,17 @@ lists up to there and the pairs that led at that round. The learner's tokens are
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from bpe_core.analysis.check.explain import shown_pair
 from playground import check as model
 from playground.i18n import t
 from playground.text import plain
+from ui import stage
 
 
-def report(checked: model.Checked) -> None:
+def report(checked: model.Checked, talk: bool = False) -> None:
     """The answer: where the merges part, why (in the session's language), both lists, the candidates there."""
     check = checked.check
     st.subheader(t("Result"), anchor="check-result")
@@ -60,14 +62,16 @@ def report(checked: model.Checked) -> None:
             shared=check.later_shared,
         )
     )
-    left, right = st.columns([3, 2])
+    # On a projector one column under the other, each a static table the stage's type sizes reach (stage.table).
+    left, right = (st.container(), st.container()) if talk else st.columns([3, 2])
     with left:
         st.markdown(t("**Both lists up to the difference**"))
-        st.dataframe(model.side_by_side(check), hide_index=True)
+        rows = model.side_by_side(check)
+        stage.table(pd.DataFrame(rows[-8:] if talk else rows), talk, rows=8)  # a slide: the rows up to the difference
         if k + 1 > model.SHOWN_ROWS:
             st.caption(t("The last {n:,} merges up to the difference.", n=model.SHOWN_ROWS))
     candidates = model.candidate_rows(check)
     if candidates:  # none when the text has no pair left at that round
         with right:
             st.markdown(t("**The leading pairs at merge {number:,}** (counted as bpe_core counts)", number=k + 1))
-            st.dataframe(candidates, hide_index=True)
+            stage.table(pd.DataFrame(candidates), talk, rows=8)
