@@ -10,7 +10,6 @@ Each file is a text of its own: nothing merges across the end of a file.
 
 from __future__ import annotations
 
-import codecs
 import errno
 import glob
 import os
@@ -20,15 +19,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pretokenize import last_safe_cut
+from . import counting
+from .blocks import BLOCK_BYTES, text_blocks
 from .byte_level import TrainResult, check_settings, count_special_tokens, train_counts
 from .counting import count_text
+from .sharded import count_files
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
     from ..distributed import DaskSettings
-
-BLOCK_BYTES = 1 << 22
-"""Bytes read from a file at a time; a block is about this size (more when no cut is found)."""
 
 Sources = str | os.PathLike | Iterable[str | os.PathLike]
 """One path or glob pattern, or several."""
@@ -60,45 +58,6 @@ def expand_paths(sources: Sources) -> list[Path]:
         else:
             paths.append(Path(name))
     return paths
-
-
-def text_blocks(
-    paths: Iterable[Path],
-    pattern: str | None,
-    special_tokens: Iterable[str] = (),
-    *,
-    block_bytes: int = BLOCK_BYTES,
-    on_bytes: Callable[[int], None] | None = None,
-) -> Iterator[str]:
-    """The files' text in blocks whose pre-token counts add up to those of each file as a whole.
-
-    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file that is not UTF-8 raises
-    ``ValueError`` naming it and the byte offset.
-    """
-    specials = list(special_tokens)
-    for path in paths:
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        pending = ""
-        read = 0
-        with open(path, "rb") as source:
-            while True:
-                raw = source.read(block_bytes)
-                try:
-                    text = decoder.decode(raw, final=not raw)
-                except UnicodeDecodeError as error:
-                    raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {read + error.start})") from None
-                read += len(raw)
-                if on_bytes is not None and raw:
-                    on_bytes(len(raw))
-                pending += text
-                if not raw:
-                    break
-                cut = last_safe_cut(pending, pattern, specials)
-                if cut:
-                    yield pending[:cut]
-                    pending = pending[cut:]
-        if pending:
-            yield pending
 
 
 def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str] = ()) -> Counter[str]:
@@ -169,7 +128,12 @@ def train_files(
             special_count[0] += count_special_tokens(block, specials)
             yield block
 
-    if dask is None:
+    processes = counting.process_count() if dask is None and total_bytes >= counting.PARALLEL_MIN_CHARS else 1
+    if processes > 1:  # every core reads, counts and adds up its share (see .sharded)
+        counts, special_count[0] = count_files(
+            paths, pattern, specials, processes, block_bytes=block_bytes, on_bytes=on_bytes
+        )
+    elif dask is None:
         counts = count_blocks(blocks(), pattern, specials)
     else:
         from ..distributed import count_on_dask
