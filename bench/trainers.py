@@ -170,6 +170,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--big", action="store_true", help="also 100 MB at 32,000 (slow here: minutes a run)")
+    parser.add_argument("--big-only", action="store_true", help="only 100 MB at 32,000")
     parser.add_argument("--only", nargs="+", choices=TRAINERS, default=TRAINERS)
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a run is given up")
     parser.add_argument("--scaling", action="store_true", help="then run bench/scaling.py")
@@ -179,7 +180,9 @@ def main() -> None:
         sys.exit(f"{args.corpus} not found")
     report = []
     with tempfile.TemporaryDirectory() as folder:
-        settings = [(args.corpus, 5_000)] + ([(big_corpus(args.corpus, Path(folder)), 32_000)] if args.big else [])
+        settings = [] if args.big_only else [(args.corpus, 5_000)]
+        if args.big or args.big_only:
+            settings.append((big_corpus(args.corpus, Path(folder)), 32_000))
         for path, vocab in settings:
             megabytes = path.stat().st_size / 10**6
             runs: dict[str, list[dict]] = {name: [] for name in args.only}

@@ -92,11 +92,17 @@ def count_text(
     specials = list(special_tokens)
     compile_pattern(pattern)  # a broken pattern fails here, before any process starts
     processes = process_count() if len(text) >= PARALLEL_MIN_CHARS else 1
-    bounds = _part_bounds(text, pattern, specials) if processes > 1 else [0, len(text)]
+    bounds = _part_bounds(text, pattern, specials) if len(text) >= PARALLEL_MIN_CHARS else [0, len(text)]
     if len(bounds) == 2:
         return count_pretokens(text, pattern, specials, on_chunk=on_chunk, counts=counts)
 
     counts = Counter() if counts is None else counts
+    if processes == 1:  # part by part, so that the pieces count_pretokens copies out are one part's, not the text's
+        for index in range(len(bounds) - 1):
+            count_pretokens(text[bounds[index] : bounds[index + 1]], pattern, specials, counts=counts)
+            if on_chunk is not None:
+                on_chunk(index + 1, len(bounds) - 1)
+        return counts
     parts = _Parts(len(bounds) - 1)
     children: list[_Child] = []
     steps = len(bounds)  # one per part, and one for the children's counts
