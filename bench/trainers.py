@@ -50,8 +50,15 @@ GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?
 TRAINERS = ["bpe_core.train", "bpe_core.train_files", "hf", "rustbpe", "bpeasy", "sentencepiece"]
 
 
-def documents(path: Path):
-    return iter(path.read_text(encoding="utf-8").split(SPECIAL))
+def documents(path: Path, chunk_chars: int = 1 << 20):
+    """The file's documents (separated by ``<|endoftext|>``), streamed: as nanochat feeds rustbpe from its
+    shards, never the whole corpus in memory at once."""
+    pending = ""
+    with open(path, encoding="utf-8") as source:
+        while chunk := source.read(chunk_chars):
+            *complete, pending = (pending + chunk).split(SPECIAL)
+            yield from complete
+    yield pending
 
 
 def train_one(name: str, path: Path, vocab: int) -> int:

@@ -6,6 +6,10 @@ and the table of distinct pre-tokens, whatever the size of the corpus. A block e
 special token and no pre-token can cross (see ``text_blocks``), so the counts of the blocks add
 up to exactly the counts of the whole text, on one machine or on many (``bpe_core.distributed``).
 Each file is a text of its own: nothing merges across the end of a file.
+
+With more than one core to use (as :mod:`.counting` decides), the files are counted by forked
+workers that read their own byte ranges and add up one shard each (:mod:`.sharded`): this process
+then reads nothing and adds nothing up but the distinct pre-tokens, once.
 """
 
 from __future__ import annotations
@@ -92,11 +96,11 @@ def train_files(
     """Train a byte-level BPE tokenizer on files too big to hold in memory, or on many of them.
 
     ``sources`` is a path, a glob pattern, or several. The files are streamed in blocks (see
-    ``text_blocks``) and their pre-tokens counted block by block, in this process or, with
-    ``dask=DaskSettings(...)``, on a Dask cluster; the counts, and so the merges, are exactly
-    those ``train`` finds on the files' text, one file after another, each its own text.
-    The other arguments are ``train``'s (``min_frequency``, ``max_token_length`` too);
-    ``progress(stage, done, total)`` reports bytes read, then merges made.
+    ``text_blocks``) and their pre-tokens counted block by block, in this process, in one forked
+    worker per core (:mod:`.sharded`) or, with ``dask=DaskSettings(...)``, on a Dask cluster; the
+    counts, and so the merges, are exactly those ``train`` finds on the files' text, one file after
+    another, each its own text. The other arguments are ``train``'s (``min_frequency``,
+    ``max_token_length`` too); ``progress(stage, done, total)`` reports bytes read, then merges made.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
