@@ -18,7 +18,7 @@ cuts are character boundaries, and a special token's bytes occur exactly where i
 >>> import io
 >>> data = b"one two\\nthree\\n"
 >>> next_cut(io.BytesIO(data), 1, len(data), "gpt2", []), next_cut(io.BytesIO(data), 1, len(data), None, [])
-(7, 15)
+(7, 14)
 """
 
 from __future__ import annotations

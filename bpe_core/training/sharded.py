@@ -96,7 +96,9 @@ def count_files(
         reported[0] = done
 
     try:
-        run_forked({w: functools.partial(job.count, w, ledger.claim, ledger.add_bytes) for w in range(processes)}, report)
+        run_forked(
+            {w: functools.partial(job.count, w, ledger.claim, ledger.add_bytes) for w in range(processes)}, report
+        )
         job.raise_error()
         done, special_count = job.finished(processes)
         missing = [index for index in range(len(job.ranges)) if index not in done]
