@@ -81,7 +81,7 @@ def count_here(monkeypatch):
     monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     texts=st.lists(cut_heavy_text.map(lambda text: text * 20), min_size=1, max_size=3),
     processes=st.integers(1, 4),
@@ -173,6 +173,15 @@ def test_a_file_that_is_not_utf8_is_named_with_its_offset(count_here, tmp_path):
     path.write_bytes(b"ok\n" * 1000 + b"caf\xe9 au lait")
     with pytest.raises(ValueError, match=r"latin1.txt: not UTF-8 text \(invalid continuation byte at byte 3003\)"):
         train_files(path, 300, block_bytes=500)
+
+
+def test_of_two_bad_files_the_first_is_named(tmp_path):
+    paths = write(tmp_path, ["fine\n" * 3000, "fine\n" * 3000])
+    for path in paths:
+        path.write_bytes(path.read_bytes() + b"\xff")
+    for processes in (1, 2, 3):
+        with pytest.raises(ValueError, match=r"0.txt: not UTF-8"):
+            count_files(paths, "gpt2", [], processes, block_bytes=1000, range_bytes=1000)
 
 
 def test_progress_grows_to_the_total_and_cancelling_leaves_nothing_behind(count_here, tmp_path, monkeypatch):

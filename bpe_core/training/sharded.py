@@ -152,7 +152,7 @@ class _Job:
                     special_count += count_special_tokens(block, self.specials)
                     count_pretokens(block, self.pattern, self.specials, counts=table)
         except ValueError as error:  # the input's fault: raised in the caller
-            self._dump(f"error-{worker}", error)
+            self._dump(f"error-{worker}", (index, error))
             return
         self._write_shards(worker, table, starts)
         self._dump(f"done-{worker}", ([index for index, _ in starts], special_count))
@@ -208,9 +208,10 @@ class _Job:
         return total
 
     def raise_error(self) -> None:
-        errors = sorted(self.folder.glob("error-*"))
+        """Raise the error of the first range that had one, as reading the files in order would."""
+        errors = [self._load(path.name) for path in self.folder.glob("error-*")]
         if errors:
-            raise self._load(errors[0].name)
+            raise min(errors, key=lambda found: found[0])[1]
 
     def finished(self, workers: int) -> tuple[set[int], int]:
         """The ranges that workers counted and wrote, and the special tokens in them. The shards of
