@@ -98,10 +98,10 @@ def count_text(
 
     counts = Counter() if counts is None else counts
     if processes == 1:  # part by part, so that the pieces count_pretokens copies out are one part's, not the text's
-        for index in range(len(bounds) - 1):
-            count_pretokens(text[bounds[index] : bounds[index + 1]], pattern, specials, counts=counts)
+        for part in range(len(bounds) - 1):
+            count_pretokens(text[bounds[part] : bounds[part + 1]], pattern, specials, counts=counts)
             if on_chunk is not None:
-                on_chunk(index + 1, len(bounds) - 1)
+                on_chunk(part + 1, len(bounds) - 1)
         return counts
     parts = _Parts(len(bounds) - 1)
     children: list[_Child] = []
