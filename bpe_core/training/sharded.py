@@ -48,6 +48,8 @@ RANGE_BYTES = 1 << 24
 ranges per worker, so that a worker slowed by other work on the machine holds back little."""
 
 RANGES_PER_PROCESS = 4
+MIN_RANGE_BYTES = 1 << 20
+"""Smallest nominal range (1 MB), so that a corpus of a few MB still reaches every worker."""
 
 _POSITION_SHIFT = 40  # a position is range << 40 | place in the worker's table
 
@@ -84,7 +86,7 @@ def count_files(
     """
     sizes = [path.stat().st_size for path in paths]
     if range_bytes is None:
-        range_bytes = min(RANGE_BYTES, max(block_bytes, -(-sum(sizes) // (processes * RANGES_PER_PROCESS))))
+        range_bytes = min(RANGE_BYTES, max(MIN_RANGE_BYTES, -(-sum(sizes) // (processes * RANGES_PER_PROCESS))))
     job = _Job(list(paths), sizes, plan_ranges(sizes, range_bytes), pattern, specials, block_bytes, processes)
     ledger = Ledger(len(job.ranges))
     reported = [0]
@@ -121,7 +123,16 @@ def count_files(
 class _Job:
     """What the workers share: the plan, and the folder their tables go through."""
 
-    def __init__(self, paths, sizes, ranges, pattern, specials, block_bytes, processes):
+    def __init__(
+        self,
+        paths: list[Path],
+        sizes: list[int],
+        ranges: list[ByteRange],
+        pattern: str | None,
+        specials: list[str],
+        block_bytes: int,
+        processes: int,
+    ):
         self.paths, self.sizes, self.ranges = paths, sizes, ranges
         self.pattern, self.specials, self.block_bytes, self.shards = pattern, specials, block_bytes, processes
         self.folder = Path(tempfile.mkdtemp(prefix="bpe-count-"))
