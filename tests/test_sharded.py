@@ -58,6 +58,24 @@ def test_cut_ranges_count_like_the_whole_text(text, offsets, pattern):
     assert counts == count_pretokens(text, pattern, SPECIALS)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.text(alphabet="ab<é\n ", max_size=60),
+    specials=st.lists(st.text(alphabet="ab<é\n", min_size=1, max_size=3), unique=True, max_size=3),
+    offsets=st.lists(st.integers(0, 70), max_size=5),
+    pattern=st.sampled_from(["gpt2", None]),
+)
+def test_cuts_count_like_the_whole_whatever_the_special_tokens(text, specials, offsets, pattern):
+    """Special tokens drawn from the text's own alphabet overlap, nest and hold newlines and letters."""
+    data = text.encode("utf-8")
+    tokens = [token.encode("utf-8") for token in specials]
+    cuts = sorted({next_cut(io.BytesIO(data), offset, len(data), pattern, tokens) for offset in offsets} | {0})
+    counts: Counter[str] = Counter()
+    for start, end in zip(cuts, [*cuts[1:], len(data)]):
+        count_pretokens(data[start:end].decode("utf-8"), pattern, specials, counts=counts)
+    assert counts == count_pretokens(text, pattern, specials)
+
+
 def test_the_cuts_that_are_safe():
     data = b"ab\ncd.\nef\n"
     cuts = [next_cut(io.BytesIO(data), offset, len(data), "gpt2", []) for offset in (0, 1, 3, 4, 9, 10)]
@@ -123,15 +141,17 @@ def test_train_files_on_three_workers_merges_like_the_naive_reference(count_here
     assert calls == [3]  # three workers counted
 
 
-def test_a_real_corpus_in_many_ranges_counts_like_one_process(tmp_path):
+def test_real_corpora_in_many_ranges_count_like_one_process(tmp_path, chinese):
     path = CORPORA / "docs10m.txt"
     if not path.exists():
         pytest.skip(f"{path} not available")
     part = tmp_path / "docs2m.txt"
     part.write_bytes(path.read_bytes()[: 2 << 20])
+    (tmp_path / "zh.txt").write_text(chinese, encoding="utf-8")  # cuts between a Han letter and a newline
+    paths = [part, tmp_path / "zh.txt"]
     for pattern in ("gpt2", "o200k"):
-        counts, _ = count_files([part], pattern, ["<|endoftext|>"], 2, block_bytes=1 << 18, range_bytes=100_000)
-        expected = one_process([part], pattern, ["<|endoftext|>"])
+        counts, _ = count_files(paths, pattern, ["<|endoftext|>"], 2, block_bytes=1 << 18, range_bytes=30_000)
+        expected = one_process(paths, pattern, ["<|endoftext|>"])
         assert (counts, list(counts)) == (expected, list(expected))
 
 
