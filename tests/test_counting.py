@@ -214,3 +214,20 @@ def test_cpu_contention_is_read_from_the_kernels_pressure_information(tmp_path, 
     assert counting.cpu_contended(str(tmp_path / "absent"))
     monkeypatch.setattr(os, "getloadavg", lambda: (0.5, 0.0, 0.0))
     assert not counting.cpu_contended(str(tmp_path / "absent"))
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "o200k", None])
+def test_one_process_counts_a_big_text_part_by_part_like_the_whole(monkeypatch, pattern):
+    """In one process a big text is counted a part at a time (so that the pieces copied out of it stay
+    small): the counts, their order and the progress are those of counting it whole."""
+    monkeypatch.setattr(counting, "PARALLEL_MIN_CHARS", 0)
+    monkeypatch.setattr(counting, "PART_CHARS", 4096)
+    monkeypatch.setattr(counting, "COUNT_PROCESSES", 1)
+    text = _generated(11, 100_000)
+    seen = []
+    counts = count_text(text, pattern, SPECIALS, on_chunk=lambda done, total: seen.append((done, total)))
+    expected = count_pretokens(text, pattern, SPECIALS)
+    assert (counts, list(counts)) == (expected, list(expected))
+    parts = len(counting._part_bounds(text, pattern, SPECIALS)) - 1
+    assert parts > 1  # without a pattern, cut after the special tokens
+    assert seen == [(done, parts) for done in range(1, parts + 1)]

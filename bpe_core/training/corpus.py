@@ -6,11 +6,14 @@ and the table of distinct pre-tokens, whatever the size of the corpus. A block e
 special token and no pre-token can cross (see ``text_blocks``), so the counts of the blocks add
 up to exactly the counts of the whole text, on one machine or on many (``bpe_core.distributed``).
 Each file is a text of its own: nothing merges across the end of a file.
+
+With more than one core to use (as :mod:`.counting` decides), the files are counted by forked
+workers that read their own byte ranges and add up one shard each (:mod:`.sharded`): this process
+then reads nothing and adds nothing up but the distinct pre-tokens, once.
 """
 
 from __future__ import annotations
 
-import codecs
 import errno
 import glob
 import os
@@ -20,15 +23,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..pretokenize import last_safe_cut
+from . import counting
+from .blocks import BLOCK_BYTES, text_blocks
 from .byte_level import TrainResult, check_settings, count_special_tokens, train_counts
 from .counting import count_text
+from .sharded import count_files
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
     from ..distributed import DaskSettings
-
-BLOCK_BYTES = 1 << 22
-"""Bytes read from a file at a time; a block is about this size (more when no cut is found)."""
 
 Sources = str | os.PathLike | Iterable[str | os.PathLike]
 """One path or glob pattern, or several."""
@@ -60,45 +62,6 @@ def expand_paths(sources: Sources) -> list[Path]:
         else:
             paths.append(Path(name))
     return paths
-
-
-def text_blocks(
-    paths: Iterable[Path],
-    pattern: str | None,
-    special_tokens: Iterable[str] = (),
-    *,
-    block_bytes: int = BLOCK_BYTES,
-    on_bytes: Callable[[int], None] | None = None,
-) -> Iterator[str]:
-    """The files' text in blocks whose pre-token counts add up to those of each file as a whole.
-
-    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file that is not UTF-8 raises
-    ``ValueError`` naming it and the byte offset.
-    """
-    specials = list(special_tokens)
-    for path in paths:
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        pending = ""
-        read = 0
-        with open(path, "rb") as source:
-            while True:
-                raw = source.read(block_bytes)
-                try:
-                    text = decoder.decode(raw, final=not raw)
-                except UnicodeDecodeError as error:
-                    raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {read + error.start})") from None
-                read += len(raw)
-                if on_bytes is not None and raw:
-                    on_bytes(len(raw))
-                pending += text
-                if not raw:
-                    break
-                cut = last_safe_cut(pending, pattern, specials)
-                if cut:
-                    yield pending[:cut]
-                    pending = pending[cut:]
-        if pending:
-            yield pending
 
 
 def count_blocks(blocks: Iterable[str], pattern: str | None, special_tokens: Iterable[str] = ()) -> Counter[str]:
@@ -133,11 +96,11 @@ def train_files(
     """Train a byte-level BPE tokenizer on files too big to hold in memory, or on many of them.
 
     ``sources`` is a path, a glob pattern, or several. The files are streamed in blocks (see
-    ``text_blocks``) and their pre-tokens counted block by block, in this process or, with
-    ``dask=DaskSettings(...)``, on a Dask cluster; the counts, and so the merges, are exactly
-    those ``train`` finds on the files' text, one file after another, each its own text.
-    The other arguments are ``train``'s (``min_frequency``, ``max_token_length`` too);
-    ``progress(stage, done, total)`` reports bytes read, then merges made.
+    ``text_blocks``) and their pre-tokens counted block by block, in this process, in one forked
+    worker per core (:mod:`.sharded`) or, with ``dask=DaskSettings(...)``, on a Dask cluster; the
+    counts, and so the merges, are exactly those ``train`` finds on the files' text, one file after
+    another, each its own text. The other arguments are ``train``'s (``min_frequency``,
+    ``max_token_length`` too); ``progress(stage, done, total)`` reports bytes read, then merges made.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -169,7 +132,12 @@ def train_files(
             special_count[0] += count_special_tokens(block, specials)
             yield block
 
-    if dask is None:
+    processes = counting.process_count() if dask is None and total_bytes >= counting.PARALLEL_MIN_CHARS else 1
+    if processes > 1:  # every core reads, counts and adds up its share (see .sharded)
+        counts, special_count[0] = count_files(
+            paths, pattern, specials, processes, block_bytes=block_bytes, on_bytes=on_bytes
+        )
+    elif dask is None:
         counts = count_blocks(blocks(), pattern, specials)
     else:
         from ..distributed import count_on_dask

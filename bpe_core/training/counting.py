@@ -91,12 +91,18 @@ def count_text(
     """
     specials = list(special_tokens)
     compile_pattern(pattern)  # a broken pattern fails here, before any process starts
-    processes = _processes() if len(text) >= PARALLEL_MIN_CHARS else 1
-    bounds = _part_bounds(text, pattern, specials) if processes > 1 else [0, len(text)]
+    processes = process_count() if len(text) >= PARALLEL_MIN_CHARS else 1
+    bounds = _part_bounds(text, pattern, specials) if len(text) >= PARALLEL_MIN_CHARS else [0, len(text)]
     if len(bounds) == 2:
         return count_pretokens(text, pattern, specials, on_chunk=on_chunk, counts=counts)
 
     counts = Counter() if counts is None else counts
+    if processes == 1:  # part by part, so that the pieces count_pretokens copies out are one part's, not the text's
+        for part in range(len(bounds) - 1):
+            count_pretokens(text[bounds[part] : bounds[part + 1]], pattern, specials, counts=counts)
+            if on_chunk is not None:
+                on_chunk(part + 1, len(bounds) - 1)
+        return counts
     parts = _Parts(len(bounds) - 1)
     children: list[_Child] = []
     steps = len(bounds)  # one per part, and one for the children's counts
@@ -141,7 +147,8 @@ def _part_bounds(text: str, pattern: str | None, specials: list[str]) -> list[in
     return bounds
 
 
-def _processes() -> int:
+def process_count() -> int:
+    """How many processes count a big text: one per core this process may use, or one (see the docstring)."""
     if COUNT_PROCESSES is not None:
         return max(1, COUNT_PROCESSES)
     if sys.platform != "linux" or not HAVE_FCNTL or not hasattr(os, "memfd_create") or threading.active_count() > 1:

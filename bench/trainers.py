@@ -1,0 +1,229 @@
+"""Train with bpe_core and with every peer, each as its users run it, in a process of its own: time and peak memory.
+
+    pip install -r bench/requirements.txt
+    python bench/trainers.py [--rounds 3] [--big] [--only rustbpe hf] [--corpus ../shared/corpora/docs10m.txt]
+    python bench/trainers.py --scaling          # then also bench/scaling.py's table (1 and 2 processes)
+
+Trainers (``TRAINERS``), all byte-level BPE with the GPT-2 split regex and one special token in the vocabulary:
+
+- ``bpe_core.train``: the file read into one string, ``bpe_core.train(text, V, special_tokens=[...])``;
+- ``bpe_core.train_files``: ``bpe_core.train_files(path, V, special_tokens=[...])``, streamed;
+- ``hf``: Hugging Face ``tokenizers``, ``Tokenizer.train([path], BpeTrainer(...))`` (bench/peers.py);
+- ``rustbpe``: nanochat's trainer as nanochat calls it, ``rustbpe.Tokenizer().train_from_iterator(documents,
+  V - 1, pattern=...)`` (the special token is added afterwards, as nanochat does); here the GPT-2 regex;
+- ``bpeasy``: ``bpeasy.train_bpe(documents, regex, max_token_length=128, vocab_size=V - 1)``;
+- ``sentencepiece``: ``SentencePieceTrainer.train(input=path, model_type="bpe", vocab_size=V, ...)``, its
+  defaults otherwise (it splits on whitespace itself and is not byte-level: a different algorithm, there
+  to show what users of it wait for);
+
+Each round runs every trainer once, one after another (interleaved: a load change on the shared machine
+touches all of them); each run is a fresh ``python`` process, so that its peak memory is its own:
+``peak RSS`` is the largest high-water mark of the process or of any one of its workers (``getrusage``),
+``peak PSS`` the largest sum over it and its descendants, sampled every 0.1 s (forked workers share pages;
+PSS divides them fairly). Seconds are those of the training call, reading the corpus included, imports not.
+
+Sizes: 10 MB (the corpus file) at vocab 5,000; with ``--big``, 100 MB at 32,000, built from the corpus
+repeated ten times, copy k with its ASCII letters rotated by k mod 4 (4 variants: about 4x the distinct
+pre-tokens, as Heaps' law gives a real corpus 10x the size; plain repetition would keep the 10 MB
+table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
+SPECIAL = "<|endoftext|>"
+GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""  # tiktoken's gpt2
+TRAINERS = ["bpe_core.train", "bpe_core.train_files", "hf", "rustbpe", "bpeasy", "sentencepiece"]
+
+
+def documents(path: Path, chunk_chars: int = 1 << 20):
+    """The file's documents (separated by ``<|endoftext|>``), streamed: as nanochat feeds rustbpe from its
+    shards, never the whole corpus in memory at once."""
+    pending = ""
+    with open(path, encoding="utf-8") as source:
+        while chunk := source.read(chunk_chars):
+            *complete, pending = (pending + chunk).split(SPECIAL)
+            yield from complete
+    yield pending
+
+
+def train_one(name: str, path: Path, vocab: int) -> int:
+    """Train one way; the vocabulary size it reached."""
+    if name == "bpe_core.train":
+        import bpe_core
+
+        return len(bpe_core.train(path.read_text(encoding="utf-8"), vocab, special_tokens=[SPECIAL]).vocab)
+    if name == "bpe_core.train_files":
+        import bpe_core
+
+        return len(bpe_core.train_files(path, vocab, special_tokens=[SPECIAL]).vocab)
+    if name == "hf":
+        from peers import hf_train_file
+
+        return hf_train_file(path, vocab)
+    if name == "rustbpe":
+        import rustbpe
+
+        tokenizer = rustbpe.Tokenizer()
+        tokenizer.train_from_iterator(documents(path), vocab - 1, pattern=GPT2_SPLIT)
+        return tokenizer.vocab_size + 1
+    if name == "bpeasy":
+        import bpeasy
+
+        return len(bpeasy.train_bpe(documents(path), GPT2_SPLIT, 128, vocab - 1)) + 1
+    if name == "sentencepiece":
+        import sentencepiece
+
+        with tempfile.TemporaryDirectory() as folder:
+            sentencepiece.SentencePieceTrainer.train(
+                input=str(path),
+                model_prefix=f"{folder}/m",
+                model_type="bpe",
+                vocab_size=vocab,
+                user_defined_symbols=[SPECIAL],
+                num_threads=os.cpu_count(),
+                minloglevel=2,
+            )
+            return Path(f"{folder}/m.vocab").read_text(encoding="utf-8").count("\n")
+    raise ValueError(f"unknown trainer {name!r}; the trainers are {TRAINERS}")
+
+
+def pss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        pass
+    return 0.0
+
+
+def run_child(name: str, path: Path, vocab: int, timeout: float) -> dict:
+    """One training in a fresh process: its seconds, peak RSS and peak PSS of its process tree."""
+    from room_support import descendants
+
+    command = [sys.executable, __file__, "--child", name, str(path), str(vocab)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], sum(map(pss_mb, [child.pid, *descendants(child.pid)])))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    started = time.monotonic()
+    output = ""
+    try:
+        output, _ = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+    done.set()
+    sampler.join()
+    if not output:
+        return {"seconds": None, "pss": peak[0], "error": f"failed after {time.monotonic() - started:.0f} s"}
+    result = json.loads(output.strip().splitlines()[-1])
+    return {"seconds": result["seconds"], "vocab": result["vocab"], "rss": result["maxrss"], "pss": peak[0]}
+
+
+def child_main(name: str, path: Path, vocab: int) -> None:
+    import resource
+
+    started = time.perf_counter()
+    reached = train_one(name, path, vocab)
+    seconds = time.perf_counter() - started
+    usage = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    )
+    print(json.dumps({"seconds": seconds, "vocab": reached, "maxrss": usage / 1024}))
+
+
+def big_corpus(source: Path, folder: Path, megabytes: int = 100) -> Path:
+    """``megabytes`` MB: the source ten times over, copy k with ASCII letters rotated by k mod 4."""
+    text = source.read_text(encoding="utf-8")
+    lower, upper = "abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    path = folder / f"corpus{megabytes}m.txt"
+    with open(path, "w", encoding="utf-8") as sink:
+        written, copy = 0, 0
+        while written < megabytes * 10**6:
+            k = copy % 4
+            rotate = str.maketrans(lower + upper, lower[k:] + lower[:k] + upper[k:] + upper[:k])
+            part = text.translate(rotate).replace(SPECIAL.translate(rotate), SPECIAL)
+            part = part[: megabytes * 10**6 - written]
+            sink.write(part)
+            written += len(part.encode("utf-8"))
+            copy += 1
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--big", action="store_true", help="also 100 MB at 32,000 (slow here: minutes a run)")
+    parser.add_argument("--big-only", action="store_true", help="only 100 MB at 32,000")
+    parser.add_argument("--only", nargs="+", choices=TRAINERS, default=TRAINERS)
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds before a run is given up")
+    parser.add_argument("--scaling", action="store_true", help="then run bench/scaling.py")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if not args.corpus.exists():
+        sys.exit(f"{args.corpus} not found")
+    report = []
+    with tempfile.TemporaryDirectory() as folder:
+        settings = [] if args.big_only else [(args.corpus, 5_000)]
+        if args.big or args.big_only:
+            settings.append((big_corpus(args.corpus, Path(folder)), 32_000))
+        for path, vocab in settings:
+            megabytes = path.stat().st_size / 10**6
+            runs: dict[str, list[dict]] = {name: [] for name in args.only}
+            for _ in range(args.rounds):
+                for name in args.only:
+                    runs[name].append(run_child(name, path, vocab, args.timeout))
+                    print(f"  {megabytes:.0f} MB / {vocab}: {name}: {runs[name][-1]}", file=sys.stderr)
+            report.append({"MB": megabytes, "vocab": vocab, "runs": runs})
+            print(
+                f"\n{megabytes:.0f} MB, vocab {vocab:,}, {args.rounds} rounds (median, range); {os.cpu_count()} CPUs, "
+                f"load {os.getloadavg()[0]:.1f}"
+            )
+            print("| trainer | seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
+            print("|---|---:|---:|---:|---:|")
+            for name, results in runs.items():
+                good = [result for result in results if result["seconds"] is not None]
+                if not good:
+                    print(f"| {name} | {results[-1].get('error')} | | | |")
+                    continue
+                seconds = [result["seconds"] for result in good]
+                print(
+                    f"| {name} | {statistics.median(seconds):.1f} ({min(seconds):.1f}-{max(seconds):.1f}) "
+                    f"| {statistics.median(r['rss'] for r in good):.0f} "
+                    f"| {statistics.median(r['pss'] for r in good):.0f} "
+                    f"| {good[-1]['vocab']} |"
+                )
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+    if args.scaling:
+        subprocess.run([sys.executable, str(ROOT / "bench" / "scaling.py")], check=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        child_main(sys.argv[2], Path(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main()

@@ -1,0 +1,75 @@
+"""A file's text in blocks whose pre-token counts add up to those of the whole file.
+
+Counting needs only the counts, never the whole text, so a file of any size is read in blocks of
+about ``BLOCK_BYTES``; a block ends only where no special token and no pre-token can cross
+(``last_safe_cut``), so the counts of the blocks add up to exactly the counts of the whole text.
+``range_blocks`` reads part of a file the same way, from one safe cut to another (:mod:`.byte_cuts`).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from ..pretokenize import last_safe_cut
+
+BLOCK_BYTES = 1 << 22
+"""Bytes read from a file at a time; a block is about this size (more when no cut is found)."""
+
+
+def text_blocks(
+    paths: Iterable[Path],
+    pattern: str | None,
+    special_tokens: Iterable[str] = (),
+    *,
+    block_bytes: int = BLOCK_BYTES,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Iterator[str]:
+    """The files' text in blocks whose pre-token counts add up to those of each file as a whole.
+
+    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file that is not UTF-8 raises
+    ``ValueError`` naming it and the byte offset.
+    """
+    specials = list(special_tokens)
+    for path in paths:
+        yield from range_blocks(path, 0, None, pattern, specials, block_bytes=block_bytes, on_bytes=on_bytes)
+
+
+def range_blocks(
+    path: Path,
+    start: int,
+    end: int | None,
+    pattern: str | None,
+    special_tokens: list[str],
+    *,
+    block_bytes: int = BLOCK_BYTES,
+    on_bytes: Callable[[int], None] | None = None,
+) -> Iterator[str]:
+    """The text of bytes ``start .. end - 1`` of a file (``end`` None: to its end), in blocks as ``text_blocks``.
+
+    ``start`` and ``end`` must be character boundaries where the text may be cut (see :mod:`.byte_cuts`).
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pending = ""
+    read = start
+    with open(path, "rb") as source:
+        source.seek(start)
+        while True:
+            raw = source.read(block_bytes if end is None else min(block_bytes, end - read))
+            try:
+                text = decoder.decode(raw, final=not raw)
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {read + error.start})") from None
+            read += len(raw)
+            if on_bytes is not None and raw:
+                on_bytes(len(raw))
+            pending += text
+            if not raw:
+                break
+            cut = last_safe_cut(pending, pattern, special_tokens)
+            if cut:
+                yield pending[:cut]
+                pending = pending[cut:]
+    if pending:
+        yield pending
