@@ -6,7 +6,9 @@ stages (Isolated: matches and the text between them), applied one after the othe
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections import Counter
 from importlib.util import find_spec
 from pathlib import Path
@@ -17,7 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core.pretokenize import PATTERNS, count_pretokens, is_named_pattern, pretokenize, safe_chunks
+from bpe_core.pretokenize.ascii_split import _ascii_twin
 from bpe_core.pretokenize.named import DEEPSEEK_CJK, DEEPSEEK_PATTERN, DEEPSEEK_STAGES
+from bpe_core.pretokenize.possessive import possessive
 
 # Each kind of character the patterns tell apart: ASCII (controls and U+001C..U+001F, which `re` calls spaces),
 # letters of many scripts in both cases, digits and other numbers (Arabic-Indic, superscript, fractions, Roman),
@@ -129,3 +133,31 @@ def test_deepseek_on_real_text(request, fixture):
     expected = deepseek_staged(text)
     assert pretokenize(text, "deepseek") == expected
     assert count_pretokens(text, "deepseek") == Counter(expected)
+
+
+ASCII_TEXT = st.text(alphabet=[chr(code) for code in range(128)], max_size=60) | st.lists(
+    st.sampled_from(["The", "the", "  ", "\n", " \n", "'s", "'LL", "42", "/", "x/y", "...", "\t", "A'd"]), max_size=30
+).map("".join)
+
+
+@functools.cache
+def twins(name: str) -> tuple[re.Pattern, re.Pattern]:
+    source = PATTERNS[name]
+    return re.compile(_ascii_twin(source)), re.compile(_ascii_twin(source, make_possessive=False))
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=300, deadline=None)
+@given(text=ASCII_TEXT)
+def test_possessive_twin_matches_as_the_plain_one(name, text):
+    """The repeats made possessive in the ASCII twins (:mod:`bpe_core.pretokenize.possessive`) change no match."""
+    possessive_twin, plain_twin = twins(name)
+    assert possessive_twin.findall(text) == plain_twin.findall(text)
+
+
+def test_possessive_only_where_nothing_could_be_given_back():
+    assert (
+        possessive(r"[a-z]*[a-z]+|[ ]+(?![a-z])|[ ]*$|[0-9]+(?:x)") == r"[a-z]*[a-z]++|[ ]+(?![a-z])|[ ]*$|[0-9]+(?:x)"
+    )
+    assert possessive(r"[!-/]?[A-Z]*[a-z]+") == r"[!-/]?+[A-Z]*+[a-z]++"
+    assert possessive(r"[a-z]?[0-9]?[a-z]") == r"[a-z]?[0-9]?+[a-z]"  # the first could be given to the last
