@@ -18,7 +18,14 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core.pretokenize import PATTERNS, count_pretokens, is_named_pattern, pretokenize, safe_chunks
+from bpe_core.pretokenize import (
+    PATTERNS,
+    count_pretokens,
+    is_named_pattern,
+    pretokenize,
+    safe_chunks,
+    stream_pretokens,
+)
 from bpe_core.pretokenize.ascii_split import _ascii_twin
 from bpe_core.pretokenize.named import DEEPSEEK_CJK, DEEPSEEK_PATTERN, DEEPSEEK_STAGES
 from bpe_core.pretokenize.possessive import possessive
@@ -161,3 +168,14 @@ def test_possessive_only_where_nothing_could_be_given_back():
     )
     assert possessive(r"[!-/]?[A-Z]*[a-z]+") == r"[!-/]?+[A-Z]*+[a-z]++"
     assert possessive(r"[a-z]?[0-9]?[a-z]") == r"[a-z]?[0-9]?+[a-z]"  # the first could be given to the last
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=MIXED, cuts=st.lists(st.integers(0, 80), max_size=6))
+def test_deepseek_streams_as_the_whole_text(text, cuts):
+    """Streaming keeps back a few pre-tokens and characters (see :mod:`bpe_core.pretokenize.streaming`): enough for
+    DeepSeek's lookaheads too."""
+    bounds = sorted({0, len(text), *(cut for cut in cuts if cut < len(text))})
+    parts = [text[start:end] for start, end in zip(bounds, bounds[1:])]
+    streamed = [piece for pieces, _ in stream_pretokens(parts, "deepseek", chunk_chars=3) for piece in pieces]
+    assert streamed == deepseek_staged(text)

@@ -83,7 +83,7 @@ def is_named_pattern(pattern: str | None) -> bool:
 def pattern_regex(pattern: str | None) -> str | None:
     """The regex for a pattern name, or the pattern itself if it is a regex string.
 
-    >>> pattern_regex("gpt2") == GPT2_PATTERN
+    >>> pattern_regex("gpt2") == PATTERNS["gpt2"]
     True
     >>> pattern_regex(None) is None
     True
@@ -105,7 +105,7 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     time budget, not even its first time: it is linear, so a budget could only fail it on a busy
     machine or under a small setting, never stop a runaway.
 
-    >>> compile_pattern("gpt2") is compile_pattern(GPT2_PATTERN)
+    >>> compile_pattern("gpt2") is compile_pattern(PATTERNS["gpt2"])
     True
     """
     source = pattern_regex(pattern)
