@@ -28,7 +28,7 @@ from bpe_core.pretokenize import (
 )
 from bpe_core.pretokenize.ascii_split import _ascii_twin
 from bpe_core.pretokenize.named import DEEPSEEK_CJK, DEEPSEEK_PATTERN, DEEPSEEK_STAGES
-from bpe_core.pretokenize.possessive import possessive
+from bpe_core.pretokenize.rewrites import possessive, without_dead_alternatives
 
 # Each kind of character the patterns tell apart: ASCII (controls and U+001C..U+001F, which `re` calls spaces),
 # letters of many scripts in both cases, digits and other numbers (Arabic-Indic, superscript, fractions, Roman),
@@ -150,14 +150,15 @@ ASCII_TEXT = st.text(alphabet=[chr(code) for code in range(128)], max_size=60) |
 @functools.cache
 def twins(name: str) -> tuple[re.Pattern, re.Pattern]:
     source = PATTERNS[name]
-    return re.compile(_ascii_twin(source)), re.compile(_ascii_twin(source, make_possessive=False))
+    return re.compile(_ascii_twin(source)), re.compile(_ascii_twin(source, rewrite=False))
 
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))
 @settings(max_examples=300, deadline=None)
 @given(text=ASCII_TEXT)
 def test_possessive_twin_matches_as_the_plain_one(name, text):
-    """The repeats made possessive in the ASCII twins (:mod:`bpe_core.pretokenize.possessive`) change no match."""
+    """The ASCII twins' rewrites (:mod:`bpe_core.pretokenize.rewrites`: possessive repeats, no dead alternatives)
+    change no match."""
     possessive_twin, plain_twin = twins(name)
     assert possessive_twin.findall(text) == plain_twin.findall(text)
 
@@ -168,6 +169,12 @@ def test_possessive_only_where_nothing_could_be_given_back():
     )
     assert possessive(r"[!-/]?[A-Z]*[a-z]+") == r"[!-/]?+[A-Z]*+[a-z]++"
     assert possessive(r"[a-z]?[0-9]?[a-z]") == r"[a-z]?[0-9]?+[a-z]"  # the first could be given to the last
+
+
+def test_only_alternatives_that_cannot_match_ascii_are_dropped():
+    none = r"[^\x00-\x7f]"
+    twin = rf"{none}+|{none}?[a-z]|(?:{none}x)+|(?:{none}x)?y|(?:{none}|z)+|(?!{none})q|{none}{{0,2}}w|{none}"
+    assert without_dead_alternatives(twin) == rf"{none}?[a-z]|(?:{none}x)?y|(?:{none}|z)+|(?!{none})q|{none}{{0,2}}w"
 
 
 @settings(max_examples=150, deadline=None)

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import regex
 
-from .possessive import possessive
+from .rewrites import possessive, without_dead_alternatives
 
 # A space with printable ASCII on both sides: no named pattern puts a space anywhere but at the
 # start of a pre-token, so a pre-token starts there; and as the text before it ends in a
@@ -42,13 +42,15 @@ def ascii_findall(source: str) -> Callable[[str], list[str]]:
     return re.compile(_ascii_twin(source)).findall
 
 
-def _ascii_twin(source: str, *, make_possessive: bool = True) -> str:
+def _ascii_twin(source: str, *, rewrite: bool = True) -> str:
     r"""The pattern for ``re``, exact on ASCII text: every class and ``\p{..}``/``\s``/``\S`` becomes
     the explicit set of ASCII characters that ``regex`` itself matches with it (``re``'s own
-    ``\s`` differs: it also matches U+001C..U+001F); a class with no ASCII member becomes one of non-ASCII
-    characters, which never matches where the twin runs. Repeats that could never be given back are made
-    possessive (:mod:`.possessive`). Before Python 3.11, whose ``re`` lacks them, possessive quantifiers
-    become plain ones (nothing follows them inside their alternative, so they never backtrack anyway).
+    ``\s`` differs: it also matches U+001C..U+001F); a class with no ASCII member becomes one of
+    non-ASCII characters, which never matches where the twin runs. With ``rewrite``, alternatives
+    that cannot match ASCII are dropped and repeats that could never be given back are made
+    possessive (:mod:`.rewrites`). Before Python 3.11, whose ``re`` lacks them, possessive
+    quantifiers become plain ones (nothing follows them inside their alternative, so they never
+    backtrack anyway).
 
     >>> print(_ascii_twin(r"\p{N}{1,3}|\s+(?!\S)"))
     [0-9]{1,3}|[\x09-\x0d\x20]+(?![\x00-\x08\x0e-\x1f\x21-\x7f])
@@ -62,7 +64,7 @@ def _ascii_twin(source: str, *, make_possessive: bool = True) -> str:
         return _char_class(members)
 
     twin = _CLASS_OR_ESCAPE.sub(explicit, source)
-    twin = possessive(twin) if make_possessive else twin
+    twin = possessive(without_dead_alternatives(twin)) if rewrite else twin
     return twin if _RE_HAS_POSSESSIVE else _POSSESSIVE.sub("", twin)
 
 
