@@ -18,6 +18,7 @@ PATTERN_LABELS: dict[str, str] = {
     "qwen2": N_("qwen2 (Qwen 2 and 2.5 regex)"),
     "qwen3.5": N_("qwen3.5 (Qwen 3.5 and 3.6 regex)"),
     "tekken": N_("tekken (Mistral Tekken regex)"),
+    "deepseek": N_("deepseek (DeepSeek V4's three splits)"),
     "whitespace": N_("whitespace (runs of non-space / space)"),
     "none": N_("none (merges may cross words)"),
     "custom": N_("custom regex…"),

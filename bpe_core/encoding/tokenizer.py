@@ -2,7 +2,7 @@
 
 Inside each pre-token, repeatedly merge the adjacent pair whose concatenation has the lowest
 merge rank (leftmost first on equal ranks). A pre-token that is itself a token is emitted whole.
-The rule, readable: :mod:`.educational`; how it is done fast: :mod:`.fast`.
+The rule, readable: :mod:`.educational`; how it is done fast: :mod:`.fast` (many texts: ``encode_batch``).
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from ..pretokenize import (
 )
 from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
 from .decoding import Decoding
-from .fast import PieceEncoder
+from .fast import BatchEncoding, PieceEncoder
 from .lifetimes import Segmentation, text_segmentation
 from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
 
 
-class Tokenizer(Decoding):
+class Tokenizer(Decoding, BatchEncoding):
     """A byte-level BPE tokenizer: 256 byte tokens, ordered merges, special tokens, a pattern.
 
     >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")])

@@ -3,7 +3,8 @@
 Text is split on special tokens, then into pre-tokens with a regex; BPE never merges across a
 pre-token boundary, so the pattern decides which merges are possible at all.
 
-- :mod:`.patterns`: the named patterns (tiktoken's), custom regexes and their time budget, splitting;
+- :mod:`.named`: the named patterns (tiktoken's, the open models', DeepSeek's three splits as one regex);
+- :mod:`.patterns`: names and custom regexes, their time budget, splitting;
 - :mod:`.ascii_split`: the named patterns' exact twins for the standard library's ``re`` on ASCII text;
 - :mod:`.cuts`: where a text may be cut without changing its pre-tokens;
 - :mod:`.counts`: a text's pre-token counts, the input to training;
@@ -22,17 +23,25 @@ pre-token boundary, so the pattern decides which merges are possible at all.
 
 from .counts import count_pretokens
 from .cuts import last_safe_cut, safe_chunks
+from .named import (
+    CL100K_PATTERN,
+    DEEPSEEK_PATTERN,
+    GPT2_PATTERN,
+    LLAMA3_PATTERN,
+    O200K_PATTERN,
+    PATTERNS,
+    QWEN2_PATTERN,
+    QWEN35_PATTERN,
+    TEKKEN_PATTERN,
+    WHITESPACE_PATTERN,
+)
 from .normalization import NORMALIZATIONS, Normalization, check_normalization, normalize, normalize_stream
 from .patterns import (
     CHUNK_CHARS,
-    CL100K_PATTERN,
-    GPT2_PATTERN,
-    O200K_PATTERN,
-    PATTERNS,
     REGEX_TIMEOUT_SECONDS,
-    WHITESPACE_PATTERN,
     PatternTimeout,
     compile_pattern,
+    is_named_pattern,
     pattern_regex,
     pretokenize,
     regex_timeout_seconds,
@@ -46,8 +55,13 @@ __all__ = [
     "NORMALIZATIONS",
     "Normalization",
     "CL100K_PATTERN",
+    "DEEPSEEK_PATTERN",
     "GPT2_PATTERN",
+    "LLAMA3_PATTERN",
     "O200K_PATTERN",
+    "QWEN2_PATTERN",
+    "QWEN35_PATTERN",
+    "TEKKEN_PATTERN",
     "PATTERNS",
     "REGEX_TIMEOUT_SECONDS",
     "STREAM_CHUNK_CHARS",
@@ -56,6 +70,7 @@ __all__ = [
     "check_normalization",
     "compile_pattern",
     "count_pretokens",
+    "is_named_pattern",
     "last_safe_cut",
     "normalize",
     "normalize_stream",

@@ -15,6 +15,8 @@ from functools import lru_cache
 
 import regex
 
+from .rewrites import possessive, without_dead_alternatives
+
 # A space with printable ASCII on both sides: no named pattern puts a space anywhere but at the
 # start of a pre-token, so a pre-token starts there; and as the text before it ends in a
 # non-space, no lookahead or `$` before the cut depends on what follows it.
@@ -22,7 +24,11 @@ _ASCII_CUT = re.compile(r"(?<=[!-~]) (?=[!-~])")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _MIN_ASCII_STRETCH = 256  # ASCII characters between two non-ASCII ones that are worth ``re``
 _SCAN_BLOCK = 512
-_CLASS_OR_ESCAPE = regex.compile(r"\[(?:\\.|[^\]\\])*\]|\\p\{\w+\}|\\[sS]")
+_SET = r"\[(?:\\.|[^\]\\])*\]"
+# A class, a V1 difference or intersection of two classes ([[..]--[..]], [[..]&&[..]]: DeepSeek's), a property
+# or \s, \S.
+_CLASS_OR_ESCAPE = regex.compile(rf"\[{_SET}(?:--|&&){_SET}\]|{_SET}|\\p\{{\w+\}}|\\[sS]")
+_V1_FLAG = "(?V1)"  # regex's version 1 (set operations); ``re`` has no such flag and needs none for the twin
 _POSSESSIVE = regex.compile(r"(?<=[+*?}])\+")
 # ``re`` has possessive quantifiers from Python 3.11; they save it the backtracking bookkeeping of
 # each repeat (about a tenth of splitting English with cl100k's pattern, measured).
@@ -36,23 +42,29 @@ def ascii_findall(source: str) -> Callable[[str], list[str]]:
     return re.compile(_ascii_twin(source)).findall
 
 
-def _ascii_twin(source: str) -> str:
+def _ascii_twin(source: str, *, rewrite: bool = True) -> str:
     r"""The pattern for ``re``, exact on ASCII text: every class and ``\p{..}``/``\s``/``\S`` becomes
     the explicit set of ASCII characters that ``regex`` itself matches with it (``re``'s own
-    ``\s`` differs: it also matches U+001C..U+001F). Before Python 3.11, whose ``re`` lacks them,
-    possessive quantifiers become plain ones (nothing follows them inside their alternative, so
-    they never backtrack anyway).
+    ``\s`` differs: it also matches U+001C..U+001F); a class with no ASCII member becomes one of
+    non-ASCII characters, which never matches where the twin runs. With ``rewrite``, alternatives
+    that cannot match ASCII are dropped and repeats that could never be given back are made
+    possessive (:mod:`.rewrites`). Before Python 3.11, whose ``re`` lacks them, possessive
+    quantifiers become plain ones (nothing follows them inside their alternative, so they never
+    backtrack anyway).
 
     >>> print(_ascii_twin(r"\p{N}{1,3}|\s+(?!\S)"))
     [0-9]{1,3}|[\x09-\x0d\x20]+(?![\x00-\x08\x0e-\x1f\x21-\x7f])
     """
     ascii_chars = [chr(code) for code in range(128)]
+    version = regex.V1 if source.startswith(_V1_FLAG) else regex.V0
+    source = source.removeprefix(_V1_FLAG)
 
     def explicit(match: regex.Match) -> str:
-        members = [c for c in ascii_chars if regex.fullmatch(match.group(), c)]
+        members = [c for c in ascii_chars if regex.fullmatch(match.group(), c, flags=version)]
         return _char_class(members)
 
     twin = _CLASS_OR_ESCAPE.sub(explicit, source)
+    twin = possessive(without_dead_alternatives(twin)) if rewrite else twin
     return twin if _RE_HAS_POSSESSIVE else _POSSESSIVE.sub("", twin)
 
 
@@ -60,7 +72,7 @@ def _char_class(members: list[str]) -> str:
     r"""``[...]`` for these characters, with runs as ranges and everything but letters and digits as
     ``\xNN``, so the class reads the same whatever the characters are."""
     if not members:
-        return "(?!)"
+        return "[^\\x00-\\x7f]"
 
     def escape(character: str) -> str:
         return character if character.isalnum() else f"\\x{ord(character):02x}"

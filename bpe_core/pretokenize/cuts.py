@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import regex
 
-from .patterns import CHUNK_CHARS, PATTERNS, split_on_special
+from .patterns import CHUNK_CHARS, is_named_pattern, split_on_special
 
 _SAFE_CUT = regex.compile(r"(?<=\p{L})(?=\n)")
 _LAST_SAFE_CUT = regex.compile(r"(?r)(?<=\p{L})(?=\n)")  # the same cut, searched backwards
@@ -26,7 +26,7 @@ def safe_chunks(text: str, pattern: str | None, chunk_chars: int = CHUNK_CHARS) 
     >>> safe_chunks("one\\ntwo\\nthree", "gpt2", chunk_chars=3)
     ['one', '\\ntwo', '\\nthree']
     """
-    if len(text) <= chunk_chars or pattern not in PATTERNS:
+    if len(text) <= chunk_chars or not is_named_pattern(pattern):
         return [text] if text else []
     chunks = []
     start = 0
@@ -61,7 +61,7 @@ def last_safe_cut(text: str, pattern: str | None, special_tokens: Iterable[str] 
             spans.append((offset, offset + len(piece)))
         offset += len(piece)
     cut = max((end for _, end in spans if end <= limit), default=0)
-    if pattern in PATTERNS:
+    if is_named_pattern(pattern):
         for match in _LAST_SAFE_CUT.finditer(text, cut + 1, max(cut, limit)):
             if not any(start < match.start() < end for start, end in spans):
                 return match.start()

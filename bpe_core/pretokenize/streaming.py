@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from .patterns import PATTERNS, pretokenize, split_on_special
+from .patterns import is_named_pattern, pretokenize, split_on_special
 
 STREAM_CHUNK_CHARS = 1 << 16
 """The buffer is split once it holds this many characters (or twice what was kept back)."""
@@ -85,7 +85,7 @@ def stream_pretokens(
         raise ValueError(f"chunk_chars must be at least 1, not {chunk_chars}")
     special_tokens = tuple(special_tokens)
     longest_special = max(map(len, special_tokens), default=0)
-    keep_chars = KEEP_CHARS if pattern is None or pattern in PATTERNS else CUSTOM_KEEP_CHARS
+    keep_chars = KEEP_CHARS if pattern is None or is_named_pattern(pattern) else CUSTOM_KEEP_CHARS
     parts: list[str] = []
     size = 0
     threshold = chunk_chars

@@ -8,8 +8,11 @@ others down the paths that one rule picks, :func:`.routes.route` (``routes.py``)
 - ``byte_batch.py``: BYTES, many pieces at once with numpy, for any byte-level vocabulary;
 - ``digit_runs.py``: DIGITS and TABLE, many number pieces at once on small integers;
 - ``batch_steps.py``: the numpy steps both batches share.
+
+Many texts: ``batch.py``, ``encode_batch`` in threads or processes (:class:`BatchEncoding`, mixed into the tokenizer).
 """
 
+from .batch import BatchEncoding
 from .piece_encoder import PieceEncoder
 
-__all__ = ["PieceEncoder"]
+__all__ = ["BatchEncoding", "PieceEncoder"]
