@@ -13,6 +13,10 @@ from typing import TextIO
 
 from tqdm import tqdm
 
+# tqdm's monitor is a thread, and counting forks its workers only while the process has one thread (a fork copies
+# one thread's state: bpe_core.training.counting); our bars are redrawn on each update, so the monitor is not needed.
+tqdm.monitor_interval = 0
+
 LOG_SECONDS = 5.0
 
 _STAGES = {

@@ -87,7 +87,8 @@ def render(s: Session, subject: Subject) -> None:
             "Vocab sizes to compare (up to {most}, between {low:,} and {high:,})", most=MAX_SIZES, low=low, high=high
         )
         st.text_input(label, key=Session.sizes_text.key, on_change=store_sizes, args=(s,), persist_state="session")
-        tokenizer_output.choose_references(s, t("And the reference tokenizers"))
+    # The whole width: in the narrow column the chips of long names were cut ("cl100k_ba…").
+    tokenizer_output.choose_references(s, t("And the reference tokenizers"))
     sizes = sorted({min(max(size, low), high) for size in s.sizes})
     outside = [size for size in s.sizes if not low <= size <= high]
     if outside:
@@ -124,7 +125,7 @@ def render(s: Session, subject: Subject) -> None:
             "that get merged. Hover a token for its id."
         )
     )
-    draw_views(views, neighbour_diffs(views))
+    draw_views(views, neighbour_diffs(views), per_row=2)  # three a row gave one letter a line
     tokenizer_output.licence_notes(s.refs)
 
 
