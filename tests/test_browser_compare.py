@@ -9,6 +9,7 @@ Screenshots go to $BPE_SCREENSHOTS (default: a pytest temp dir).
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
@@ -160,6 +161,34 @@ def test_each_decision_view_opens_by_link_on_a_fresh_server_in_both_languages(br
     English and Chinese, and no link value is dropped."""
     with streamlit_server() as server:
         _open_decision_views(server, browser, shots)
+        _open_model_links(server, browser, shots)  # the same fresh server: one start for both
+
+
+OPEN_MODEL_TEXT = "常见的中文词是一个词元。 def f(x): return x"
+
+
+def _open_model_links(server: str, browser, shots) -> None:
+    """Each built-in model by link, on a fresh server (its files loaded on first use), alternately in English and
+    Chinese: Encode draws as many tokens as the model's own ids in the library, and nothing is dropped."""
+    import bpe_core
+    from playground.references import REFERENCES
+
+    query = urlencode({"text": OPEN_MODEL_TEXT})
+    for index, name in enumerate(REFERENCES):
+        lang = ("en", "zh")[index % 2]
+        page, watch = open_page(browser, f"{server}/Encode?tokenizer={name}&{query}&lang={lang}")
+        expected = len(bpe_core.reference(name).encode(OPEN_MODEL_TEXT))
+        tokens = page.locator('[data-testid="stMetricValue"]').nth(2)  # Characters, Bytes, Tokens, Bytes per token
+        expect(tokens).to_have_text(f"{expected:,}", timeout=60_000)
+        wait_idle(page)
+        alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+        assert not [alert for alert in alerts if "Link parameter" in alert or "链接参数" in alert], (name, alerts)
+        assert page.locator('[data-testid="stException"]').count() == 0, name
+        assert f"tokenizer={name}" in page.url
+        if name in ("qwen3.6", "deepseek-v4"):
+            page.screenshot(path=str(shots / f"encode-{name}-{lang}.png"))
+        assert not watch.problems, (name, watch.problems)
+        page.context.close()
 
 
 def _open_decision_views(server: str, browser, shots) -> None:

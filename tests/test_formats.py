@@ -229,7 +229,14 @@ def hf_ids(path: Path, text: str) -> list[int]:
     return tokenizers.Tokenizer.from_file(str(path)).encode(text, add_special_tokens=False).ids
 
 
-@pytest.mark.parametrize("pattern", [*PATTERNS, None, CUSTOM_PATTERN], ids=[*PATTERNS, "none", "custom"])
+# DeepSeek's pattern is its tokenizer.json's three Splits in sequence written as one regex with set operations, which
+# Oniguruma cannot read: such a tokenizer is refused by the hf writer (test below), not written wrong.
+ONIGURUMA_PATTERNS = [name for name in PATTERNS if name != "deepseek"]
+
+
+@pytest.mark.parametrize(
+    "pattern", [*ONIGURUMA_PATTERNS, None, CUSTOM_PATTERN], ids=[*ONIGURUMA_PATTERNS, "none", "custom"]
+)
 def test_hf_tokenizer_gives_the_same_ids(pattern, tmp_path):
     tokenizer = trained_with(pattern)
     (path,) = formats.save_hf(tokenizer, tmp_path)
@@ -276,11 +283,17 @@ TRICKY_PATTERNS = [
 ]
 
 
-@pytest.mark.parametrize("pattern", [*PATTERNS, CUSTOM_PATTERN, *TRICKY_PATTERNS])
+@pytest.mark.parametrize("pattern", [*ONIGURUMA_PATTERNS, CUSTOM_PATTERN, *TRICKY_PATTERNS])
 def test_oniguruma_translation_splits_like_python_regex(pattern):
     source = PATTERNS.get(pattern, pattern)
     split = tokenizers.pre_tokenizers.Split(tokenizers.Regex(formats.to_oniguruma(source)), behavior="isolated")
     assert [piece for piece, _ in split.pre_tokenize_str(TORTURE)] == pretokenize(TORTURE, pattern)
+
+
+def test_a_deepseek_pattern_tokenizer_is_refused_by_the_hf_writer_saying_why(tmp_path):
+    tokenizer = trained_with("deepseek")
+    with pytest.raises(FormatError, match="Oniguruma"):
+        formats.save_hf(tokenizer, tmp_path)
 
 
 def test_cl100k_pattern_needs_translation_for_oniguruma():
@@ -299,8 +312,8 @@ def test_hf_parity_on_letters_new_in_unicode_17(tmp_path):
 
 
 def test_from_oniguruma_inverts_to_oniguruma():
-    for name, source in PATTERNS.items():
-        assert formats.from_oniguruma(formats.to_oniguruma(source)) == name
+    for name in ONIGURUMA_PATTERNS:
+        assert formats.from_oniguruma(formats.to_oniguruma(PATTERNS[name])) == name
     python_again = formats.from_oniguruma(formats.to_oniguruma(CUSTOM_PATTERN))
     assert pretokenize(TORTURE, python_again) == pretokenize(TORTURE, CUSTOM_PATTERN)
 

@@ -7,6 +7,8 @@ differently turned back, and escapes that mean something else in the two dialect
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..pretokenize import PATTERNS
 from .oniguruma import to_oniguruma
 from .regex_syntax import class_end, escape_at, inline_flags_at
@@ -22,9 +24,9 @@ def from_oniguruma(oniguruma_regex: str) -> str:
     >>> from_oniguruma(to_oniguruma(PATTERNS["cl100k"]))
     'cl100k'
     """
-    for pattern_name, regex_source in PATTERNS.items():
-        if to_oniguruma(regex_source) == oniguruma_regex:
-            return pattern_name
+    named = _named_translations().get(oniguruma_regex)
+    if named is not None:
+        return named
     out: list[str] = []
     i, n = 0, len(oniguruma_regex)
     while i < n:
@@ -80,3 +82,16 @@ def _python_class(text: str) -> str:
             out.append(text[i])
             i += 1
     return "".join(out)
+
+
+@cache
+def _named_translations() -> dict[str, str]:
+    """Each named pattern's Oniguruma spelling -> its name. A named pattern that Oniguruma cannot spell (DeepSeek's
+    three splits written as one regex with set operations, ``(?V1)``) is left out: no file can hold it as one."""
+    translations: dict[str, str] = {}
+    for pattern_name, regex_source in PATTERNS.items():
+        try:
+            translations.setdefault(to_oniguruma(regex_source), pattern_name)
+        except ValueError:
+            continue
+    return translations
