@@ -204,6 +204,10 @@ def test_encode_offers_deepseek_and_mistral_7b_and_gives_their_own_ids(name, lan
     (body,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')][:1]
     assert [int(span.token_id) for span in token_spans(body)] == own_ids(name, TEXT)
 
+    if name == "deepseek-v4":  # the word panel offers the text's own pieces, not GPT-2's alphabet (Ġ, å¸¸è§)
+        pieces = at.selectbox(key=Session.step_word.key).options  # drawn with · for a space
+        assert all(piece.replace("·", " ") in TEXT for piece in pieces), pieces
+
 
 def test_side_by_side_and_the_talk_show_deepseek_and_mistral_7b_with_their_own_ids():
     for name in PIPELINE_AND_SENTENCEPIECE:

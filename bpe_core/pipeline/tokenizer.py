@@ -86,9 +86,14 @@ class PipelineTokenizer:
         yield self.encode("".join(texts))
 
     def pretokenize(self, text: str) -> list[str]:
-        """The pieces the model sees (normalized, pre-tokenized), added tokens as they matched."""
+        """The pieces the model sees (normalized, pre-tokenized) as text, added tokens as they matched. A byte-level
+        pipeline's pieces are spelled in GPT-2's alphabet inside (``Ġ12``); here that is undone (`` 12``), so that a
+        piece is text again, as every tokenizer's ``pretokenize`` gives it (the Encode page steps through one)."""
         tokens = self._tokens
-        return [tokens[piece] if isinstance(piece, int) else piece for piece in self._pieces(text, False)]
+        pieces = [tokens[piece] if isinstance(piece, int) else piece for piece in self._pieces(text, False)]
+        if not self.byte_level:
+            return pieces
+        return [_unmapped(piece) for piece in pieces]
 
     def _pieces(self, text: str, skip_special: bool) -> Iterator[str | int]:
         text = replace_surrogates(checked_text(text))
@@ -239,3 +244,10 @@ if TYPE_CHECKING:  # mypy holds the pipeline to the shape every tokenizer has (t
 
     def _fills_the_shape(tokenizer: PipelineTokenizer) -> TokenizerShape:
         return tokenizer
+
+
+def _unmapped(piece: str) -> str:
+    """A piece in GPT-2's byte alphabet as the text it spells (a piece that is not, an added token's, unchanged)."""
+    if not all(char in CHAR_TO_BYTE for char in piece):
+        return piece
+    return bytes(CHAR_TO_BYTE[char] for char in piece).decode("utf-8", errors="replace")
