@@ -5,8 +5,11 @@ A 10 MB English corpus has about 2.8 million pre-tokens but only 56,000 distinct
 pair in a word and replacing it are then ``str.find`` and ``str.replace``, in C, and
 ``replace`` goes left to right without overlap, the merge convention. For each pair,
 ``_words`` holds the pre-tokens it occurs in, so a merge visits only those. A pre-token listed
-for a pair it no longer holds is skipped when found (one ``find``): sets are only ever added
-to, which costs less than keeping them exact.
+for a pair it no longer holds is skipped when found (one ``find``): each pair's list of
+pre-tokens (an ``array('I')``, 4 bytes a pre-token, or a tuple of one) is made once, when the
+pair first appears, and never updated, which costs less than keeping it exact. A pair whose
+count falls to 0 loses its count and its list: most pairs made die so (at 100 MB / 32,000,
+keeping them, in sets, took 90 MB).
 
 The pair counts change only next to an occurrence: (x, a) and (b, y) lose the word's weight,
 (x, new) and (new, y) gain it. The loop over occurrences only notes each neighbour x (and y)
@@ -22,10 +25,11 @@ weights: on docs10m, 216,000 occurrences have a few thousand distinct neighbours
 
 from __future__ import annotations
 
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from .merge_engine import PAIR_SHIFT, MergeEngine, SymbolKey, greatest_key
+from .merge_engine import COUNTS, PAIR_SHIFT, SHARED_INTS, MergeEngine, SymbolKey, greatest_key
 
 MAX_SYMBOLS = 0x110000
 """Symbols are characters of a ``str``: ids stay below ``chr``'s limit (a vocabulary of 1.1 million)."""
@@ -57,10 +61,10 @@ class WordEngine(MergeEngine):
                 all_bytes = False
             weights.append(weight)
         weight_of = weights.__getitem__
-        self._words: dict[int, set[int]] = {}
+        self._words: dict[int, array[int] | tuple[int]] = {}
         for pair, found in (_byte_pairs(texts) if all_bytes else _pairs(texts)).items():
-            self._counts[pair] = sum(map(weight_of, found))
-            self._words[pair] = set(found)
+            self._counts[pair] = sum(map(weight_of, found))  # once per occurrence
+            self._words[pair] = array("I", dict.fromkeys(found))  # once per word, in order
         self._start_queue()
 
     def words_holding(self, a: int, b: int) -> list[tuple[list[int], int]]:
@@ -98,7 +102,10 @@ class WordEngine(MergeEngine):
                         rights[word[end]].append(index)
                     else:
                         doubles.append(index)  # (b, a) between them becomes (new, new)
-            texts[index] = merged_word = word.replace(target, new_char)
+            merged_word = word.replace(target, new_char)
+            # A word now one symbol holds no pair, and its lists only ever find nothing in it: ""
+            # (one shared object) finds nothing as well, and frees the word (up to one per merge).
+            texts[index] = merged_word if len(merged_word) > 1 else ""
             if a == b:  # each occurrence replaced made the word one symbol shorter
                 replaced += weights[index] * (size - len(merged_word))
         counts.pop(merged, None)
@@ -114,9 +121,16 @@ class WordEngine(MergeEngine):
         for old_pair, new_pair, found in changes:
             weight = sum(map(weight_of, found))
             if old_pair != merged:  # the merged pair's own count is gone already
-                counts[old_pair] -= weight
-            counts[new_pair] = weight
-            holders[new_pair] = set(found)
+                left = counts[old_pair] - weight
+                if left:
+                    counts[old_pair] = COUNTS[left] if 0 < left < SHARED_INTS else left
+                else:  # gone from every word: its count and its words go (most pairs die so)
+                    del counts[old_pair]
+                    del holders[old_pair]
+            counts[new_pair] = COUNTS[weight] if 0 < weight < SHARED_INTS else weight
+            # Most new pairs are in one word: a tuple of it takes 48 bytes (an array 150, a set 216);
+            # an array takes 4 bytes a word where a set took 30 and an int object each.
+            holders[new_pair] = (found[0],) if len(found) == 1 else array("I", set(found))
         self._push([new_pair for _, new_pair, _ in changes])
         return new, replaced
 
