@@ -132,6 +132,12 @@ def test_a_copied_link_shows_the_same_view_in_a_fresh_browser(server, browser, p
     fresh, fresh_watch = open_page(browser, link)
     expect(fresh.locator(selector).first).to_be_visible(timeout=60_000)
     wait_idle(fresh)
+    # Every token the first page showed, in order: polled (a condition, not a pause), since on a busy machine the
+    # page's parts arrive one by one and the word panel's byte tokens can be drawn before the text's own.
+    for _ in range(150):
+        if fresh.locator(selector).all_inner_texts() == shown:
+            break
+        fresh.wait_for_timeout(200)
     assert fresh.locator(selector).all_inner_texts() == shown
     assert not watch.problems and not fresh_watch.problems, (watch.problems, fresh_watch.problems)
     fresh.context.close()
