@@ -256,3 +256,26 @@ def test_two_added_tokens_spelled_alike_once_normalized_are_refused():
     }
     with pytest.raises(FormatError, match="field added_tokens: the added tokens 'Day' and 'day' both read 'day'"):
         parse_hf(document)
+
+
+def test_an_added_token_its_normalizer_removes_whole_matches_nowhere_as_in_tokenizers():
+    """Found by the property above: a normalized added token "ab" under a normalizer that deletes "ab" is spelled ""
+    once normalized; tokenizers never matches it (an empty alternative matched everywhere here)."""
+    vocab = {char: index for index, char in enumerate([*_CHARS, "ab", "▁x"])}
+    plain = {"special": False, "single_word": False, "lstrip": False, "rstrip": False}
+    added = [{"content": "<s>", "normalized": False, **plain}, {"content": "ab", "normalized": True, **plain}]
+    for index, token in enumerate(added):
+        token["id"] = len(vocab) + index
+    document = {
+        "version": "1.0",
+        "added_tokens": added,
+        "normalizer": {"type": "Replace", "pattern": {"String": "ab"}, "content": ""},
+        "post_processor": None,
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+        "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
+        "model": {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["▁", "x"]]},
+    }
+    hf = tokenizers.Tokenizer.from_str(json.dumps(document))
+    ours = parse_hf(document)
+    for text in ("<s>", "ab<s>ab", "x ab <s>x", "abab"):
+        assert ours.encode(text) == hf.encode(text, add_special_tokens=False).ids, text

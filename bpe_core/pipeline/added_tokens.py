@@ -67,10 +67,12 @@ class AddedTokens:
         }
         # tokenizers skips a token when decoding if its spelling is a special text.
         self.special_ids = {token.id for token in tokens if self.spelling[token.id] in self.special_texts}
-        raw = {token.content: token for token in tokens if not token.normalized}
+        # A token spelled "" (its content, or its normalized spelling: a normalizer may remove it all) matches
+        # nowhere, as in tokenizers; in an alternation it would match the empty string everywhere.
+        raw = {token.content: token for token in tokens if not token.normalized and token.content}
         spelled: dict[str, AddedToken] = {}
         for token in tokens:
-            if token.normalized:
+            if token.normalized and self.spelling[token.id]:
                 other = spelled.setdefault(self.spelling[token.id], token)
                 if other is not token:
                     raise ValueError(
