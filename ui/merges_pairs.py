@@ -45,12 +45,11 @@ def render(s: Session, trained: Trained, player_round: int) -> None:
         key=Session.pairs_round.key,
     )
     request = trained.request
-    merges = [(record.left, record.right) for record in trained.trace]
-    pairs = remembered(
+    pairs = remembered(  # the trace is decoded into merges only on a miss: not on every rerun of the page
         ("round_pairs", request.key, round_),
         lambda: pairs_at_round(
             text.text,
-            merges,
+            [(record.left, record.right) for record in trained.trace[: round_ - 1]],
             round_ - 1,
             pattern=request.pattern,
             special_tokens=request.special_tokens,
