@@ -168,26 +168,33 @@ OPEN_MODEL_TEXT = "常见的中文词是一个词元。 def f(x): return x"
 
 
 def _open_model_links(server: str, browser, shots) -> None:
-    """Each built-in model by link, on a fresh server (its files loaded on first use), alternately in English and
-    Chinese: Encode draws as many tokens as the model's own ids in the library, and nothing is dropped."""
+    """Every built-in model by link, on a fresh server (its files loaded on first use): half of them on an English
+    Encode page and half on a Chinese one, the first as the page's tokenizer and the rest side by side. The page's
+    token count and every side-by-side id list equal each model's own ids in the library, and nothing is dropped."""
     import bpe_core
     from playground.references import REFERENCES
 
-    query = urlencode({"text": OPEN_MODEL_TEXT})
-    for index, name in enumerate(REFERENCES):
-        lang = ("en", "zh")[index % 2]
-        page, watch = open_page(browser, f"{server}/Encode?tokenizer={name}&{query}&lang={lang}")
-        expected = len(bpe_core.reference(name).encode(OPEN_MODEL_TEXT))
+    from ui.encode_side import ids_text
+
+    names = list(REFERENCES)
+    halves = {"en": names[: len(names) // 2], "zh": names[len(names) // 2 :]}
+    for lang, (first, *others) in halves.items():
+        query = urlencode({"tokenizer": first, "also": ",".join(others), "text": OPEN_MODEL_TEXT, "lang": lang})
+        page, watch = open_page(browser, f"{server}/Encode?{query}", viewport={"width": 1600, "height": 1000})
+        expected = len(bpe_core.reference(first).encode(OPEN_MODEL_TEXT))
         tokens = page.locator('[data-testid="stMetricValue"]').nth(2)  # Characters, Bytes, Tokens, Bytes per token
         expect(tokens).to_have_text(f"{expected:,}", timeout=60_000)
+        codes = page.locator('[data-testid="stCode"]')
+        for name in others:
+            ids = ids_text(bpe_core.reference(name).encode(OPEN_MODEL_TEXT))
+            expect(codes.filter(has_text=ids).first).to_be_attached(timeout=60_000)
         wait_idle(page)
         alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
-        assert not [alert for alert in alerts if "Link parameter" in alert or "链接参数" in alert], (name, alerts)
-        assert page.locator('[data-testid="stException"]').count() == 0, name
-        assert f"tokenizer={name}" in page.url
-        if name in ("qwen3.6", "deepseek-v4"):
-            page.screenshot(path=str(shots / f"encode-{name}-{lang}.png"))
-        assert not watch.problems, (name, watch.problems)
+        assert not [alert for alert in alerts if "Link parameter" in alert or "链接参数" in alert], (lang, alerts)
+        assert page.locator('[data-testid="stException"]').count() == 0, lang
+        assert f"tokenizer={first}" in page.url and "also=" in page.url
+        page.screenshot(path=str(shots / f"encode-open-models-{lang}.png"), full_page=True)
+        assert not watch.problems, (lang, watch.problems)
         page.context.close()
 
 
