@@ -86,7 +86,7 @@ else:
     # (None only for a box without a choice: this one has its step_word)
     word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key) or words[0]
     try:
-        steps = tokenizer_output.word_steps(tokenizer, word)
+        steps = tokenizer_output.steps_of(tokenizer, word, s.trained if s.tokenizer == TRAINED else None)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback
         st.error(t("Could not trace the merges of that word: {error}", error=plain(error)))
     else:
