@@ -129,6 +129,7 @@ def advanced_inputs(s: Session, kind: Kind) -> None:
                 max_chars=MAX_KEEP_CHARS,
                 persist_state="session",
                 help=t(
-                    "Always in the alphabet, seen in the text or not, as if they were the most frequent (initial_alphabet)."
+                    "Always in the alphabet, seen in the text or not, as if they were the most frequent "
+                    "(initial_alphabet)."
                 ),
             )
