@@ -23,7 +23,7 @@ from typing import Any
 
 import bpe_core
 from bpe_core import Tokenizer
-from bpe_core.reference import build_reference, reference_spec
+from bpe_core.reference import ReferenceDataError, build_reference, reference_spec
 from bpe_core.training.extension.core import extended_tokenizer
 from playground import caches
 from playground.fields import LinkValueError
@@ -115,7 +115,16 @@ class BaseMissing(ValueError):
 def base_tokenizer(base: str, loaded: Mapping[str, Any]) -> Tokenizer:
     """The tokenizer a session's ``base`` names (a built-in one is built once, shared); BaseMissing if it is gone."""
     if not is_file(base):
-        return reference_base(base)
+        try:
+            return reference_base(base)
+        except ReferenceDataError as error:  # its package is not installed here (a link from another server)
+            raise BaseMissing(
+                later(
+                    "{model} cannot be continued on this server: its vocabulary files are not installed ({error}).",
+                    model=short_name(base),
+                    error=str(error)[:300],
+                )
+            ) from None
     tokenizer = loaded.get(base.removeprefix(FILE))
     if not _extendable(tokenizer):
         raise BaseMissing(

@@ -3,7 +3,9 @@
 Everything a user can get wrong is caught here with a message saying what is allowed: no corpus,
 a custom regex that does not compile or does not cover the text (or runs past its time budget), a
 vocab size below the base alphabet or above what the corpus can make (:func:`limits`, shown on
-the Train page before anyone clicks).
+the Train page before anyone clicks); for a training that continues a tokenizer, its base and the vocab size
+against the base's (``playground.extend_form``). The vocab sizes a corpus allows are
+``playground.corpus_limits``'s.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from playground.request import OPTION_FIELDS
 from playground.session import FIELDS, Session
 from playground.text import plain
 from playground.trained import Request, Trained
+from runtime.store import text_digest
 
 __all__ = [
     "CUSTOM_CHECK_SECONDS",
@@ -32,7 +35,6 @@ __all__ = [
     "request_for",
     "vocab_range",
 ]
-from runtime.store import text_digest
 
 # -- what to train ----------------------------------------------------------------------------------
 
@@ -285,5 +287,7 @@ def estimate_seconds(request: Request, n_bytes: int) -> float:
     """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge, times the kind's factor
     (``playground.kinds``: 4x for plain BPE without pre-tokens, 5x parity-aware, 3x superword tokens)."""
     merges = max(0, request.new_merges)
-    seconds = n_bytes / (2.5e6 if request.base else 5e6) + merges * 3e-4  # (a base encodes each pre-token first)
+    seconds = n_bytes / 5e6 + merges * 3e-4
+    if request.base:  # the job builds the base (~2 s for 100,000 tokens) and encodes each pre-token with it first
+        seconds += n_bytes / 5e6 + request.base_size * 2e-5
     return seconds * kind_of(request.kind).time_factor_for(request.pattern)

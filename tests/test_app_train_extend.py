@@ -16,12 +16,15 @@ from pathlib import Path
 
 import pytest
 from apptest_helpers import MERGES, SENNRICH, TRAIN, click_train, fresh, no_exception, open_page, sess, unescaped
+from test_app_compare_parts import parts_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.encoding.lifetimes import PERMANENT
-from playground import bases, i18n, workspace
+from bpe_core.analysis.heldout import count_parts, split_sections
+from playground import bases, i18n, references, workspace
+from playground.heldout_texts import CODE_PROSE_CHINESE, built_in_text
 from playground.corpora import load_sample
 from playground.request import Request
 from playground.session import Session
@@ -193,6 +196,28 @@ def test_the_base_joins_the_references_compare_shows():
     click_train(at)
     assert sess(at).refs == ["cl100k_base", "gpt2"]
     assert sess(at).format == "gpt2"  # GPT-2's own files by default
+
+
+def test_compare_counts_the_base_and_the_continued_tokenizer_on_the_held_out_text_by_part():
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW), holdout="20")
+    trained = sess(at).trained
+    at.query_params.clear()
+    at.query_params.update({"view": "curve", "heldout": CODE_PROSE_CHINESE, "refs": "gpt2"})
+    open_page(at, "pages/3_Compare.py")
+    table = parts_table(at)
+    parts = split_sections(built_in_text(CODE_PROSE_CHINESE))
+    gpt2 = bases.reference_base("gpt2")
+    tokens = {}
+    for name, tokenizer in ((references.short_name("gpt2"), gpt2), (trained.label, trained.tokenizer)):
+        counted = {count.name: count.tokens for count in count_parts(tokenizer, parts)}
+        shown = {part: n for (who, part), n in table.items() if who.startswith(name[:30]) and part in counted}
+        assert shown == counted, (name, sorted(table), counted)
+        tokens[name] = counted
+    before, after = tokens.values()
+    assert after["中文"] < before["中文"]  # the new merges are Chinese: the continued tokenizer needs fewer tokens
+    at.query_params["view"] = "languages"
+    at.run()
+    no_exception(at)
 
 
 @pytest.mark.parametrize("fmt", ["tiktoken", "gpt2", "hf"])
