@@ -10,6 +10,8 @@ against the base's (``playground.extend_form``). The vocab sizes a corpus allows
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bpe_core.pretokenize import compile_pattern
 from playground import caches, extend_form
 from playground.bases import BYTES
@@ -136,6 +138,8 @@ def request_for(s: Session) -> tuple[Request, str]:
         extend_form.check_vocab(s.vocab, base[1], base[2])
         return _request(s, kind, digest, languages, base), text
     bounds = limits_for(s, *trained_part(s, text, digest, languages))
+    if kind.uses("alphabet") and s.alphabet:  # a limited alphabet starts smaller: its characters + </w>
+        bounds = replace(bounds, minimum=min(bounds.minimum, s.alphabet + 1))
     # Above what the corpus can make is fine: training stops when no pair is left, and says so (vocab_range
     # before, the result's "of … asked" after). Only sizes no training could give are refused.
     if not bounds.minimum <= s.vocab <= MAX_VOCAB:

@@ -71,6 +71,24 @@ def test_continuing_gpt2_through_the_page_gives_what_bpe_core_extend_gives(gpt2)
     assert any("ids 50,257 to 50,296" in unescaped(caption.value) for caption in at.caption)
 
 
+def test_a_tokenizer_loaded_from_files_is_continued_and_never_goes_into_a_link():
+    base = bpe_core.train(load_sample("python-reference-excerpt")[:6000], 400).tokenizer
+    at = fresh()
+    at.session_state[Session.loaded.key] = {"mine.json": base}
+    at.run()
+    at.selectbox(key=Session.base.key).set_value("file:mine.json").run()
+    assert sess(at).vocab == 400 + 1000
+    at.selectbox(key=Session.corpus.key).set_value(CORPUS).run()
+    assert sess(at).vocab == 400 + 1000  # a new corpus keeps the size a base asks (not the corpus's suggestion)
+    at.number_input(key=Session.vocab.key).set_value(400 + NEW).run()
+    at.run()
+    trained = sess(click_train(at)).trained
+    assert trained.request.base == "file:" + bases.content_digest(base) and trained.base.vocab == base.vocab
+    assert _merges(trained) == bpe_core.extend(base, load_sample(CORPUS), 400 + NEW).merges
+    assert "base" not in dict(at.query_params)
+    assert "mine.json + 40 merges" in trained.label
+
+
 def test_a_link_with_a_base_trains_it_and_the_page_link_gives_it_back(gpt2):
     at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW))
     trained = sess(at).trained

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import train_form
+from playground.bases import BYTES
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.kinds import kind_of
@@ -32,6 +33,8 @@ TIE_LABELS = {
 @guarded
 def _on_corpus_change() -> None:
     s = current()
+    if kind_of(s.kind).uses("base") and s.base != BYTES:  # the size is the base's + new merges: kept
+        return
     if s.corpus in SLUGS and s.vocab != (suggested := SLUGS[s.corpus].vocab_size):
         # Said out loud: a number that changes by itself under the person's eyes looks like a bug.
         before, s.vocab = s.vocab, suggested

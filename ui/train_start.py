@@ -7,6 +7,7 @@ import streamlit as st
 
 from playground import references
 from playground.bases import BYTES, EXTENDABLE, FILE, BaseMissing, extendable_files, is_file, request_base
+from playground.corpora import SLUGS
 from playground.i18n import t
 from playground.kinds import Kind
 from playground.session import MAX_ALPHABET, MAX_KEEP_CHARS, MAX_MIN_FREQ, MAX_TOKEN_LENGTH, Session
@@ -36,29 +37,31 @@ def base_label(choice: str) -> str:
 
 @guarded
 def _on_base_change() -> None:
+    """A size means nothing for another base: a new base sets the size to its size + :data:`NEW_MERGES`, back to
+    bytes to what the corpus suggests; said out loud, as a corpus's suggested size is (a number that changes by
+    itself looks like a bug)."""
     s = current()
+    before = s.vocab
     if s.base == BYTES:
-        return
-    try:
-        _, label, size = request_base(s.base, s.loaded)
-    except BaseMissing:
-        return  # the Train button says why
-    if not size < s.vocab <= size + NEW_MERGES * 100:
-        # Said out loud, as a corpus's suggested size is: a number that changes by itself looks like a bug.
-        before, s.vocab = s.vocab, size + NEW_MERGES
-        s.notice(
-            "info",
-            plain(
-                t(
-                    "Vocab size set to {new:,}: {base}'s {size:,} tokens + {n:,} new merges (it was {old:,}).",
-                    new=s.vocab,
-                    base=label,
-                    size=size,
-                    n=NEW_MERGES,
-                    old=before,
-                )
-            ),
+        if s.corpus not in SLUGS or before == SLUGS[s.corpus].vocab_size:
+            return
+        s.vocab = SLUGS[s.corpus].vocab_size
+        said = t("Vocab size set to {new:,}, what this corpus suggests (it was {old:,}).", new=s.vocab, old=before)
+    else:
+        try:
+            _, label, size = request_base(s.base, s.loaded)
+        except BaseMissing:
+            return  # the Train button says why
+        s.vocab = size + NEW_MERGES
+        said = t(
+            "Vocab size set to {new:,}: {base}'s {size:,} tokens + {n:,} new merges (it was {old:,}).",
+            new=s.vocab,
+            base=label,
+            size=size,
+            n=NEW_MERGES,
+            old=before,
         )
+    s.notice("info", plain(said))
 
 
 def start_input(s: Session, kind: Kind) -> bool:
