@@ -15,17 +15,29 @@ from array import array
 from pathlib import Path
 
 import pytest
-from apptest_helpers import MERGES, SENNRICH, TRAIN, click_train, fresh, no_exception, open_page, sess, unescaped
-from test_app_compare_parts import parts_table
+from apptest_helpers import (
+    MERGES,
+    SENNRICH,
+    TRAIN,
+    click_train,
+    fresh,
+    no_exception,
+    open_page,
+    options_in,
+    sess,
+    unescaped,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_app_compare_parts import parts_table
+from test_i18n import english_left
 
 import bpe_core
-from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.analysis.heldout import count_parts, split_sections
+from bpe_core.encoding.lifetimes import PERMANENT
 from playground import bases, i18n, references, workspace
-from playground.heldout_texts import CODE_PROSE_CHINESE, built_in_text
 from playground.corpora import load_sample
+from playground.heldout_texts import CODE_PROSE_CHINESE, built_in_text
 from playground.request import Request
 from playground.session import Session
 from playground.trained import train_job
@@ -328,10 +340,12 @@ def test_the_default_options_keep_the_key_saved_work_has():
 # -- 中文 ------------------------------------------------------------------------------------------------------------
 
 
-def test_the_new_labels_in_chinese():
+def test_the_new_labels_in_chinese(monkeypatch):
+    options_in("zh", monkeypatch)
     i18n.MISSING.clear()
     at = fresh(TRAIN, lang="zh", corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW), min_freq="2")
     assert sess(at).trained is not None
     assert not i18n.MISSING, sorted(i18n.MISSING)
+    assert not english_left(at), english_left(at)
     texts = json.dumps([caption.value for caption in at.caption], ensure_ascii=False)
     assert "次新合并" in texts or "新合并" in texts
