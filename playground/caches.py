@@ -123,7 +123,7 @@ TRAINED: LRU[str, Any] = lru(  # playground.trained.Trained
     "trained tokenizers shared by every session (by request key): built-in texts, and Compare's and the talk's",
     32,
     max_weight=SHARED_MERGES,
-    weight=lambda trained: trained.num_merges,
+    weight=lambda trained: trained.weight,  # its merges (and a continued one's base tokens)
     max_idle=900.0,
 )
 """``playground.runs``' cache besides each session's own (``Session.results``): a built-in text's result is public,

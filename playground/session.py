@@ -213,7 +213,7 @@ class ThisRun(OwnedState):
     workspace: Field[str] = Field("", saved=False)  # this tab's id in the reload store (the ?ws= parameter)
     browser: Field[str] = Field("", saved=False)  # this browser's id (a cookie), which owns its workspaces
     results: Field[LRU[str, Trained]] = Field(
-        lambda: LRU(SESSION_RESULTS, max_weight=SESSION_MERGES, weight=lambda trained: trained.num_merges),
+        lambda: LRU(SESSION_RESULTS, max_weight=SESSION_MERGES, weight=lambda trained: trained.weight),
         saved=False,
     )
     scroll_to: Field[str] = Field("", saved=False)  # an element the browser should scroll to after this run

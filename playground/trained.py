@@ -56,6 +56,12 @@ class Trained:
         return len(self.trace)
 
     @property
+    def weight(self) -> int:
+        """What the caches weigh it by: its merges, and the tokens of the base it continues (it holds a copy of them:
+        Llama 3 + 8,000 merges weighs 136,256, not 8,000)."""
+        return self.num_merges + self.request.base_size
+
+    @property
     def label(self) -> str:
         if not self.result.stopped_early:
             return self.request.label

@@ -214,6 +214,17 @@ def test_the_merges_page_and_word_steps_number_the_new_merges():
     assert "round 1:" in steps or "round 2:" in steps
 
 
+def test_encode_says_how_many_tokens_are_new():
+    text = "字节对编码从字节开始，反复合并出现次数最多的相邻字节对。"
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW))
+    at.session_state[Session.text.key] = text
+    open_page(at, "pages/2_Encode.py")
+    ids = sess(at).trained.tokenizer.encode(text)
+    new = sum(identifier >= GPT2 for identifier in ids)
+    assert 0 < new < len(ids)
+    assert any(f"{new} of these {len(ids)} tokens are new" in unescaped(c.value) for c in at.caption)
+
+
 # -- Compare and Export ----------------------------------------------------------------------------------------------
 
 

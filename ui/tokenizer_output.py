@@ -19,6 +19,7 @@ from playground import caches, references
 from playground.bases import base_offset
 from playground.i18n import t
 from playground.session import TRAINED, Session
+from playground.text import plain
 from playground.trained import Trained
 from ui import token_html
 
@@ -215,6 +216,23 @@ def steps_of(
         return word_steps(tokenizer, word)
     start = t("start: {base}'s tokens (every round below is a new merge)", base=trained.request.base_label)
     return word_steps(tokenizer, word, base_offset(tokenizer, trained.num_merges), start)
+
+
+def new_tokens_note(trained: Trained | None, ids: list[int | None]) -> str:
+    """For a tokenizer that continues a base: how many of ``ids`` are its new tokens, and which ids those are
+    ("" for any other tokenizer). Markdown-safe."""
+    if trained is None or not trained.request.base or not trained.num_merges:
+        return ""
+    first = trained.trace.base
+    new = [identifier for identifier in ids if identifier is not None and identifier >= first]
+    return t(
+        "{n:,} of these {total:,} tokens are new (made by the merges added to {base}: ids from {first:,}); the others "
+        "are {base}'s own.",
+        n=len(new),
+        total=len(ids),
+        base=plain(trained.request.base_label),
+        first=first,
+    )
 
 
 def _made(tokenizer: TokenizerShape, token: bytes | str) -> str:
