@@ -199,6 +199,15 @@ def test_the_player_starts_from_the_base_tokens_and_plays_the_new_merges(gpt2):
     window = trained.window_text
     assert payload["n"] == NEW and "GPT-2" in payload["zeroText"] and not payload["coded"]
     assert _boundaries(payload, 0) == _cuts(gpt2, window)  # round 0: the base's tokens, not bytes
+    for k in (1, NEW // 2):  # round k: the base with the first k new merges (an independent tokenizer built so)
+        records = trained.trace[:k]
+        at_k = bpe_core.Tokenizer(
+            gpt2.vocab | {record.new_id: record.token for record in records},
+            gpt2.merges + [(record.left, record.right) for record in records],
+            gpt2.special_tokens,
+            gpt2.pattern,
+        )
+        assert _boundaries(payload, k) == _cuts(at_k, window), k
     assert _boundaries(payload, NEW) == _cuts(trained.tokenizer, window)  # the last round: the extended tokenizer's
     lifetimes = array("i", base64.b64decode(payload["lifetimes"]))
     assert all(life < NEW or life >= PERMANENT - 1 for life in lifetimes)
