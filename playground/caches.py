@@ -168,7 +168,7 @@ REFERENCES: LRU[str, Any] = lru(  # bpe_core.Tokenizer, weighed by its vocab siz
     max_idle=900.0,
 )
 CONTENT_KEYS: weakref.WeakKeyDictionary = weak("compare.content_keys", "a loaded tokenizer's content digest")
-BASE_DIGESTS: weakref.WeakKeyDictionary = weak("bases.digests", "a loaded base tokenizer's content digest")
+BASE_DIGESTS: weakref.WeakKeyDictionary = weak("trained.base_digests", "a loaded base tokenizer's content digest")
 TOKENIZER_DIGESTS: weakref.WeakKeyDictionary = weak(
     "workspace.tokenizer_digests", "a loaded tokenizer's digest in the reload store"
 )

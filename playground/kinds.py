@@ -4,7 +4,12 @@ A kind is what the Train page's "Algorithm" picks (byte-level, classic, parity-a
 tokenizer came from (files, the references). For each the table says what it trains on (a text, or a parallel
 corpus's languages), its pre-tokenization pattern and special tokens (none, the user's, or fixed), whether its
 tokens are bytes, which Compare views, export formats and link fields apply, its label and what its settings
-mean, the vocab sizes a corpus allows it (:class:`Limits`) and how much longer than plain BPE it trains.
+mean, the vocab sizes a corpus allows it (:class:`Limits`), how much longer than plain BPE it trains, the trainer
+options it takes (minimum pair count, longest token, classic BPE's alphabet) and whether it can continue a byte-level
+tokenizer instead of starting from bytes (``playground.bases``).
+
+>>> kind_of("byte").uses("base"), kind_of("classic").uses("alphabet"), kind_of("superword").uses("min_freq")
+(True, True, False)
 
 Pages and views never compare kind names: they ask ``kind_of(name)`` (tests/test_architecture.py holds ui/
 and pages/ to that).

@@ -116,10 +116,9 @@ class Request:
         user's (``playground.kinds``): what Compare trains beside a tokenizer.
 
         >>> superword = Request("toy", "Toy", "d", "superword", 300, "superword", "x", ("<s>",), transition=9)
-        >>> superword.as_kind(kind_of("classic"))
-        Request(corpus='toy', corpus_label='Toy', text_digest='d', kind='classic', vocab_size=300, \
-pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=(), transition=None, \
-max_words=None, tie_break='greatest')
+        >>> classic = superword.as_kind(kind_of("classic"))
+        >>> classic.kind, classic.pattern_choice, classic.pattern, classic.special_tokens, classic.transition
+        ('classic', 'classic', None, (), None)
         """
         return replace(
             self,
