@@ -26,14 +26,17 @@ if trained is None:
     frame.stop()
 
 n = trained.num_merges
-st.caption(
-    t(
-        "{label} — {n:,} merges. Round k shows the start of the training text after the first k merges; the "
-        "occurrences merged in that round are outlined in red.",
-        label=plain(trained.label),
-        n=n,
+if trained.request.base:
+    intro = N_(
+        "{label} — {n:,} new merges. Round 0 shows the start of the training text in {base}'s tokens, round k after "
+        "the first k new merges; the occurrences merged in that round are outlined in red."
     )
-)
+else:
+    intro = N_(
+        "{label} — {n:,} merges. Round k shows the start of the training text after the first k merges; the "
+        "occurrences merged in that round are outlined in red."
+    )
+st.caption(t(intro, label=plain(trained.label), n=n, base=plain(trained.request.base_label)))
 if n == 0:
     st.warning(t("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate."))
     frame.stop()
@@ -66,7 +69,7 @@ st.caption(
 if s.word:  # the word of the token clicked in the player (underlined there), merge by merge
     word = merge_frames.picked_text(trained, s.word)
     st.subheader(t("The word you picked: “{word}”", word=plain(display_str(word))), anchor="picked-word")
-    st.html(tokenizer_output.steps_html(tokenizer_output.word_steps(trained.tokenizer, word)))
+    st.html(tokenizer_output.steps_html(tokenizer_output.steps_of(trained.tokenizer, word, trained)))
     st.caption(t("Click another token in the player to pick another word."))
 
 

@@ -71,6 +71,8 @@ st.caption(
 if result.n_tokens > tokenizer_output.MAX_RENDERED_TOKENS:
     st.caption(t("Showing the first {n:,} tokens.", n=tokenizer_output.MAX_RENDERED_TOKENS))
 st.html(tokenizer_output.encoded_html(result, s.show_ids))
+if s.tokenizer == TRAINED and (note := tokenizer_output.new_tokens_note(s.trained, result.ids)):
+    st.caption(note)  # a continued tokenizer: how many of these tokens its new merges made
 st.code(encode_side.ids_text(result.ids), language=None, wrap_lines=True)  # the ids, to copy (icon at its corner)
 encode_side.render(s, choices, s.text, s.show_ids)
 encode_side.decode_box(s, tokenizer)
@@ -86,7 +88,7 @@ else:
     # (None only for a box without a choice: this one has its step_word)
     word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key) or words[0]
     try:
-        steps = tokenizer_output.word_steps(tokenizer, word)
+        steps = tokenizer_output.steps_of(tokenizer, word, s.trained if s.tokenizer == TRAINED else None)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback
         st.error(t("Could not trace the merges of that word: {error}", error=plain(error)))
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from playground.bases import own_format
 from playground.i18n import N_, t
 from playground.session import FORMATS, REFERENCES, TRAINED, Session
 from playground.text import human_bytes, plain
@@ -46,8 +47,22 @@ else:
     )
     trained = s.trained if s.exported == TRAINED else None
     info = export.training_info(trained.request, trained.result.seconds) if trained is not None else None
+    continued = trained is not None and bool(trained.request.base)
+    if continued and trained is not None:
+        st.caption(
+            t(
+                "It continues {base}: every file keeps the base's ids and appends the new merges "
+                "(its own format: {format}).",
+                base=plain(trained.request.base_label),
+                format=t(export.LABELS[own_format(trained.request.base)]),
+            )
+        )
     try:
-        files = export.export_files(tokenizer, s.format, info)
+        files = (
+            export.extension_files(trained, s.format)
+            if continued and trained
+            else export.export_files(tokenizer, s.format, info)
+        )
     except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why
         st.error(
             t(

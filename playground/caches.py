@@ -123,7 +123,7 @@ TRAINED: LRU[str, Any] = lru(  # playground.trained.Trained
     "trained tokenizers shared by every session (by request key): built-in texts, and Compare's and the talk's",
     32,
     max_weight=SHARED_MERGES,
-    weight=lambda trained: trained.num_merges,
+    weight=lambda trained: trained.weight,  # its merges (and a continued one's base tokens)
     max_idle=900.0,
 )
 """``playground.runs``' cache besides each session's own (``Session.results``): a built-in text's result is public,
@@ -168,6 +168,7 @@ REFERENCES: LRU[str, Any] = lru(  # bpe_core.Tokenizer, weighed by its vocab siz
     max_idle=900.0,
 )
 CONTENT_KEYS: weakref.WeakKeyDictionary = weak("compare.content_keys", "a loaded tokenizer's content digest")
+BASE_DIGESTS: weakref.WeakKeyDictionary = weak("trained.base_digests", "a loaded base tokenizer's content digest")
 TOKENIZER_DIGESTS: weakref.WeakKeyDictionary = weak(
     "workspace.tokenizer_digests", "a loaded tokenizer's digest in the reload store"
 )

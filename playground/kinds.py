@@ -4,7 +4,12 @@ A kind is what the Train page's "Algorithm" picks (byte-level, classic, parity-a
 tokenizer came from (files, the references). For each the table says what it trains on (a text, or a parallel
 corpus's languages), its pre-tokenization pattern and special tokens (none, the user's, or fixed), whether its
 tokens are bytes, which Compare views, export formats and link fields apply, its label and what its settings
-mean, the vocab sizes a corpus allows it (:class:`Limits`) and how much longer than plain BPE it trains.
+mean, the vocab sizes a corpus allows it (:class:`Limits`), how much longer than plain BPE it trains, the trainer
+options it takes (minimum pair count, longest token, classic BPE's alphabet) and whether it can continue a byte-level
+tokenizer instead of starting from bytes (``playground.bases``).
+
+>>> kind_of("byte").uses("base"), kind_of("classic").uses("alphabet"), kind_of("superword").uses("min_freq")
+(True, True, False)
 
 Pages and views never compare kind names: they ask ``kind_of(name)`` (tests/test_architecture.py holds ui/
 and pages/ to that).
@@ -116,6 +121,10 @@ class Kind:
     within: str | None = None  # a tag around the pattern's (parity: "parity-aware · {pattern}")
     plain_twin: bool = False  # Compare's curve draws plain BPE of the same size beside it (superword tokens)
     replayable: bool = False  # one rule over one text: any round's every pair can be rebuilt (round_pairs)
+    # The trainer options its training takes (session fields: min_freq, max_len, alphabet, keep_chars), and whether
+    # it can start from a byte-level tokenizer instead of bytes (the session's `base`: bpe_core.extend).
+    options: tuple[str, ...] = ()
+    extends: bool = False
 
     @property
     def user_pattern(self) -> bool:
@@ -141,7 +150,12 @@ class Kind:
     def uses(self, field: str) -> bool:
         """Whether its tokenizers depend on the session field ``field``, so a request records it and a link
         carries it (of the fields that depend on the kind: the pattern, the regex, the superword settings)."""
-        return field in self.link_fields or (field in ("pattern", "regex") and self.user_pattern)
+        return (
+            field in self.link_fields
+            or field in self.options
+            or (field == "base" and self.extends)
+            or (field in ("pattern", "regex") and self.user_pattern)
+        )
 
     def time_factor_for(self, pattern: str | None) -> float:
         """How many times plain BPE's time it trains in, with ``pattern``."""
@@ -167,6 +181,8 @@ BYTE = Kind(
     unsplit_time_factor=4,
     link_fields=("ties",),  # the tie rule (bpe_core.train's tie_break)
     replayable=True,
+    options=("min_freq", "max_len"),  # bpe_core.train's min_frequency, max_token_length (bytes)
+    extends=True,
 )
 TABLE: dict[str, Kind] = {
     "byte": BYTE,
@@ -185,6 +201,8 @@ TABLE: dict[str, Kind] = {
         settings_note=N_("Classic BPE splits on whitespace and marks word ends with </w>."),
         link_fields=("ties",),
         replayable=True,
+        # train_classic's min_frequency, max_token_length (characters), limit_alphabet and initial_alphabet
+        options=("min_freq", "max_len", "alphabet", "keep_chars"),
     ),
     # one engine a language, each merged every round: ~5x on the parallel sample
     "parity": Kind(

@@ -105,6 +105,11 @@ def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], lis
                     ),
                 )
             )
+    if any(problem.parameter == Session.base.url for problem in problems):
+        # A link that continues a base the app cannot continue describes no tokenizer it can make: its other
+        # tokenizer settings (a vocab size of 136,256, say) are dropped with it, so nothing else is trained in its
+        # place and the session's own tokenizer and settings stay.
+        values = {name: value for name, value in values.items() if name not in TOKENIZER_FIELDS}
     return values, problems
 
 

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable
 
+from bpe_core import Tokenizer
 from playground import caches
 from playground.corpora import PASTE, UPLOAD
 from playground.heldout_texts import split_once
@@ -104,6 +105,7 @@ def train(
     *,
     results: LRU[str, Trained] | None = None,
     on_wait: Callable[[float], None] | None = None,
+    base: Tokenizer | None = None,
 ) -> Trained:
     """``request`` trained on ``text`` (its whole corpus), from the cache when it is there, else as a job (after
     any run of the same request by another session); kept as :func:`remember` says.
@@ -111,6 +113,7 @@ def train(
     ``on_progress(status)`` is called every poll of the job, ``on_wait(seconds)`` every
     :data:`WAIT_POLL_SECONDS` while another session trains it; an exception from either (a page's rerun) kills
     the job and goes on. A failure in :data:`STOPPED` is kept as its message (:func:`failure`) and raised.
+    ``base``: the loaded tokenizer a request continues (a built-in one goes by its name, and the job builds it).
     """
     while True:
         found = cached(request, results)
@@ -127,7 +130,8 @@ def train(
         # The other run ended: its result is in the cache now (or it failed there, and this one tries itself).
     try:
         parts = split_once(text, request.text_digest, request.holdout, request.languages)
-        trained: Trained = jobs.run_with_progress(train_parts, (parts, request), on_progress)
+        extra = {"base": base} if base is not None else None
+        trained: Trained = jobs.run_with_progress(train_parts, (parts, request), on_progress, kwargs=extra)
     except STOPPED as stopped:
         caches.FAILURES.put(request.key, str(stopped))
         raise

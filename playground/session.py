@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bpe_core import TokenizerShape
+from playground.bases import BYTES, MAX_EXTENDED_VOCAB, is_file, parse_base
 from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, SLUGS
 from playground.fields import Field, State, dump_on_off, on_off, one_of, short_text, whole_number
 from playground.i18n import DEFAULT as DEFAULT_LANG
@@ -61,7 +62,11 @@ __all__ = [  # the page state's names too: pages and views import what they show
     "HEALTH_FILTERS",
     "HOLDOUT_MAX",
     "KINDS",
+    "MAX_ALPHABET",
     "MAX_DROPOUT",
+    "MAX_KEEP_CHARS",
+    "MAX_MIN_FREQ",
+    "MAX_TOKEN_LENGTH",
     "MAX_LINK_TEXT",
     "MAX_SEED",
     "MAX_SIZES",
@@ -91,6 +96,11 @@ TIE_RULES = ("greatest", "first", "hf")
 the first seen (minbpe, Sennrich et al.), Hugging Face's (smallest ids)."""
 MAX_WORDS = 16
 """The largest cap on words per superword token a link may ask for (SuperBPE uses 4)."""
+MAX_MIN_FREQ = 100_000_000
+MAX_TOKEN_LENGTH = 10_000
+MAX_ALPHABET = 1_000_000
+MAX_KEEP_CHARS = 500
+"""The trainer options' bounds (a link's too): a pair count, a token's length, an alphabet's size, kept characters."""
 SESSION_RESULTS = 4
 SESSION_MERGES = 40_000
 """Trained results a session keeps (switching back to an earlier setting is instant): at most four, with at most
@@ -105,6 +115,11 @@ def _for_kind(name: str) -> Any:
     return lambda _, s: kind_of(s.kind).uses(name)
 
 
+def _option(name: str) -> Any:
+    """``carried`` for a trainer option: on (not 0 or empty), for a kind that takes it."""
+    return lambda value, s: bool(value) and kind_of(s.kind).uses(name)
+
+
 class TokenizerSettings(OwnedState):
     """The tokenizer a page shows: every page's link but the talk's carries these, so it can be retrained
     anywhere (``playground.trained.Request.settings`` gives them back from a request)."""
@@ -112,7 +127,8 @@ class TokenizerSettings(OwnedState):
     link_pages: ClassVar[tuple[str, ...]] = ("train", "merges", "encode", "compare", "export")
     corpus: Field[str] = Field(DEFAULT_SLUG, url="corpus", parse=one_of(CORPUS_CHOICES))
     kind: Field[str] = Field("byte", url="kind", parse=one_of(KINDS))
-    vocab: Field[int] = Field(SLUGS[DEFAULT_SLUG].vocab_size, url="vocab", parse=whole_number(1, MAX_VOCAB))
+    # (up to a big base + new merges: from bytes the Train button refuses more than MAX_VOCAB, saying why)
+    vocab: Field[int] = Field(SLUGS[DEFAULT_SLUG].vocab_size, url="vocab", parse=whole_number(1, MAX_EXTENDED_VOCAB))
     pattern: Field[str] = Field("gpt2", url="pattern", parse=one_of(PATTERN_CHOICES))
     regex: Field[str] = Field(
         r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+",
@@ -135,6 +151,21 @@ class TokenizerSettings(OwnedState):
         300, url="transition", parse=whole_number(0, MAX_VOCAB), carried=_for_kind("transition")
     )
     maxwords: Field[int] = Field(4, url="maxwords", parse=whole_number(1, MAX_WORDS), carried=_for_kind("maxwords"))
+    # Where training starts (playground.bases): bytes, a built-in byte-level model, or a loaded file (never in links).
+    base: Field[str] = Field(
+        BYTES,
+        url="base",
+        parse=parse_base,
+        carried=lambda base, s: base != BYTES and not is_file(base) and kind_of(s.kind).uses("base"),
+    )
+    # The trainer options (0 / "": off), for the kinds whose row lists them (playground.kinds.Kind.options):
+    # minimum pair count, longest token (bytes; classic: characters), classic's limited alphabet and kept characters.
+    min_freq: Field[int] = Field(0, url="min_freq", parse=whole_number(0, MAX_MIN_FREQ), carried=_option("min_freq"))
+    max_len: Field[int] = Field(0, url="max_len", parse=whole_number(0, MAX_TOKEN_LENGTH), carried=_option("max_len"))
+    alphabet: Field[int] = Field(0, url="alphabet", parse=whole_number(0, MAX_ALPHABET), carried=_option("alphabet"))
+    keep_chars: Field[str] = Field(
+        "", url="keep_chars", parse=short_text(MAX_KEEP_CHARS), carried=_option("keep_chars")
+    )
 
 
 class EveryLink(OwnedState):
@@ -182,7 +213,7 @@ class ThisRun(OwnedState):
     workspace: Field[str] = Field("", saved=False)  # this tab's id in the reload store (the ?ws= parameter)
     browser: Field[str] = Field("", saved=False)  # this browser's id (a cookie), which owns its workspaces
     results: Field[LRU[str, Trained]] = Field(
-        lambda: LRU(SESSION_RESULTS, max_weight=SESSION_MERGES, weight=lambda trained: trained.num_merges),
+        lambda: LRU(SESSION_RESULTS, max_weight=SESSION_MERGES, weight=lambda trained: trained.weight),
         saved=False,
     )
     scroll_to: Field[str] = Field("", saved=False)  # an element the browser should scroll to after this run

@@ -3,38 +3,40 @@
 Everything a user can get wrong is caught here with a message saying what is allowed: no corpus,
 a custom regex that does not compile or does not cover the text (or runs past its time budget), a
 vocab size below the base alphabet or above what the corpus can make (:func:`limits`, shown on
-the Train page before anyone clicks).
+the Train page before anyone clicks); for a training that continues a tokenizer, its base and the vocab size
+against the base's (``playground.extend_form``). The vocab sizes a corpus allows are
+``playground.corpus_limits``'s.
 """
 
 from __future__ import annotations
 
-from bpe_core.pretokenize import PATTERNS, PatternTimeout, compile_pattern, shown_pattern
-from playground import caches
+from dataclasses import replace
+
+from bpe_core.pretokenize import compile_pattern
+from playground import caches, extend_form
+from playground.bases import BYTES
 from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
+from playground.corpus_limits import CUSTOM_CHECK_SECONDS, limits, limits_bounded
+from playground.form_errors import SettingsError
 from playground.heldout_texts import split_once
-from playground.i18n import Later, later, t
-from playground.kinds import EXACT_LIMIT_CHARS, LANGUAGES, MAX_VOCAB, USER, Kind, Limits, kind_of
-from playground.session import Session
+from playground.i18n import later, t
+from playground.kinds import LANGUAGES, MAX_VOCAB, USER, Kind, Limits, kind_of
+from playground.request import OPTION_FIELDS
+from playground.session import FIELDS, Session
 from playground.text import plain
 from playground.trained import Request, Trained
-from runtime import jobs
 from runtime.store import text_digest
 
-CUSTOM_CHECK_SECONDS = 6.0
-"""A custom regex is first run over the corpus in a job process, given up (and killed) after this long."""
-
-
-class SettingsError(ValueError):
-    """Settings that cannot be trained; ``message`` (``playground.i18n.later``, shown with ``t``) is Markdown-safe
-    and says what is allowed.
-
-    ``pattern`` is the regex at fault, if any, for the page to show verbatim.
-    """
-
-    def __init__(self, message: Later, pattern: str | None = None):
-        super().__init__(str(message))
-        self.message, self.pattern = message, pattern
-
+__all__ = [
+    "CUSTOM_CHECK_SECONDS",
+    "SettingsError",
+    "corpus_text",
+    "estimate_seconds",
+    "limits",
+    "limits_bounded",
+    "request_for",
+    "vocab_range",
+]
 
 # -- what to train ----------------------------------------------------------------------------------
 
@@ -82,18 +84,6 @@ def pattern_for(s: Session) -> str | None:
     return s.regex
 
 
-def limits(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
-    """Smallest and largest useful vocab size of ``text`` for a kind (its rule: ``playground.kinds``), and the
-    fewest merges after which training may run out of pairs; where between the two it stops only training tells.
-
-    >>> limits("aaabdaaabac", "byte", "gpt2", ())
-    Limits(minimum=256, maximum=266, exact=True, fewest=1)
-    >>> limits("by the way by the way", "superword", kind_of("superword").fixed_pattern, ())
-    Limits(minimum=256, maximum=285, exact=True, fewest=4)
-    """
-    return kind_of(kind).limits(text, pattern, specials)
-
-
 _limits = caches.LIMITS
 
 
@@ -105,7 +95,7 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
 
     def compute() -> Limits | SettingsError:
         try:
-            return _limits_bounded(text, s.kind, pattern, specials)
+            return limits_bounded(text, s.kind, pattern, specials)
         except ValueError as error:  # e.g. a custom regex that skips characters of this corpus
             return SettingsError(
                 later(
@@ -118,35 +108,6 @@ def limits_for(s: Session, text: str, digest: str) -> Limits:
     if isinstance(found, SettingsError):
         raise SettingsError(found.message, pattern=found.pattern)
     return found
-
-
-def _limits_bounded(text: str, kind: str, pattern: str | None, specials: tuple[str, ...]) -> Limits:
-    """:func:`limits`; a custom regex runs in a job process: in the server's thread a regex that
-    backtracks catastrophically would hold the whole server (the regex engine keeps the GIL) for
-    as long as its own budget allows, seconds beyond it on a busy machine (18 s measured)."""
-    custom = pattern is not None and pattern not in PATTERNS and len(text) <= EXACT_LIMIT_CHARS
-    if not custom or pattern is None:  # (custom implies a pattern; said again for the closure below)
-        return limits(text, kind, pattern, specials)
-
-    def give_up(status: jobs.JobStatus) -> None:
-        if status.seconds > CUSTOM_CHECK_SECONDS:  # running time only: a queued check is not late
-            raise PatternTimeout(
-                t(
-                    "pre-tokenization pattern {pattern} ran for more than {seconds:g} s on {characters:,} characters "
-                    "and was stopped: it backtracks catastrophically (typically a repeated group whose alternatives "
-                    "overlap, like ([\\w ]|[\\w ])+). Make the alternatives disjoint or use possessive quantifiers "
-                    "(++, *+) or atomic groups (?>...)",
-                    pattern=shown_pattern(pattern),
-                    seconds=CUSTOM_CHECK_SECONDS,
-                    characters=len(text),
-                )
-            )
-
-    # Always a local process, even when training goes to a Dask cluster: a regex stuck in the C engine never
-    # calls back, so only a kill stops it, and a Dask worker's thread cannot be killed (runtime.jobs.cluster).
-    return jobs.run_with_progress(
-        limits, (text, kind, pattern, specials), give_up, poll_interval=0.1, runner=jobs.local_runner()
-    )
 
 
 def corpus_digest(s: Session, text: str) -> str:
@@ -171,7 +132,14 @@ def request_for(s: Session) -> tuple[Request, str]:
                 "languages): choose the parallel sample."
             )
         )
+    base = extend_form.base_of(s)
+    if base is not None:  # the base's pattern and special tokens: only the vocab size is checked against it
+        trained_part(s, text, digest, languages)  # (a corpus too short to hold out from is said so)
+        extend_form.check_vocab(s.vocab, base[1], base[2])
+        return _request(s, kind, digest, languages, base), text
     bounds = limits_for(s, *trained_part(s, text, digest, languages))
+    if kind.uses("alphabet") and s.alphabet:  # a limited alphabet starts smaller: its characters + </w>
+        bounds = replace(bounds, minimum=min(bounds.minimum, s.alphabet + 1))
     # Above what the corpus can make is fine: training stops when no pair is left, and says so (vocab_range
     # before, the result's "of … asked" after). Only sizes no training could give are refused.
     if not bounds.minimum <= s.vocab <= MAX_VOCAB:
@@ -190,8 +158,30 @@ def request_for(s: Session) -> tuple[Request, str]:
     return _request(s, kind, digest, languages), text
 
 
-def _request(s: Session, kind: Kind, digest: str, languages: tuple[str, ...]) -> Request:
-    """The request of the settings, unchecked (a custom regex that does not compile is a SettingsError)."""
+def _request(
+    s: Session, kind: Kind, digest: str, languages: tuple[str, ...], base: extend_form.BaseInfo | None = None
+) -> Request:
+    """The request of the settings, unchecked (a custom regex that does not compile is a SettingsError); one that
+    continues ``base`` takes its pattern, special tokens and tie rule."""
+    options = {name: getattr(s, name) if kind.uses(name) else FIELDS[name].initial() for name in OPTION_FIELDS}
+    if base is not None:
+        return Request(
+            corpus=s.corpus,
+            corpus_label=corpus_label(s),
+            text_digest=digest,
+            kind=kind.name,
+            vocab_size=s.vocab,
+            pattern_choice=extend_form.base_pattern_choice(s),
+            pattern=None,
+            special_tokens=(),
+            holdout=s.holdout,
+            languages=languages,
+            base=base[0],
+            base_label=base[1],
+            base_size=base[2],
+            min_frequency=options["min_freq"],
+            max_token_length=options["max_len"],
+        )
     return Request(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
@@ -206,6 +196,10 @@ def _request(s: Session, kind: Kind, digest: str, languages: tuple[str, ...]) ->
         transition=s.transition if kind.uses("transition") else None,
         max_words=s.maxwords if kind.uses("maxwords") else None,
         tie_break=s.ties if kind.uses("ties") else "greatest",
+        min_frequency=options["min_freq"],
+        max_token_length=options["max_len"],
+        limit_alphabet=options["alphabet"],
+        initial_alphabet=options["keep_chars"],
     )
 
 
@@ -244,6 +238,8 @@ def _stop_key(request: Request) -> tuple[object, ...]:
         request.transition,
         request.max_words,
         request.tie_break,
+        request.base,
+        request.option_values(),
     )
 
 
@@ -257,6 +253,8 @@ def vocab_range(s: Session) -> str | None:
     """What the Train page says about the vocab sizes this corpus allows (None when the settings cannot be
     trained: the Train button says why). The largest size is known exactly only once a training ran out of
     pairs; before, the page gives the range where that happens."""
+    if kind_of(s.kind).uses("base") and s.base != BYTES:
+        return extend_form.vocab_range(s)
     try:
         text = corpus_text(s)
         digest = corpus_digest(s, text)
@@ -292,6 +290,8 @@ def vocab_range(s: Session) -> str | None:
 def estimate_seconds(request: Request, n_bytes: int) -> float:
     """A rough forecast from this machine: counting ~5 MB/s, ~0.3 ms a merge, times the kind's factor
     (``playground.kinds``: 4x for plain BPE without pre-tokens, 5x parity-aware, 3x superword tokens)."""
-    merges = max(0, request.vocab_size - 256 - len(request.special_tokens))
+    merges = max(0, request.new_merges)
     seconds = n_bytes / 5e6 + merges * 3e-4
+    if request.base:  # the job builds the base (~2 s for 100,000 tokens) and encodes each pre-token with it first
+        seconds += n_bytes / 5e6 + request.base_size * 2e-5
     return seconds * kind_of(request.kind).time_factor_for(request.pattern)

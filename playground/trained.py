@@ -1,4 +1,4 @@
-"""What a training run is asked for (:class:`Request`) and what it gives (:class:`Trained`).
+"""What a training run gives (:class:`Trained`) for what it is asked (:class:`Request`, ``playground.request``).
 
 No Streamlit here: :func:`train_job` runs in a worker process (``runtime.jobs``), so this module must
 import quickly and everything it returns must pickle.
@@ -6,128 +6,30 @@ import quickly and everything it returns must pickle.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import bpe_core
 from bpe_core.training.superword import MAX_WORDS, train_superword
-from playground.corpora import UPLOAD, sample_name
+from playground.bases import base_tokenizer, extend_text, is_file
 from playground.heldout_texts import parallel_texts, split_corpus
-from playground.i18n import N_, t
-from playground.kinds import Kind, kind_of
+from playground.i18n import t
+from playground.kinds import kind_of
 from playground.packed_trace import PackedTrace
+from playground.request import TIE_TAGS, Request, options_tag
+
+__all__ = ["TIE_TAGS", "Request", "Trained", "options_tag", "stop_reason_text", "train_job", "train_parts"]
 
 STATS_SAMPLE_BYTES = 256 * 1024
 """Bytes per token is measured on (at most) this much of the corpus."""
 PARITY_MEASURE: Final = "tokens"
 """Parity-aware training on a parallel corpus: each merge goes to the language with the most tokens for the same
 content (``bpe_core.train_parity``'s rule on parallel texts)."""
-TIE_TAGS: Final = {"first": N_("ties: first seen"), "hf": N_("ties: Hugging Face"), "smallest": N_("ties: smallest")}
-"""What a tokenizer's label says of a tie rule other than the default (the greatest pair: said nothing)."""
 WINDOW_CHARS = 1500
 """The start of the training text shown tokenized on Train and replayed on Merges."""
-
-
-@dataclass(frozen=True)
-class Request:
-    """Everything that decides a tokenizer: equal requests give equal tokenizers."""
-
-    corpus: str  # a sample's slug, "paste" or "upload"
-    corpus_label: str
-    text_digest: str
-    kind: str  # a trained kind of playground.kinds: "byte", "classic", "parity" or "superword"
-    vocab_size: int
-    pattern_choice: str  # gpt2 | cl100k | o200k | whitespace | none | custom
-    pattern: str | None  # what bpe_core.train gets: a name, the custom regex, or None
-    special_tokens: tuple[str, ...]
-    holdout: int = 0  # percent of the corpus's lines held out from training (playground.heldout_texts.split_corpus)
-    languages: tuple[str, ...] = ()  # a parallel corpus's languages (kind "parity" trains them fairly)
-    transition: int | None = None  # superword: merges made within pre-tokens before merging across them
-    max_words: int | None = None  # superword: the most words a token may hold
-    tie_break: str = "greatest"  # bpe_core.train's rule for pairs of equal count (byte and classic kinds)
-
-    @property
-    def key(self) -> str:
-        """A digest of the request (the corpus by its digest), for caches."""
-        parts: list[Any] = [self.text_digest, self.kind, self.vocab_size, self.pattern, self.special_tokens]
-        if self.holdout or self.languages:  # only then: the keys of earlier requests (saved work) stay as they were
-            parts += [self.holdout, self.languages]
-        if kind_of(self.kind).uses("transition"):  # superword tokens' stages
-            parts += [self.transition, self.max_words]
-        if self.tie_break != "greatest":  # only then: the default's key (saved work) stays as it was
-            parts += ["ties", self.tie_break]
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:24]
-
-    def settings(self) -> dict[str, Any]:
-        """The session field values (``playground.session``) that describe this request, for its link: the
-        pattern and regex only for a kind that takes the user's (classic BPE has none, superword its own).
-
-        >>> Request("toy", "Toy", "d", "byte", 300, "custom", r"\\w+|\\W", ("<s>",)).settings()["regex"]
-        '\\\\w+|\\\\W'
-        """
-        kind = kind_of(self.kind)
-        user_pattern = kind.uses("pattern")
-        return {
-            "corpus": self.corpus,
-            "kind": self.kind,
-            "vocab": self.vocab_size,
-            "pattern": self.pattern_choice if user_pattern else None,
-            "regex": self.pattern if user_pattern and self.pattern_choice == "custom" else None,
-            "specials": " ".join(self.special_tokens),
-            "holdout": self.holdout,
-            **({"ties": self.tie_break} if kind.uses("ties") else {}),
-            **({"transition": self.transition} if kind.uses("transition") else {}),
-            **({"maxwords": self.max_words} if kind.uses("maxwords") else {}),
-        }
-
-    def as_kind(self, kind: Kind, pattern_choice: str = "none", pattern: str | None = None) -> Request:
-        """The same corpus and vocab size trained as ``kind``, with the pattern given where that kind takes the
-        user's (``playground.kinds``): what Compare trains beside a tokenizer.
-
-        >>> superword = Request("toy", "Toy", "d", "superword", 300, "superword", "x", ("<s>",), transition=9)
-        >>> superword.as_kind(kind_of("classic"))
-        Request(corpus='toy', corpus_label='Toy', text_digest='d', kind='classic', vocab_size=300, \
-pattern_choice='classic', pattern=None, special_tokens=(), holdout=0, languages=(), transition=None, \
-max_words=None, tie_break='greatest')
-        """
-        return replace(
-            self,
-            kind=kind.name,
-            pattern_choice=kind.pattern_choice(pattern_choice),
-            pattern=kind.pattern_for(pattern),
-            special_tokens=kind.specials_for(self.special_tokens),
-            transition=self.transition if kind.uses("transition") else None,
-            max_words=self.max_words if kind.uses("maxwords") else None,
-            tie_break=self.tie_break if kind.uses("ties") else "greatest",
-        )
-
-    @property
-    def label(self) -> str:
-        """What the pages call this tokenizer, in the session's language (a built-in corpus by its name)."""
-        return self.label_for(self.vocab_size)
-
-    def label_for(self, vocab_size: int) -> str:
-        """:attr:`label` of a result with ``vocab_size`` tokens (fewer than asked when training stopped early)."""
-        corpus = self.corpus_label if self.corpus == UPLOAD else sample_name(self.corpus)
-        pattern = kind_of(self.kind).describe(self.pattern_choice, self.transition)
-        if self.tie_break != "greatest":
-            pattern = t("{pattern} · {ties}", pattern=pattern, ties=t(TIE_TAGS.get(self.tie_break, self.tie_break)))
-        if self.holdout:
-            pattern = t("{pattern} · {n}% held out", pattern=pattern, n=self.holdout)
-        if vocab_size != self.vocab_size:
-            return t(
-                "{corpus} · vocab {vocab:,} (of {asked:,} asked) · {pattern}",
-                corpus=corpus,
-                vocab=vocab_size,
-                asked=self.vocab_size,
-                pattern=pattern,
-            )
-        return t("{corpus} · vocab {vocab:,} · {pattern}", corpus=corpus, vocab=self.vocab_size, pattern=pattern)
 
 
 @dataclass
@@ -143,6 +45,7 @@ class Trained:
     stats: dict[str, Any]  # see _stats: sample_bytes, truncated, bpt_before, bpt_after, seconds
     trace: PackedTrace
     extras: dict[str, Any] = field(default_factory=dict)  # views derived once (player frames, tables)
+    base: bpe_core.Tokenizer | None = None  # the loaded tokenizer it continues (a built-in one: by its name only)
 
     @property
     def tokenizer(self) -> bpe_core.TokenizerShape:
@@ -151,6 +54,12 @@ class Trained:
     @property
     def num_merges(self) -> int:
         return len(self.trace)
+
+    @property
+    def weight(self) -> int:
+        """What the caches weigh it by: its merges, and the tokens of the base it continues (it holds a copy of them:
+        Llama 3 + 8,000 merges weighs 136,256, not 8,000)."""
+        return self.num_merges + self.request.base_size
 
     @property
     def label(self) -> str:
@@ -181,8 +90,12 @@ def stop_reason_text(reason: str | None) -> str:
 
 def symbols_of(tokenizer: bpe_core.TokenizerShape, n_symbols: int) -> list[bytes]:
     """The bytes of symbols 0 .. n_symbols - 1 as the trainer named them (the trace's ids): a byte-level
-    tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8."""
-    return list(map(tokenizer.token_bytes, range(n_symbols)))
+    tokenizer's tokens (the same objects as its vocabulary), a classic one's symbols as UTF-8. An id no token has
+    (a hole in cl100k's ids, below a continued tokenizer's new ones) is empty bytes."""
+    if not isinstance(tokenizer, bpe_core.Tokenizer):
+        return list(map(tokenizer.token_bytes, range(n_symbols)))
+    vocab = tokenizer.vocab
+    return [vocab.get(identifier, b"") for identifier in range(n_symbols)]
 
 
 def train_job(text: str, request: Request, progress: Callable[[int, int], None] | None = None) -> Trained:
@@ -193,14 +106,31 @@ def train_job(text: str, request: Request, progress: Callable[[int, int], None] 
 
 
 def train_parts(
-    parts: tuple[str, str], request: Request, progress: Callable[[int, int], None] | None = None
+    parts: tuple[str, str],
+    request: Request,
+    progress: Callable[[int, int], None] | None = None,
+    base: bpe_core.Tokenizer | None = None,
 ) -> Trained:
     """:func:`train_job` of a corpus already cut into ``(training part, held-out part)`` (runs in a worker
-    process): the training part is trained on, the held-out part (if any) measured."""
+    process): the training part is trained on, the held-out part (if any) measured. A request that continues a
+    base gets it as ``base`` when it is a loaded file (a built-in one is built here, by its name)."""
     text, heldout = parts
-    if request.kind == "classic":
-        result: bpe_core.TrainResult | bpe_core.ClassicResult = bpe_core.train_classic(
-            text, request.vocab_size, progress=progress, tie_break=request.tie_break
+    min_frequency, max_length = request.min_frequency, request.max_token_length or None
+    records: list[bpe_core.MergeRecord] | None = None
+    result: bpe_core.TrainResult | bpe_core.ClassicResult
+    if request.base:
+        base = base if base is not None else base_tokenizer(request.base, {})
+        result, records = extend_text(text, base, request.vocab_size, progress, min_frequency, max_length)
+    elif request.kind == "classic":
+        result = bpe_core.train_classic(
+            text,
+            request.vocab_size,
+            progress=progress,
+            tie_break=request.tie_break,
+            limit_alphabet=request.limit_alphabet or None,
+            initial_alphabet=request.initial_alphabet,
+            min_frequency=min_frequency,
+            max_token_length=max_length,
         )
     elif request.kind == "parity":
         result = bpe_core.train_parity(
@@ -228,15 +158,17 @@ def train_parts(
             pattern=request.pattern,
             progress=progress,
             tie_break=request.tie_break,
+            min_frequency=min_frequency,
+            max_token_length=max_length,
         )
     if isinstance(result, bpe_core.TrainResult):
         # Nothing on the pages reads them, and pickling them back from the job would cost more than
         # the rest of the result (~5 MB for 10 MB of text).
         result.pretoken_counts = {}
     # The records travel back, and stay, as columns: about 90 bytes a merge instead of ~1 KB of objects.
-    records = result.trace
-    base = records[0].new_id if records else 0
-    trace = PackedTrace.from_records(records, symbols_of(result.tokenizer, base + len(records)))
+    records = result.trace if records is None else records
+    first = records[0].new_id if records else 0
+    trace = PackedTrace.from_records(records, symbols_of(result.tokenizer, first + len(records)))
     result.trace = []
     return Trained(
         request=request,
@@ -244,9 +176,10 @@ def train_parts(
         corpus_chars=len(text),
         corpus_bytes=len(text.encode("utf-8", errors="surrogatepass")),
         window_text=_window(text),
-        stats=_stats(result.tokenizer, heldout or text, kind_of(request.kind).keeps_whitespace)
+        stats=_stats(result.tokenizer, heldout or text, kind_of(request.kind).keeps_whitespace, base)
         | {"heldout": bool(heldout)},
         trace=trace,
+        base=base if request.base and is_file(request.base) else None,
     )
 
 
@@ -259,9 +192,11 @@ def _window(text: str) -> str:
     return text[: cut + 1 if cut > 0 else WINDOW_CHARS]
 
 
-def _stats(tokenizer: bpe_core.TokenizerShape, text: str, keeps_whitespace: bool) -> dict:
+def _stats(
+    tokenizer: bpe_core.TokenizerShape, text: str, keeps_whitespace: bool, base: bpe_core.Tokenizer | None = None
+) -> dict:
     """Bytes per token before and after training, on (the start of) the corpus (of its words only, for a kind
-    that drops whitespace)."""
+    that drops whitespace); before a continued training: with its base."""
     data = text.encode("utf-8", errors="surrogatepass")
     truncated = len(data) > STATS_SAMPLE_BYTES
     sample = data[:STATS_SAMPLE_BYTES].decode("utf-8", errors="ignore") if truncated else text
@@ -273,7 +208,8 @@ def _stats(tokenizer: bpe_core.TokenizerShape, text: str, keeps_whitespace: bool
         after = len(tokenizer.encode(sample))
     else:
         n_bytes = len(sample.encode("utf-8", errors="surrogatepass"))
-        before, after = n_bytes, len(tokenizer.encode(sample))
+        before = n_bytes if base is None else len(base.encode(sample))
+        after = len(tokenizer.encode(sample))
     return {
         "sample_bytes": n_bytes,
         "truncated": truncated,

@@ -18,6 +18,8 @@ from typing import Any
 
 import bpe_core
 from bpe_core.encoding.classic import END
+from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
+from playground.bases import extended_again, is_file, reference_base
 from playground.kinds import kind_of
 from playground.packed_trace import PackedTrace
 from playground.trained import Request, Trained, symbols_of
@@ -51,6 +53,8 @@ def to_bytes(trained: Trained) -> bytes:
             special_tokens=result.tokenizer.special_tokens,
             pattern=result.tokenizer.pattern,
         )
+    if trained.base is not None:  # a loaded base: kept with it (a built-in one is named by the request)
+        header["base_json"] = tokenizer_to_json(trained.base)
     if isinstance(result, bpe_core.ParityResult):  # which language each merge served (not each count after it)
         languages = list(result.languages)
         header["parity"] = {
@@ -72,7 +76,10 @@ def from_bytes(request: Request, data: bytes) -> Trained:
     trace = PackedTrace.from_bytes(data[_LENGTH.size + size :])
     merges = trace.merges()
     result: bpe_core.TrainResult | bpe_core.ClassicResult
-    if not kind_of(header["kind"]).byte_level:  # classic: characters and the end-of-word mark
+    base = None
+    if request.base:
+        base, result = _extended(request, header, trace)
+    elif not kind_of(header["kind"]).byte_level:  # classic: characters and the end-of-word mark
         atoms: list[tuple[str, ...]] = [(symbol,) for symbol in [*header["characters"], END]]
         for left, right in merges:
             atoms.append(atoms[left] + atoms[right])
@@ -118,4 +125,30 @@ def from_bytes(request: Request, data: bytes) -> Trained:
         header["window_text"],
         header["stats"],
         trace.with_symbols(symbols_made),
+        base=base if is_file(request.base) else None,
     )
+
+
+def _extended(request: Request, header: dict[str, Any], trace: PackedTrace) -> tuple[Any, bpe_core.TrainResult]:
+    """A continued tokenizer rebuilt: its base (a built-in one by name; a loaded one from the header) and the new
+    merges of its trace."""
+    if is_file(request.base):
+        base = tokenizer_from_json(header["base_json"], source=request.base_label)
+    else:
+        base = reference_base(request.base)
+    symbols = symbols_of(base, trace.base) if len(trace) else []
+    for left, right in trace.merges():
+        symbols.append(symbols[left] + symbols[right])
+    tokenizer = extended_again(base, list(trace.with_symbols(symbols)))
+    result = bpe_core.TrainResult(
+        tokenizer,
+        [],
+        header["settings"],
+        header["seconds"],
+        header["pretoken_count"],
+        header["unique_pretokens"],
+        header["stopped_early"],
+        header["stop_reason"],
+        header["timings"],
+    )
+    return base, result

@@ -186,7 +186,7 @@ def test_only_what_a_cluster_can_stop_goes_there(runner, address, monkeypatch):
         assert isinstance(chosen, ClusterRunner) and jobs.default_runner() is chosen
         assert isinstance(jobs.local_runner(), JobRunner)
         # The custom-regex check (no progress: only a kill stops a stuck regex) still runs, locally.
-        from playground.train_form import _limits_bounded
+        from playground.train_form import limits_bounded as _limits_bounded
 
         assert _limits_bounded("low lower", "byte", r"\w+|\s", ()).exact
     finally:

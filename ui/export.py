@@ -8,13 +8,15 @@ from __future__ import annotations
 import io
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from bpe_core import formats
+from bpe_core import ExtendResult, Tokenizer, formats, save_extension
+from bpe_core.formats.detection import FormatName
 from playground.i18n import N_, t
 from playground.kinds import kind_of
-from playground.trained import Request
+from playground.trained import Request, Trained
 
 LABELS = {
     "gpt2": N_("GPT-2 (zip)"),
@@ -39,10 +41,36 @@ MIME = {
 
 def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:
     """The download for one format: ``{file name: bytes}``; GPT-2's two files come as one zip."""
+    return _written(
+        lambda tmp: formats.save(
+            tokenizer, tmp, cast(FormatName, fmt), training=training if fmt == "bpe-playground" else None
+        ),
+        fmt,
+    )
+
+
+def extension_files(trained: Trained, fmt: str) -> dict[str, bytes]:
+    """:func:`export_files` of a tokenizer that continues a base, written by ``bpe_core.save_extension``: every id
+    of the base kept, the new tokens after its highest id, the new merges ranked after its own."""
+    tokenizer = trained.result.tokenizer
+    if not isinstance(tokenizer, Tokenizer):
+        raise TypeError("only a byte-level tokenizer continues a base")
+    result = ExtendResult(
+        tokenizer=tokenizer,
+        base=trained.base or tokenizer,  # (save_extension writes the tokenizer; the base is not read)
+        trace=list(trained.trace),
+        first_new_id=trained.trace.base,
+        stop_reason=trained.result.stop_reason,
+        seconds=trained.result.seconds,
+    )
+    return _written(lambda tmp: save_extension(result, tmp, cast(FormatName, fmt)), fmt)
+
+
+def _written(save: Callable[[str], list[Path]], fmt: str) -> dict[str, bytes]:
     if fmt not in formats.FORMATS:
         raise ValueError(f"{fmt!r} is not an export format: the formats are {', '.join(formats.FORMATS)}")
     with tempfile.TemporaryDirectory(prefix="bpe-export-") as tmp:
-        paths = formats.save(tokenizer, tmp, fmt, training=training if fmt == "bpe-playground" else None)
+        paths = save(tmp)
         if fmt == "gpt2":
             buffer = io.BytesIO()
             with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zipped:

@@ -1,6 +1,8 @@
 """Merge rounds as data for the player: computed once per trained tokenizer, sent compactly.
 
-Round k means "after the first k merges"; round 0 is the raw bytes (classic: characters + </w>).
+Round k means "after the first k merges"; round 0 is the raw bytes (classic: characters + </w>). A tokenizer that
+continues a base (``playground.bases``) plays its new merges only: round 0 is the text in the base's tokens, round 1
+its first new merge (lifetimes are counted from the base's last merge).
 At round k a boundary of the window is drawn iff its lifetime >= k. The player (player.js) draws
 every round in the browser from the payload built here; nothing is re-encoded per round.
 
@@ -34,6 +36,7 @@ from typing import Any
 from bpe_core.encoding.classic import END_OF_WORD
 from bpe_core.encoding.lifetimes import PERMANENT
 from bpe_core.pretokenize import split_on_special
+from playground.bases import base_offset
 from playground.i18n import N_, t
 from playground.session import SPEEDS, Session
 from playground.trained import Trained
@@ -148,7 +151,13 @@ def _columns(trained: Trained) -> dict:
     def indices(ids: Iterable[int]) -> bytes:
         return _uint(index[symbols[i]] for i in ids)
 
-    lifetimes = [life if j + 1 in starts else min(life, KEPT) for j, life in enumerate(segmentation.lifetimes)]
+    # A continued tokenizer's rounds are its new merges: a boundary its base's merges remove is gone before round 0
+    # (negative), and the others live as many rounds fewer as the base has merges.
+    offset = base_offset(trained.tokenizer, len(trace))
+    lifetimes = [
+        (life if j + 1 in starts else min(life, KEPT)) - (offset if 0 <= life < KEPT else 0)
+        for j, life in enumerate(segmentation.lifetimes)
+    ]
     blob = [
         indices(columns["left"]),
         indices(columns["right"]),
@@ -193,9 +202,18 @@ def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEE
         "speeds": list(SPEEDS),
         "tieRule": TIE_RULE_TEXTS.get(trained.request.tie_break, TIE_RULE),
         "rule": trained.request.tie_break,
-        "coded": trained.request.kind in CODE_KINDS,  # animation_html.with_labels adds the code in its language
+        # animation_html.with_labels adds the code in its language (a continued training is not the short trainer)
+        "coded": trained.request.kind in CODE_KINDS and not trained.request.base,
         "marks": token_html.mark_table(),
+        **({"zeroText": zero_text(trained)} if trained.request.base else {}),
     }
+
+
+def zero_text(trained: Trained) -> str:
+    """What round 0 of a continued tokenizer shows: the text in its base's tokens."""
+    return t(
+        "Round 0: the text in {base}'s tokens, before any new merge. Press ▶ or →.", base=trained.request.base_label
+    )
 
 
 # -- the chart and the table below the player ------------------------------------------------

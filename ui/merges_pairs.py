@@ -23,7 +23,7 @@ SHOWN_ROWS = 2_000
 
 def render(s: Session, trained: Trained, player_round: int) -> None:
     """The pairs before round ``s.pairs_round`` (default: the round after the player's)."""
-    if not kind_of(trained.request.kind).replayable:
+    if not kind_of(trained.request.kind).replayable or trained.request.base:  # (a continued one: not from bytes)
         return
     st.subheader(t("Every pair at a round"))
     n = trained.num_merges

@@ -15,6 +15,7 @@ import os
 import streamlit as st
 
 from playground import runs
+from playground.bases import found_base, is_file, own_format
 from playground.corpora import PASTE, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.session import Session
@@ -34,10 +35,17 @@ def cached(s: Session, request: Request) -> Trained | None:
 
 
 def store(s: Session, trained: Trained) -> None:
-    """Make ``trained`` the session's tokenizer; the Merges page opens on its last round."""
+    """Make ``trained`` the session's tokenizer; the Merges page opens on its last round. A tokenizer that continues
+    a built-in model puts that model among the references Compare shows (before and after, side by side); a loaded
+    base is among the loaded files already."""
     runs.remember(trained, s.results)
-    s.trained = trained
+    before, s.trained = s.trained, trained
     s.round = None
+    base = trained.request.base
+    if base and not is_file(base) and base not in s.refs:
+        s.refs = [*s.refs, base]
+    if base and trained is not before:  # exported in its base's own format, unless chosen otherwise since
+        s.format = own_format(base)
 
 
 # -- running ----------------------------------------------------------------------------------------
@@ -63,9 +71,15 @@ def train(
     results = s.results if own else None
     if runs.cached(request, results) is not None:  # no bar, no button: nothing to wait for
         return runs.train(request, text, results=results)
+    base = found_base(request.base, s.loaded) if is_file(request.base) else None  # a built-in one goes by name
     with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
         return runs.train(
-            request, text, bar.progress, results=results, on_wait=lambda seconds: bar.waiting(seconds, request.label)
+            request,
+            text,
+            bar.progress,
+            results=results,
+            on_wait=lambda seconds: bar.waiting(seconds, request.label),
+            base=base,
         )
 
 

@@ -116,6 +116,7 @@ class Model {
     this.atoms = this.bytesMode ? new TextEncoder().encode(data.window) : data.window;
     this.life = new Int32Array(Uint8Array.from(atob(data.lifetimes), (c) => c.charCodeAt(0)).buffer);
     this.base = data.base;
+    this.zeroText = data.zeroText || ""; // a continued tokenizer's round 0: its base's tokens, not bytes
     this.tableBytes = [];
     this.tablePieces = [];
     this.tokenPieces = new Map();

@@ -35,7 +35,7 @@ const RoundPanel = {
     this.zeroLine.hidden = !zero;
     this.pairNode.hidden = this.figures.hidden = zero;
     if (zero) {
-      this.zeroLine.textContent = m.bytesMode ? this.L.zeroBytes : this.L.zeroClassic;
+      this.zeroLine.textContent = m.zeroText || (m.bytesMode ? this.L.zeroBytes : this.L.zeroClassic);
       this.candLine.hidden = this.note.hidden = true;
       return;
     }

@@ -16,8 +16,10 @@ import streamlit as st
 from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
 from playground import caches, references
+from playground.bases import base_offset
 from playground.i18n import t
 from playground.session import TRAINED, Session
+from playground.text import plain
 from playground.trained import Trained
 from ui import token_html
 
@@ -175,28 +177,62 @@ Label = bytes | str | UnknownSymbol
 """A token as a step shows it: bytes (byte-level), a symbol (classic), or a character classic BPE never saw."""
 
 
-def word_steps(tokenizer: TokenizerShape, word: str) -> list[tuple[str, list[Label], list[bool]]]:
+def word_steps(
+    tokenizer: TokenizerShape, word: str, offset: int = 0, start: str = ""
+) -> list[tuple[str, list[Label], list[bool]]]:
     """[(caption, tokens, which tokens were just made)] from bytes (classic: characters and </w>) to the
     final tokens, read from the tokenizer's own boundary lifetimes (``segment``): the merges are the
     encoder's, never redone here, so a literal ``</w>`` in classic text stays text.
 
     Tokens are bytes (classic: symbols) so that the one token renderer draws them: a label made
     here first would have its own spaces (``⟨E2 80⟩``) shown as word spaces (``⟨E2·80⟩``).
+
+    A tokenizer that continues a base starts from the base's tokens: ``offset`` (its merges before the new ones,
+    ``playground.bases.base_offset``) and ``start``, the first step's caption; its rounds are its new merges.
     """
     segmentation = tokenizer.segment(word)
     lifetimes = segmentation.lifetimes
     first = t("start: one token per byte") if tokenizer.byte_level else t("start: one symbol per character, then </w>")
-    tokens = segmentation.tokens_at(0)
-    steps = [(first, _labels(tokenizer, tokens), [False] * len(tokens))]
-    for life in sorted({life for life in lifetimes if 0 <= life < PERMANENT}):
+    tokens = segmentation.tokens_at(offset)
+    steps = [(start or first, _labels(tokenizer, tokens), [False] * len(tokens))]
+    for life in sorted({life for life in lifetimes if offset <= life < PERMANENT}):
         cuts = segmentation.boundaries_at(life + 1)
         pieces = segmentation.tokens_at(life + 1)
         just = [any(lifetimes[j] == life for j in range(start, stop - 1)) for start, stop in pairwise(cuts)]
         made: Counter[bytes | str] = Counter(pieces[i] for i, new in enumerate(just) if new)  # may make one twice
         made_text = ", ".join(_made(tokenizer, piece) + (f" ×{n}" if n > 1 else "") for piece, n in made.items())
         # Numbered as the Merges page numbers them: the merge of rank r is made in round r + 1.
-        steps.append((t("round {k:,}: {made}", k=life + 1, made=made_text), _labels(tokenizer, pieces), just))
+        caption = t("round {k:,}: {made}", k=life + 1 - offset, made=made_text)
+        steps.append((caption, _labels(tokenizer, pieces), just))
     return steps
+
+
+def steps_of(
+    tokenizer: TokenizerShape, word: str, trained: Trained | None
+) -> list[tuple[str, list[Label], list[bool]]]:
+    """:func:`word_steps`; when ``tokenizer`` is ``trained``'s and that continues a base, from the base's tokens
+    through the new merges only (each step's round is a new merge's)."""
+    if trained is None or tokenizer is not trained.tokenizer or not trained.request.base:
+        return word_steps(tokenizer, word)
+    start = t("start: {base}'s tokens (every round below is a new merge)", base=trained.request.base_label)
+    return word_steps(tokenizer, word, base_offset(tokenizer, trained.num_merges), start)
+
+
+def new_tokens_note(trained: Trained | None, ids: list[int | None]) -> str:
+    """For a tokenizer that continues a base: how many of ``ids`` are its new tokens, and which ids those are
+    ("" for any other tokenizer). Markdown-safe."""
+    if trained is None or not trained.request.base or not trained.num_merges:
+        return ""
+    first = trained.trace.base
+    new = [identifier for identifier in ids if identifier is not None and identifier >= first]
+    return t(
+        "{n:,} of these {total:,} tokens are new (made by the merges added to {base}: ids from {first:,}); the others "
+        "are {base}'s own.",
+        n=len(new),
+        total=len(ids),
+        base=plain(trained.request.base_label),
+        first=first,
+    )
 
 
 def _made(tokenizer: TokenizerShape, token: bytes | str) -> str:

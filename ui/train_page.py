@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import train_form
+from playground.bases import BYTES
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.kinds import kind_of
@@ -13,7 +14,7 @@ from playground.patterns import PATTERN_CHOICES, PATTERN_LABELS
 from playground.session import HOLDOUT_MAX, KINDS, TIE_RULES, Session
 from playground.text import human_bytes, plain
 from playground.trained import Trained, stop_reason_text
-from ui import frame
+from ui import frame, train_start
 from ui.callbacks import guarded
 from ui.state import current
 from ui.superword_settings import kind_changed, superword_inputs
@@ -32,6 +33,8 @@ TIE_LABELS = {
 @guarded
 def _on_corpus_change() -> None:
     s = current()
+    if kind_of(s.kind).uses("base") and s.base != BYTES:  # the size is the base's + new merges: kept
+        return
     if s.corpus in SLUGS and s.vocab != (suggested := SLUGS[s.corpus].vocab_size):
         # Said out loud: a number that changes by itself under the person's eyes looks like a bug.
         before, s.vocab = s.vocab, suggested
@@ -87,6 +90,7 @@ def settings_inputs(s: Session) -> None:
         args=(s,),
     )
     kind = kind_of(s.kind)
+    extending = train_start.start_input(s, kind)
     # No min/max on the widget: out of range it would keep the last good value without a word; the
     # Train button says what is wrong instead (settings.request_for).
     st.number_input(
@@ -104,33 +108,41 @@ def settings_inputs(s: Session) -> None:
         PATTERN_CHOICES,
         format_func=lambda p: t(PATTERN_LABELS[p]),
         key=Session.pattern.key,
-        disabled=not kind.user_pattern,
+        disabled=not kind.user_pattern or extending,
         persist_state="session",
         help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."),
     )
-    if s.pattern == "custom" and kind.user_pattern:
+    if s.pattern == "custom" and kind.user_pattern and not extending:
         st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
     st.selectbox(
         t("Ties between pairs of equal count go to"),
         TIE_RULES,
         format_func=lambda rule: t(TIE_LABELS[rule]),
         key=Session.ties.key,
-        disabled=not kind.uses("ties"),
+        disabled=not kind.uses("ties") or extending,
         persist_state="session",
         help=t("Which pair a round merges when several have the highest count: the tutorial you follow."),
     )
     st.text_input(
         t("Special tokens (separated by spaces)"),
         key=Session.specials.key,
-        disabled=not kind.user_specials,
+        disabled=not kind.user_specials or extending,
         persist_state="session",
     )
-    if kind.settings_note is not None:
+    if extending:
+        st.caption(
+            t(
+                "Continuing a tokenizer: its own pre-tokenization, special tokens and normalization are used; new "
+                "merges go to the most frequent pair, ties to the greatest."
+            )
+        )
+    elif kind.settings_note is not None:
         st.caption(t(kind.settings_note))
     if kind.uses("transition"):
         superword_inputs(s)
     if (vocab_range := train_form.vocab_range(s)) is not None:  # else the Train button says what is wrong
         st.caption(vocab_range)
+    train_start.advanced_inputs(s, kind)
 
 
 def result(trained: Trained, trained_before: Trained | None) -> None:
@@ -138,7 +150,7 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
     st.subheader(t("3 · Result"), anchor="result")
     stats = trained.stats
     c1, c2, c3, c4 = st.columns([2, 2, 4, 2])  # the bytes-per-token label is long: its column is wider
-    c1.metric(t("Merges made"), f"{trained.num_merges:,}")
+    c1.metric(t("New merges") if trained.request.base else t("Merges made"), f"{trained.num_merges:,}")
     c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
     measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
     c3.metric(
@@ -146,7 +158,9 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
         f"{stats['bpt_after']:.2f}",
         delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]),
         delta_color="off",
-        help=t("Before training every byte (classic: every character and </w>) is a token."),
+        help=t("Before training: the base's tokens.")
+        if trained.request.base
+        else t("Before training every byte (classic: every character and </w>) is a token."),
     )
     c4.metric(
         t("Corpus"),
@@ -154,6 +168,16 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
         help=t("{n:,} bytes, {chars:,} characters", n=trained.corpus_bytes, chars=trained.corpus_chars),
     )
     notes = [t("Tokenizer: {label}.", label=plain(trained.label))]
+    if trained.request.base and trained.num_merges:
+        first = trained.trace.base
+        notes.append(
+            t(
+                "Every token and id of {base} is kept; the new tokens have ids {first:,} to {last:,}.",
+                base=plain(trained.request.base_label),
+                first=first,
+                last=first + trained.num_merges - 1,
+            )
+        )
     if not stats.get("heldout"):
         notes.append(
             t(
