@@ -13,34 +13,18 @@ counts, the best-pair queue and the tie rule. Two layouts fill it in, one per sh
 Pairs are keyed by one int, ``left << PAIR_SHIFT | right``: it hashes faster than a tuple, and the
 merge loops run once per occurrence merged, hundreds of thousands of times on a 10 MB corpus.
 
-The best pair comes from a lazy max-heap. A pair's heap entry may be stale; it is only ever too
-high (counts that go up are pushed again, counts that go down are not), so when the top entry
-disagrees with the live count it is pushed again with the live count and the loop goes on.
-Stale entries do not pile up: at 100 MB / 32,000 the heap ends with 214,000 entries for 160,000
-live pairs, so rebuilding it from the live counts does not pay (tried: the rebuild's own copy
-raised the peak by 10 MB).
-
-A trainer may refuse pairs (``refuse``: a longer token than ``max_token_length``, a token the base
-vocabulary of an extension already has): a refused pair is dropped from the queue when it comes
-to the top, and skipped, never merged; its count stays, so its neighbours' counts stay exact.
+The best pair comes from a queue (:mod:`.pair_queue`), which also keeps the trainer's refused pairs out.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-PAIR_SHIFT = 32
-"""A pair (left, right) is the int ``left << PAIR_SHIFT | right``; symbol ids stay below 2**32."""
-_RIGHT = (1 << PAIR_SHIFT) - 1
-SHARED_INTS = 1 << 12
-"""Counts below this are shared int objects (``COUNTS``, and ``NEGATED`` in heap entries): Python
-makes a new 32-byte int for each one above 256 (and each negative one below -5), and at 100 MB /
-32,000 most of the 160,000 live pairs' counts are small: 6 MB of copies of the same few numbers."""
-COUNTS = list(range(SHARED_INTS))
-NEGATED = [-count for count in COUNTS]
+# The pair's int key and the shared counts are the queue's; other modules import them from here too.
+from .pair_queue import _RIGHT, PAIR_SHIFT, Entry, PairQueue
+from .pair_queue import SHARED_INTS as SHARED_INTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +48,11 @@ def _descending_key(symbol: bytes) -> tuple[int, ...]:
     >>> sorted([b"a", b"ab", b"b"], key=_descending_key)
     [b'b', b'ab', b'a']
     """
-    return tuple(255 - byte for byte in symbol) + (256,)
+    return (*symbol.translate(_INVERTED), 256)
+
+
+_INVERTED = bytes(range(255, -1, -1))
+"""Byte b becomes 255 - b (``bytes.translate``: in C, where a generator took a few µs a symbol)."""
 
 
 SymbolKey = Callable[[int, bytes], tuple[int, ...]]
@@ -77,7 +65,7 @@ def greatest_key(identifier: int, symbol: bytes) -> tuple[int, ...]:
     return _descending_key(symbol)
 
 
-class MergeEngine:
+class MergeEngine(PairQueue):
     """Pair counts of weighted symbol sequences and the queue of the best pair; subclasses merge.
 
     ``symbols`` gives the bytes of each symbol id (used only to break ties); new symbols are
@@ -89,8 +77,6 @@ class MergeEngine:
     ``refuse(left, right)``, when set, names pairs never to merge (see :meth:`limit_length`).
     """
 
-    refuse: Callable[[int, int], bool] | None = None
-    """Pairs never to merge: skipped when they come to the top of the queue (checked once per round)."""
     _lengths: list[int] | None = None
     """Each symbol's length (kept only once :meth:`limit_length` asked for it)."""
 
@@ -99,43 +85,8 @@ class MergeEngine:
         self._symbol_key = symbol_key
         self._sort_key = [symbol_key(identifier, symbol) for identifier, symbol in enumerate(self.symbol_bytes)]
         self._counts: defaultdict[int, int] = defaultdict(int)
-        self._heap: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []
-
-    def _start_queue(self) -> None:
-        """Build the heap once the subclass has counted every pair."""
-        key = self._sort_key
-        counts = self._counts
-        self._heap = [(-count, key[pair >> PAIR_SHIFT], key[pair & _RIGHT], pair) for pair, count in counts.items()]
-        heapq.heapify(self._heap)
-
-    def _push(self, pairs: Iterable[int]) -> None:
-        """Queue these pairs at their live counts (a pair may have lost its occurrences again)."""
-        counts, sort_key, heap = self._counts, self._sort_key, self._heap
-        for pair in pairs:
-            count = counts.get(pair)
-            if count:
-                negated = NEGATED[count] if 0 < count < SHARED_INTS else -count
-                heapq.heappush(heap, (negated, sort_key[pair >> PAIR_SHIFT], sort_key[pair & _RIGHT], pair))
-
-    def _pop_live(self) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
-        """Pop the heap entry of the best live pair, or None when no pair is left."""
-        heap, counts = self._heap, self._counts
-        while heap:
-            entry = heapq.heappop(heap)
-            live = counts.get(entry[3], 0)
-            if live == -entry[0]:
-                return entry
-            if live > 0:
-                self._push((entry[3],))
-        return None
-
-    def _pop_allowed(self) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
-        """Pop the best live pair that ``refuse`` allows; refused ones leave the queue (their count stays)."""
-        refuse = self.refuse
-        while True:
-            entry = self._pop_live()
-            if entry is None or refuse is None or not refuse(entry[3] >> PAIR_SHIFT, entry[3] & _RIGHT):
-                return entry
+        self._heap: list[Entry] = []
+        self._front: list[Entry] = []
 
     def limit_length(self, max_length: int, lengths: Sequence[int] | None = None) -> None:
         """Never make a symbol longer than ``max_length``; ``lengths``: the initial symbols' lengths
@@ -155,36 +106,6 @@ class MergeEngine:
             return sizes[a] + sizes[b] > max_length or (earlier is not None and earlier(a, b))
 
         self.refuse = too_long
-
-    def best(self, runners_up: int = 0) -> tuple[tuple[int, int, int], list[tuple[int, int, int]]] | None:
-        """The pair to merge next and up to ``runners_up`` next-best pairs, each as (count, left, right).
-
-        Ties go to the lexicographically greatest pair, compared as (left bytes, right bytes), unless
-        the engine was given another rule.
-        The queue is left as it was (less the stale entries found on the way).
-        """
-        winner = self._pop_allowed()
-        if winner is None:
-            return None
-        popped, pairs = [winner], {winner[3]}
-        while len(popped) <= runners_up:
-            other = self._pop_allowed()
-            if other is None:
-                break
-            if other[3] not in pairs:  # a pair may be queued twice
-                popped.append(other)
-                pairs.add(other[3])
-        # Popped entries are live: pushed back as they are, their sort keys need no recomputing.
-        heap = self._heap
-        for entry in popped:
-            heapq.heappush(heap, entry)
-        # The trace keeps these counts (six a merge): shared ints where they are small.
-        counts = [-entry[0] for entry in popped]
-        best, *others = [
-            (COUNTS[count] if 0 < count < SHARED_INTS else count, entry[3] >> PAIR_SHIFT, entry[3] & _RIGHT)
-            for count, entry in zip(counts, popped)
-        ]
-        return best, others
 
     def pair_count(self, a: int, b: int) -> int:
         """How often the pair (a, b) occurs now (weighted)."""
