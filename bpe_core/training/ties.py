@@ -115,9 +115,6 @@ class FirstSeenQueue:
     def _first_position(self, pair: int) -> int | None:
         raise NotImplementedError
 
-    def _occurs_at(self, pair: int, position: int) -> bool:
-        raise NotImplementedError
-
     def first_position(self, a: int, b: int) -> int | None:
         """Where the pair (a, b) first occurs now, in text order (None: nowhere); only the order means anything."""
         return self._first_position((a << PAIR_SHIFT) | b)
@@ -138,17 +135,6 @@ class FirstSeenQueue:
             if entry is not None:
                 heapq.heappush(self._heap, entry)
 
-    def _pop_live(self) -> tuple[int, tuple[int, ...], tuple[int, ...], int] | None:
-        heap, counts = self._heap, self._counts
-        while heap:
-            entry = heapq.heappop(heap)
-            live = counts.get(entry[3], 0)
-            if live == -entry[0] and self._occurs_at(entry[3], entry[1][0]):
-                return entry
-            if live > 0:
-                self._push((entry[3],))
-        return None
-
 
 class FirstSeenWordEngine(FirstSeenQueue, WordEngine):
     """The word layout under the ``"first"`` rule: words in the order they first appear in the text."""
@@ -165,15 +151,6 @@ class FirstSeenWordEngine(FirstSeenQueue, WordEngine):
             if at >= 0:
                 return index << _WORD_SHIFT | self._byte_offset(self._text[index], at)
         return None
-
-    def _occurs_at(self, pair: int, position: int) -> bool:
-        word = self._text[position >> _WORD_SHIFT]
-        offset, symbol_bytes = position & ((1 << _WORD_SHIFT) - 1), self.symbol_bytes
-        at = 0
-        while offset > 0 and at < len(word):
-            offset -= len(symbol_bytes[ord(word[at])])
-            at += 1
-        return offset == 0 and word[at : at + 2] == chr(pair >> PAIR_SHIFT) + chr(pair & _RIGHT)
 
 
 class FirstSeenPositionEngine(FirstSeenQueue, PositionEngine):
