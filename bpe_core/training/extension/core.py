@@ -231,8 +231,10 @@ def extend_counts(
     encode = _encoder(base)  # one pre-token at a time, exactly as the base encodes it
     words = [(list(encode(piece)), count) for piece, count in counts.items()]
     # A pipeline's added tokens share the model's vocabulary in its tokenizer.json: none may be made again.
-    pipeline = isinstance(base, PipelineTokenizer)
-    known = set(vocab.values()) | set(symbols[first_special:]) if pipeline else set(base.mergeable_ranks)
+    if isinstance(base, PipelineTokenizer):
+        known = set(vocab.values()) | set(symbols[first_special:])
+    else:
+        known = set(base.mergeable_ranks)
     report = Reporter(progress, n_merges)
 
     def build_engine() -> MergeEngine:

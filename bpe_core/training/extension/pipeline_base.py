@@ -122,7 +122,7 @@ class ExtendedPipeline(PipelineTokenizer):
     make_json: Callable[[], str] | None = None
     _json: str | None = None
 
-    @property  # type: ignore[override]
+    @property
     def source_json(self) -> str | None:
         if self._json is None and self.make_json is not None:
             self._json, self.make_json = self.make_json(), None
