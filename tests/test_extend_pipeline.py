@@ -142,6 +142,18 @@ def test_every_base_id_and_added_token_survives(deepseek, extension):
     assert {pair: rank for pair, (rank, _) in result.tokenizer.model.merges.items() if pair in old_merges} == old_merges
 
 
+def test_the_written_file_is_the_base_file_with_lines_added(deepseek, extension):
+    """Every line of DeepSeek's file is kept, in order (the one before an insertion gains a comma), and the only
+    new lines are the new vocab entries (added tokens held there, the new special, the new tokens), the new
+    merges and the new special's added_tokens entry (9 lines, as its neighbours are laid out)."""
+    _, result, path, *_ = extension
+    original, written = deepseek.source_json.splitlines(), path.read_text(encoding="utf-8").splitlines()
+    new_vocab = len(json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]) - len(deepseek.model.vocab)
+    assert len(written) - len(original) == new_vocab + N_NEW + 9
+    lines = iter(line.rstrip(",") for line in written)
+    assert all(any(line.rstrip(",") == kept for kept in lines) for line in original)
+
+
 FROM_CORPUS = [*FRAGMENTS, "tokenize", "東京", "coração", "🎉", "12345", " 2026", "<｜User｜>", "<|EOT|>"]
 texts = st.lists(
     st.sampled_from(FROM_CORPUS) | st.text(st.sampled_from("ab 字の🎉9\n.é{}<|>"), max_size=6), max_size=12

@@ -12,15 +12,14 @@ tokens, so new ones are refused there (tiktoken takes them as ``Encoding(special
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from ...formats import parse_json, read_text, save
+from ...formats import read_text, save
 from ...formats._common import PathLike, target_file, write_text
 from ...formats.detection import FormatName
 from ...pipeline import PipelineTokenizer
 from .core import ExtendResult
-from .hf_json import appended_hf
+from .hf_json import appended_hf_text
 
 
 def save_extension(
@@ -48,8 +47,7 @@ def save_extension(
         return save(result.tokenizer, path_or_dir, fmt)
     if source is None:
         return save(result.tokenizer, path_or_dir, "hf")  # the pipeline's source_json: its base's, appended to
-    spec = parse_json(read_text(Path(source)), source)
     held = dict(result.base.special_tokens)  # a pipeline's: every added token
-    appended = appended_hf(spec, result.new_tokens, result.merges, result.new_special_tokens, held, source)
-    text = json.dumps(appended, ensure_ascii=False, indent=1)
-    return [write_text(target_file(path_or_dir, "tokenizer.json"), text + "\n")]
+    text = read_text(Path(source))
+    text = appended_hf_text(text, result.new_tokens, result.merges, result.new_special_tokens, held, source)
+    return [write_text(target_file(path_or_dir, "tokenizer.json"), text)]

@@ -16,7 +16,6 @@ that lacks one of the 256 byte tokens. (``dropout`` is refused when the file is 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from functools import partial
 
@@ -24,7 +23,7 @@ from ...pipeline import BPE, AddedToken, AddedTokens, PipelineTokenizer
 from ...pipeline.pre_tokenizers import BYTE_TO_CHAR
 from ...pipeline.pre_tokenizers import ByteLevel as ByteLevelStep
 from ..shape import MergeRecord
-from .hf_json import appended_hf
+from .hf_json import appended_hf_text
 
 
 def check_pipeline(base: PipelineTokenizer) -> None:
@@ -140,8 +139,7 @@ def appended_json(
     specials: Mapping[str, int],
     held: Mapping[str, int],
 ) -> str:
-    spec = appended_hf(json.loads(source), new, pairs, specials, held, "tokenizer.json")
-    return json.dumps(spec, ensure_ascii=False, indent=1) + "\n"
+    return appended_hf_text(source, new, pairs, specials, held, "tokenizer.json")
 
 
 def _pipeline(base: PipelineTokenizer, model: BPE, added: AddedTokens) -> PipelineTokenizer:
