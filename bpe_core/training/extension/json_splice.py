@@ -45,7 +45,7 @@ def _members(text: str, start: int) -> dict[str, tuple[int, int]]:
     found: dict[str, tuple[int, int]] = {}
     index = _skip(text, start + 1)
     while text[index] != "}":
-        key, index = json.decoder.scanstring(text, index + 1)
+        key, index = _DECODER.raw_decode(text, index)
         index = _skip(text, _skip(text, index) + 1)  # past the colon
         end = _DECODER.raw_decode(text, index)[1]
         found[key] = (index, end)
