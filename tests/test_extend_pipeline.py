@@ -211,3 +211,26 @@ def test_what_is_not_byte_level_is_refused_by_name(deepseek):
     assert bpe_core.extend(tiny_pipeline(byte_level), "abab ab", 258).merges == [(b"a", b"b"), (b"ab", b"ab")]
     with pytest.raises(ValueError, match="already the base's token 1 "):
         bpe_core.extend(deepseek, "abc", len(deepseek.vocab) + 2, special_tokens=[END])
+
+
+small_texts = st.lists(st.sampled_from([*"aB c\nD!é1", "<|end|>", " abc", "ABC"]), max_size=60).map("".join)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_texts, st.lists(small_texts, min_size=1, max_size=3), st.integers(0, 15), st.booleans())
+def test_a_small_pipeline_equals_the_naive_extender(tmp_path_factory, base_text, documents, n_new, ignore_merges):
+    """A pipeline that lowercases first (so it loads as a pipeline), with and without ``ignore_merges``."""
+    folder = tmp_path_factory.mktemp("small")
+    trained = bpe_core.train(base_text.lower() + " abc dab", 275, special_tokens=["<|end|>"]).tokenizer
+    (source,) = bpe_core.save(trained, folder, "hf")
+    spec = json.loads(source.read_text(encoding="utf-8"))
+    spec["normalizer"] = {"type": "Lowercase"}
+    spec["model"]["ignore_merges"] = ignore_merges
+    text = json.dumps(spec, ensure_ascii=False)
+    base = bpe_core.formats.parse_hf(json.loads(text), text=text)
+    assert isinstance(base, PipelineTokenizer)
+    result = bpe_core.extend(base, documents, len(base.vocab) + 1 + n_new, special_tokens=[NEW_SPECIAL])
+    assert result.merges == naive_extension(text, documents, [NEW_SPECIAL], n_new)
+    peer = tokenizers.Tokenizer.from_str(result.tokenizer.source_json)
+    for sample in [*documents, NEW_SPECIAL.join(documents)]:
+        assert peer.encode(sample, add_special_tokens=False).ids == result.tokenizer.encode(sample)

@@ -92,6 +92,10 @@ def load_base(args: argparse.Namespace) -> tuple[Tokenizer | PipelineTokenizer, 
             "(a plain bpe_core.Tokenizer, or a byte-level tokenizer.json pipeline)"
         )
     if isinstance(base, PipelineTokenizer):
+        if args.format not in (None, "hf"):
+            raise CliError(
+                f"--base {args.base}: a Hugging Face pipeline is written as its tokenizer.json only (--format hf)"
+            )
         fmt = "hf"  # a pipeline is written as its own tokenizer.json, appended to
     return base, fmt, source
 
