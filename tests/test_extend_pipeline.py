@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 import regex
 import tokenizers
+from conftest import corpus
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive_bpe import naive_merge_pair
@@ -234,3 +235,12 @@ def test_a_small_pipeline_equals_the_naive_extender(tmp_path_factory, base_text,
     peer = tokenizers.Tokenizer.from_str(result.tokenizer.source_json)
     for sample in [*documents, NEW_SPECIAL.join(documents)]:
         assert peer.encode(sample, add_special_tokens=False).ids == result.tokenizer.encode(sample)
+
+
+def test_a_shared_corpus_slice_equals_the_naive_extender(deepseek):
+    """Real text (classical Chinese and English docs, 20,000 characters each), when ../shared/corpora is there."""
+    documents = [corpus("chinese_classics.txt", 20_000), corpus("docs10m.txt", 20_000)]
+    result = bpe_core.extend(deepseek, documents, len(deepseek.vocab) + 30)
+    assert result.merges == naive_extension(deepseek.source_json, documents, [], 30)
+    peer = tokenizers.Tokenizer.from_str(result.tokenizer.source_json)
+    assert peer.encode(documents[0], add_special_tokens=False).ids == result.tokenizer.encode(documents[0])
