@@ -34,6 +34,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar, cast
 
 from ...encoding.arguments import checked_text
 from ...encoding.tokenizer import Tokenizer
@@ -49,14 +50,16 @@ from .specials import new_specials
 from .tokenizer_base import extended_tokenizer
 
 Extendable = Tokenizer | PipelineTokenizer
+Base = TypeVar("Base", bound=Tokenizer | PipelineTokenizer)
+"""The kind of base: the extension is one of the same kind (``extend(Tokenizer) -> ExtendResult[Tokenizer]``)."""
 
 
 @dataclass
-class ExtendResult:
+class ExtendResult(Generic[Base]):
     """What ``extend`` returns: the extended tokenizer, its base, and the record of each new merge."""
 
-    tokenizer: Extendable
-    base: Extendable
+    tokenizer: Base
+    base: Base
     trace: list[MergeRecord]
     first_new_id: int
     """The id of the first new token (one more than the base's highest id): the first new special token's, if any."""
@@ -114,7 +117,7 @@ def check_base(base: object) -> Extendable:
 
 
 def extend(
-    base: Extendable,
+    base: Base,
     text_or_documents: str | Iterable[str],
     vocab_size: int,
     *,
@@ -122,7 +125,7 @@ def extend(
     min_frequency: int = 0,
     max_token_length: int | None = None,
     special_tokens: Iterable[str] = (),
-) -> ExtendResult:
+) -> ExtendResult[Base]:
     """Append merges learned on ``text_or_documents`` to ``base`` until it has ``vocab_size`` tokens.
 
     ``vocab_size`` counts every token, the base's (special ones too) and the new; the new ids follow
@@ -133,7 +136,7 @@ def extend(
     module's docstring.
     """
     started = time.perf_counter()
-    base = check_base(base)
+    check_base(base)
     check_limits(min_frequency, max_token_length)
     added = new_specials(base, special_tokens, 0)
     documents = [text_or_documents] if isinstance(text_or_documents, str) else text_or_documents
@@ -153,7 +156,7 @@ def extend(
 
 
 def extend_files(
-    base: Extendable,
+    base: Base,
     sources: Sources,
     vocab_size: int,
     *,
@@ -161,7 +164,7 @@ def extend_files(
     min_frequency: int = 0,
     max_token_length: int | None = None,
     special_tokens: Iterable[str] = (),
-) -> ExtendResult:
+) -> ExtendResult[Base]:
     """``extend`` on files (a path, a glob, or several), streamed in blocks as ``train_files`` reads them;
     for a pipeline, each file read whole (its stages may look across any cut, as tokenizers reads a text).
 
@@ -173,7 +176,7 @@ def extend_files(
     True
     """
     started = time.perf_counter()
-    base = check_base(base)
+    check_base(base)
     check_limits(min_frequency, max_token_length)
     added = list(new_specials(base, special_tokens, 0))
     if isinstance(base, PipelineTokenizer):
@@ -196,7 +199,7 @@ def extend_files(
 
 
 def extend_counts(
-    base: Extendable,
+    base: Base,
     counts: Mapping[str, int],
     vocab_size: int,
     progress: ProgressCallback | None = None,
@@ -205,11 +208,11 @@ def extend_counts(
     started: float | None = None,
     *,
     special_tokens: Iterable[str] = (),
-) -> ExtendResult:
+) -> ExtendResult[Base]:
     """``extend`` on pre-token counts already made with the base's pattern and special tokens (and the
     new ``special_tokens``); a pipeline's: its model's pieces (``PipelineTokenizer.model_pieces``)."""
     started = time.perf_counter() if started is None else started
-    base = check_base(base)
+    check_base(base)
     vocab = base.vocab
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
         raise TypeError(f"vocab_size must be an int, not {type(vocab_size).__name__}")
@@ -246,9 +249,9 @@ def extend_counts(
 
     rounds = merge_rounds(build_engine, n_merges, report, min_frequency=min_frequency)
     if isinstance(base, PipelineTokenizer):
-        tokenizer: Extendable = extended_pipeline(base, rounds.trace, specials)
+        tokenizer = cast(Base, extended_pipeline(base, rounds.trace, specials))
     else:
-        tokenizer = extended_tokenizer(base, rounds.trace, specials)
+        tokenizer = cast(Base, extended_tokenizer(base, rounds.trace, specials))
     return ExtendResult(
         tokenizer=tokenizer,
         base=base,
