@@ -3,6 +3,11 @@ the base's own format (a ``tokenizer.json`` with merges appended, tiktoken ranks
 
     python -m bpe_core extend corpus_pt.txt --base llama3 --vocab-size 130000 --out llama3_pt
     python -m bpe_core extend 'data/*.txt' --base my_tok/tokenizer.json --vocab-size 40000 --out bigger
+    python -m bpe_core extend code.txt --base deepseek-v4 --vocab-size 129400 --special-token '<|cell|>' --out ds
+
+A byte-level Hugging Face pipeline (DeepSeek V4's ``tokenizer.json``) is extended through its own stages
+and written as that file appended to. ``--special-token`` (repeated) adds special tokens: they cut the
+corpus, take the ids after the highest in use (before the new merges), and count in ``--vocab-size``.
 
 ``--base`` is a built-in tokenizer's name or a tokenizer file (directory); ``--format`` writes
 another format than the base's. A base that normalizes text first (Qwen's NFC) is written as a
@@ -17,6 +22,7 @@ from pathlib import Path
 
 from .. import formats
 from ..encoding.tokenizer import Tokenizer
+from ..pipeline import PipelineTokenizer
 from ..training.corpus import expand_paths
 from ..training.extension import ExtendResult, extend, extend_files, save_extension
 from .errors import CliError
@@ -38,6 +44,13 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     command.add_argument("--out", required=True, help="directory to write the extended tokenizer into")
     command.add_argument("--format", choices=formats.FORMATS, help="write this format (default: the base's)")
     command.add_argument("--pattern", metavar="NAME|REGEX|none", help="a tiktoken base file's pattern")
+    command.add_argument(
+        "--special-token",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="a new special token (repeat for more): ids after the highest in use, before the new merges",
+    )
     add_limits(command)
     command.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -52,7 +65,7 @@ def add_limits(command: argparse.ArgumentParser) -> None:
     )
 
 
-def load_base(args: argparse.Namespace) -> tuple[Tokenizer, formats.FormatName, Path | None]:
+def load_base(args: argparse.Namespace) -> tuple[Tokenizer | PipelineTokenizer, formats.FormatName, Path | None]:
     """The base tokenizer, the format it came in, and its ``tokenizer.json`` (to append to) if it has one."""
     from ..reference import reference, reference_files, reference_names, reference_spec
 
@@ -73,24 +86,39 @@ def load_base(args: argparse.Namespace) -> tuple[Tokenizer, formats.FormatName, 
         fmt = "hf"  # a tiktoken file cannot say the text is normalized first (Qwen's NFC); a tokenizer.json can
     if fmt not in formats.FORMATS:
         raise CliError(f"--base {args.base}: a {fmt} tokenizer cannot be extended (byte-level BPE only)")
-    if not isinstance(base, Tokenizer):
+    if not isinstance(base, (Tokenizer, PipelineTokenizer)):
         raise CliError(
             f"--base {args.base}: loads as a {type(base).__name__}; extend takes byte-level BPE tokenizers "
-            "that load as a plain bpe_core.Tokenizer"
+            "(a plain bpe_core.Tokenizer, or a byte-level tokenizer.json pipeline)"
         )
+    if isinstance(base, PipelineTokenizer):
+        if args.format not in (None, "hf"):
+            raise CliError(
+                f"--base {args.base}: a Hugging Face pipeline is written as its tokenizer.json only (--format hf)"
+            )
+        fmt = "hf"  # a pipeline is written as its own tokenizer.json, appended to
     return base, fmt, source
 
 
 def run_extend(args: argparse.Namespace) -> int:
     """``extend``: load the base, learn the new merges, write them in the base's format, print a summary."""
     base, fmt, source = load_base(args)
+    if (args.format or fmt) == "tiktoken" and args.special_token:
+        raise CliError(
+            "--special-token: a tiktoken ranks file holds no special tokens; write --format hf, gpt2 or "
+            "bpe-playground, or pass them to tiktoken.Encoding(special_tokens=...) yourself"
+        )
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise CliError(f"--out {out}: exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
     bar = None if args.quiet else TrainingProgress(sys.stderr)
     progress = None if bar is None else (lambda done, total: bar("merge", done, total))
-    limits = {"min_frequency": args.min_frequency, "max_token_length": args.max_token_length}
+    limits = {
+        "min_frequency": args.min_frequency,
+        "max_token_length": args.max_token_length,
+        "special_tokens": args.special_token,
+    }
     try:
         if args.files == ["-"]:
             result = extend(base, read_all("-"), args.vocab_size, progress=progress, **limits)
@@ -108,18 +136,21 @@ def run_extend(args: argparse.Namespace) -> int:
 
 def summary(result: ExtendResult, vocab_size: int, written: list[Path]) -> str:
     """What was made, and what it saves on the corpus."""
-    before = after = 0
-    for pretoken, count in result.pretoken_counts.items():
-        before += len(result.base.encode_ordinary(pretoken)) * count
-        after += len(result.tokenizer.encode_ordinary(pretoken)) * count
-    asked = vocab_size - len(result.base.vocab)
+    before, after = result.tokens_on_counts()
+    specials = result.new_special_tokens
+    asked = vocab_size - len(result.base.vocab) - len(specials)
+    first_merge = result.first_new_id + len(specials)
     lines = [
         f"merges added:        {len(result.merges):,} of {asked:,} requested"
         + (f" (stopped early: {result.stop_reason})" if result.stopped_early else ""),
-        f"new ids:             {result.first_new_id:,} to {result.first_new_id + len(result.merges) - 1:,}",
+        f"new ids:             {first_merge:,} to {first_merge + len(result.merges) - 1:,}",
         f"tokens on the text:  {before:,} with the base -> {after:,}"
         + (f" ({1 - after / before:.1%} fewer)" if before else ""),
         f"time:                {result.seconds:.2f} s",
         "files written:       " + ", ".join(str(path) for path in written),
     ]
+    if specials:
+        lines.insert(
+            1, "special tokens:      " + ", ".join(f"{text} = {identifier:,}" for text, identifier in specials.items())
+        )
     return "\n".join(lines)

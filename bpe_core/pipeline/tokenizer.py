@@ -95,6 +95,11 @@ class PipelineTokenizer:
             return pieces
         return [_unmapped(piece) for piece in pieces]
 
+    def model_pieces(self, text: str) -> Iterator[str]:
+        """The pieces the model encodes, in its own spelling (a byte-level pipeline's ``Ġ12``), the added tokens
+        left out: what continuing to train this pipeline counts (:mod:`bpe_core.training.extension`)."""
+        return (piece for piece in self._pieces(text, False) if not isinstance(piece, int))
+
     def _pieces(self, text: str, skip_special: bool) -> Iterator[str | int]:
         text = replace_surrogates(checked_text(text))
         added, normalizer, pre_tokenizer = self.added, self.normalizer, self.pre_tokenizer

@@ -4,8 +4,11 @@ Llama- or Qwen-style vocabulary).
 
 - :mod:`.core`: ``extend`` and ``extend_files``: the base's own pre-tokenization and merges first,
   then the project's rule (most frequent pair, ties to the lexicographically greatest);
-- :mod:`.export`: the result written in the base's own format (a ``tokenizer.json`` with its
-  vocabulary and merges appended and all else kept, tiktoken ranks, GPT-2 files).
+- :mod:`.tokenizer_base` and :mod:`.pipeline_base`: the extended tokenizer, a :class:`~bpe_core.Tokenizer`
+  or a byte-level Hugging Face pipeline (DeepSeek V4's), each through its own stages;
+- :mod:`.specials`: new special tokens (ids after the highest in use, before the new merges);
+- :mod:`.export` and :mod:`.hf_json`: the result written in the base's own format (a ``tokenizer.json``
+  with its vocabulary, merges and added tokens appended and all else kept, tiktoken ranks, GPT-2 files).
 """
 
 from .core import ExtendResult, extend, extend_files

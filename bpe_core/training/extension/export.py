@@ -1,31 +1,33 @@
 """An extended tokenizer written in its base's own format.
 
-A Hugging Face ``tokenizer.json`` is written as its base file with the new tokens appended to
-``model.vocab`` (ids after the highest in use) and the new merges to ``model.merges``, in the
-file's own spelling of merges (``"a b"`` strings or ``["a", "b"]`` pairs); everything else (the
-normalizer, the pre-tokenizer, the post-processor, the added tokens) is kept as it was. The other
-formats are written by :func:`bpe_core.formats.save` from the tokenizer (tiktoken ranks: a line per
-token, rank = id, the new ones last; GPT-2: ``vocab.json`` + ``merges.txt``).
+A Hugging Face ``tokenizer.json`` is written as its base file with the extension appended (see
+:mod:`.hf_json`: the new tokens to ``model.vocab``, ids after the highest in use; the new merges to
+``model.merges`` in the file's own spelling; new special tokens to ``added_tokens``); everything else
+(the normalizer, the pre-tokenizer, the post-processor, the added tokens) is kept as it was. An extended
+pipeline (DeepSeek V4's) carries that file with it, so it needs no ``source``. The other formats are
+written by :func:`bpe_core.formats.save` from the tokenizer (tiktoken ranks: a line per token, rank = id,
+the new ones last; GPT-2: ``vocab.json`` + ``merges.txt``). A tiktoken ranks file holds no special
+tokens, so new ones are refused there (tiktoken takes them as ``Encoding(special_tokens=...)``).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
-from ...formats import FormatError, parse_json, read_text, save
+from ...formats import read_text, save
 from ...formats._common import PathLike, target_file, write_text
 from ...formats.detection import FormatName
-from ...formats.gpt2 import to_gpt2_text
+from ...pipeline import PipelineTokenizer
 from .core import ExtendResult
+from .hf_json import appended_hf_text
 
 
 def save_extension(
     result: ExtendResult, path_or_dir: PathLike, fmt: FormatName = "hf", *, source: PathLike | None = None
 ) -> list[Path]:
     """Write ``result``'s tokenizer in ``fmt``; for ``"hf"`` with the base's ``tokenizer.json`` as
-    ``source``, that file with the new tokens and merges appended (else a new one of ours).
+    ``source``, that file with the new tokens and merges appended (else a new one of ours, or, for an
+    extended pipeline, its base's file appended to).
 
     >>> import tempfile, tokenizers, bpe_core
     >>> folder = tempfile.mkdtemp()
@@ -35,30 +37,17 @@ def save_extension(
     >>> tokenizers.Tokenizer.from_file(str(path)).encode(" newest").ids == result.tokenizer.encode(" newest")
     True
     """
-    if fmt != "hf" or source is None:
+    if fmt == "tiktoken" and result.new_special_tokens:
+        raise ValueError(
+            f"a tiktoken ranks file holds no special tokens, so the new ones ({result.new_special_tokens}) cannot be "
+            "written in it: pass them to tiktoken.Encoding(special_tokens=...) yourself, or save as 'hf', "
+            "'gpt2' or 'bpe-playground', which keep them"
+        )
+    if fmt != "hf" or (source is None and not isinstance(result.tokenizer, PipelineTokenizer)):
         return save(result.tokenizer, path_or_dir, fmt)
-    spec = parse_json(read_text(Path(source)), source)
-    text = json.dumps(appended_hf(spec, result, source), ensure_ascii=False, indent=1)
-    return [write_text(target_file(path_or_dir, "tokenizer.json"), text + "\n")]
-
-
-def appended_hf(spec: Any, result: ExtendResult, source: PathLike) -> dict[str, Any]:
-    """The ``tokenizer.json`` content ``spec`` with ``result``'s new tokens and merges appended."""
-    model = spec.get("model") if isinstance(spec, dict) else None
-    if not isinstance(model, dict) or model.get("type", "BPE") != "BPE":
-        raise FormatError(source, "is not a BPE tokenizer.json", field="model")
-    vocab, merges = model.get("vocab"), model.get("merges")
-    if not isinstance(vocab, dict) or not isinstance(merges, list):
-        raise FormatError(source, "has no vocab object and merges list", field="model")
-    as_pairs = bool(merges) and isinstance(merges[0], list)
-    for identifier, token in result.new_tokens.items():
-        spelling = to_gpt2_text(token)
-        if spelling in vocab:
-            raise FormatError(
-                source, f"already has {spelling!r}, the spelling of new token {identifier}", field="model"
-            )
-        vocab[spelling] = identifier
-    for left, right in result.merges:
-        spelled = [to_gpt2_text(left), to_gpt2_text(right)]
-        merges.append(spelled if as_pairs else " ".join(spelled))
-    return spec
+    if source is None:
+        return save(result.tokenizer, path_or_dir, "hf")  # the pipeline's source_json: its base's, appended to
+    held = dict(result.base.special_tokens)  # a pipeline's: every added token
+    text = read_text(Path(source))
+    text = appended_hf_text(text, result.new_tokens, result.merges, result.new_special_tokens, held, source)
+    return [write_text(target_file(path_or_dir, "tokenizer.json"), text)]
