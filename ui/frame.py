@@ -232,8 +232,21 @@ def _apply_link(s: Session, params: dict[str, list[str]], *, own: bool) -> None:
 
 
 def _save(s: Session) -> None:
-    if s.workspace:
+    """Keep the work for a reload; a failure says so as a message (the work stays in this session), never a
+    traceback."""
+    if not s.workspace:
+        return
+    try:
         workspace.save(s)
+    except Exception as error:  # noqa: BLE001 -- the page already ran: what it shows must not be lost to this
+        logging.getLogger("bpe_playground").exception("saving the workspace failed")
+        st.warning(
+            t(
+                "Your work could not be kept for a reload ({kind}: {error}); it stays here until you close the tab.",
+                kind=plain(type(error).__name__),
+                error=plain(str(error), limit=200),
+            )
+        )
 
 
 # -- the link -----------------------------------------------------------------------------------------
