@@ -10,6 +10,7 @@ text's new pre-tokens take). Open models whose packages are missing are skipped 
 from __future__ import annotations
 
 import functools
+import random
 import unicodedata
 
 import numpy as np
@@ -18,9 +19,11 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core import Tokenizer
+from bpe_core import Tokenizer, train
+from bpe_core.encoding.educational import SimpleTokenizer
+from bpe_core.encoding.fast import cuts
 from bpe_core.encoding.fast.byte_batch import _as_integers
-from bpe_core.encoding.fast.routes import BATCH_MIN_PIECES
+from bpe_core.encoding.fast.routes import BATCH_MIN_PIECES, CUTS_MIN_PIECES
 from bpe_core.reference import ReferenceDataError, build_reference
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5"]
@@ -52,13 +55,15 @@ def _chars(low: int, high: int) -> st.SearchStrategy[str]:
     return st.characters(min_codepoint=low, max_codepoint=high)
 
 
-CJK = st.text(st.one_of(_chars(0x4E00, 0x9FFF), _chars(0x3040, 0x30FF), st.sampled_from("，。、「」的了是")), min_size=1, max_size=24)
+HAN = st.one_of(_chars(0x4E00, 0x9FFF), _chars(0x3040, 0x30FF), st.sampled_from("，。、「」的了是子曰之"))
+CJK = st.text(HAN, min_size=1, max_size=24)
 EMOJI = st.lists(
     st.one_of(_chars(0x1F300, 0x1FAFF), st.sampled_from(["\u200d", "\U0001f3fd", "\ufe0f", "👍🏽", "👨‍👩‍👧"])),
     min_size=1,
     max_size=6,
 ).map("".join)
-COMBINING = st.tuples(st.sampled_from("aeoAEnc \u0915\u0627"), st.text(_chars(0x0300, 0x036F), min_size=1, max_size=4)).map("".join)
+MARKS = st.text(_chars(0x0300, 0x036F), min_size=1, max_size=4)
+COMBINING = st.tuples(st.sampled_from("aeoAEnc \u0915\u0627"), MARKS).map("".join)
 WHITESPACE = st.text(st.sampled_from(" \t\n\r\u00a0\u3000\u2028\x0b"), min_size=1, max_size=8)
 DIGITS = st.from_regex(r"\A ?[0-9]{1,12}\Z")
 WORDS = st.from_regex(r"\A ?[A-Za-z]{1,12}('s|'LL)?\Z")
@@ -88,6 +93,92 @@ def test_the_byte_batch_gives_tiktokens_ids(name, segments):
     assert pieces._byte_batch is not None  # built (once per test run), kept across examples
     pieces._cache.clear()  # but nothing remembered from the last example
     assert ours.encode_ordinary(text) == expected(name, text)
+
+
+# A vocabulary trained on a few CJK characters (tokens of whole characters, and across them), and a handmade
+# one whose tokens also start or end inside a character while lying across two: every kind of crossing.
+_CJK_ALPHABET = "子曰學而時習之不亦說乎"
+_rng = random.Random(7)
+CJK_SAMPLE = " ".join("".join(_rng.choices(_CJK_ALPHABET, k=_rng.randint(1, 9))) for _ in range(3000))
+_ZI, _YUE = "子".encode(), "曰".encode()  # e5 ad 90, e6 9b b0
+_HANDMADE_MERGES = [
+    (b"\x90", b"\xe6"),  # across, neither side whole
+    (b"\xe5", b"\xad"),
+    (b"\x9b", b"\xb0"),
+    (b"\xe5\xad", b"\x90\xe6"),  # 子 whole, then the start of 曰
+    (b"\x90\xe6", b"\x9b\xb0"),  # the end of 子, then 曰 whole
+    (b"\xe6", b"\x9b\xb0"),
+    (b"\xe5\xad", b"\x90"),
+    (_ZI, _YUE),
+]
+
+
+@functools.cache
+def cjk_tokenizer(name: str) -> Tokenizer:
+    if name == "trained-cjk":
+        return train(CJK_SAMPLE, 256 + 300, pattern="gpt2").tokenizer
+    vocab = {**{i: bytes([i]) for i in range(256)}, **{256 + i: a + b for i, (a, b) in enumerate(_HANDMADE_MERGES)}}
+    return Tokenizer(vocab, _HANDMADE_MERGES, pattern="gpt2")
+
+
+def test_the_vocabularies_have_every_kind_of_crossing():
+    trained, handmade = (cuts.Crossings(cjk_tokenizer(name).merge_ranks) for name in ("trained-cjk", "handmade-cjk"))
+    assert len(trained.pairs) > 10
+    assert len(handmade.pairs) == 1 and len(handmade.right_any) == 1 and len(handmade.left_any) == 1
+    assert len(handmade.byte_pairs) == 1
+
+
+SMALL_CJK = st.text(st.sampled_from(_CJK_ALPHABET), min_size=1, max_size=12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pieces=st.lists(st.text(st.one_of(HAN, st.sampled_from(_CJK_ALPHABET + " a.")), min_size=1), min_size=1))
+def test_no_token_lies_across_a_cut(pieces):
+    """Every boundary the crossings cut at is one no merged token lies across (checked by brute force)."""
+    for tokenizer in (cjk_tokenizer("trained-cjk"), cjk_tokenizer("handmade-cjk"), pair("llama3")[0]):
+        merge_rank = tokenizer.merge_ranks
+        longest = max(map(len, merge_rank))
+        parts, counts = cuts.Crossings(merge_rank).parts(pieces)
+        assert sum(counts) == len(parts) and "".join(parts) == "".join(pieces)
+        stop = 0
+        for piece, count in zip(pieces, counts.tolist()):
+            piece_parts = parts[stop : stop + count]
+            stop += count
+            assert "".join(piece_parts) == piece
+            data = piece.encode()
+            cut = 0
+            for part in piece_parts[:-1]:
+                cut += len(part.encode())
+                for start in range(max(0, cut - longest), cut):
+                    assert not any(data[start:end] in merge_rank for end in range(cut + 1, start + longest + 1))
+
+
+@pytest.mark.parametrize("name", [*NAMES, "trained-cjk", "handmade-cjk"])
+@settings(max_examples=12, deadline=None)
+@given(segments=st.lists(st.one_of(CJK, EMOJI, COMBINING, SEGMENT, SMALL_CJK), min_size=BATCH_MIN_PIECES * 2, max_size=120))
+def test_cut_pieces_give_the_rules_ids(name, segments):
+    """An empty cache with the crossings read: a call's new non-ASCII pre-tokens are cut into parts."""
+    text = " ".join(segments)
+    ours = cjk_tokenizer(name) if name.endswith("-cjk") else pair(name)[0]
+    pieces = ours._pieces
+    pieces._crossings  # noqa: B018 (read once per test run, kept across examples)
+    pieces._cache.clear()
+    pieces._part_cache.clear()
+    reference = SimpleTokenizer.of(ours).encode(text) if name.endswith("-cjk") else expected(name, text)
+    assert ours.encode_ordinary(text) == reference
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_first_call_on_a_long_cjk_text_cuts_and_gives_tiktokens_ids(name):
+    """A fresh tokenizer's first call with CUTS_MIN_PIECES new CJK pre-tokens reads the crossings itself."""
+    rng = random.Random(name)
+    common = "".join(map(chr, range(0x4E00, 0x4E00 + 400))) + "的了是子曰之"
+    runs = ("".join(rng.choices(common, k=rng.randint(1, 8))) for _ in range(CUTS_MIN_PIECES * 2))
+    text = "".join(run + rng.choice(" ，。　") for run in runs) + "👍🏽 e\u0301 123 abc"
+    ours, _ = pair(name)
+    ours.forget_encodings()
+    assert ours.encode_ordinary(text) == expected(name, text)
+    assert "_crossings" in vars(ours._pieces)  # the path was taken
 
 
 @settings(max_examples=60, deadline=None)
