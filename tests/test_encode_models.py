@@ -27,6 +27,7 @@ from bpe_core.encoding.fast.routes import BATCH_MIN_PIECES, CUTS_MIN_PIECES
 from bpe_core.reference import ReferenceDataError, build_reference
 
 NAMES = ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen2.5"]
+CUT_NAMES = [*NAMES, "qwen3.6", "mistral-tekken"]  # Qwen 3.6: Chinese phrases that merges cannot make (毛泽东)
 
 
 @functools.cache
@@ -55,7 +56,7 @@ def _chars(low: int, high: int) -> st.SearchStrategy[str]:
     return st.characters(min_codepoint=low, max_codepoint=high)
 
 
-HAN = st.one_of(_chars(0x4E00, 0x9FFF), _chars(0x3040, 0x30FF), st.sampled_from("，。、「」的了是子曰之"))
+HAN = st.one_of(_chars(0x4E00, 0x9FFF), _chars(0x3040, 0x30FF), st.sampled_from("，。、「」的了是子曰之毛泽东"))
 CJK = st.text(HAN, min_size=1, max_size=24)
 EMOJI = st.lists(
     st.one_of(_chars(0x1F300, 0x1FAFF), st.sampled_from(["\u200d", "\U0001f3fd", "\ufe0f", "👍🏽", "👨‍👩‍👧"])),
@@ -153,7 +154,7 @@ def test_no_token_lies_across_a_cut(pieces):
                     assert not any(data[start:end] in merge_rank for end in range(cut + 1, start + longest + 1))
 
 
-@pytest.mark.parametrize("name", [*NAMES, "trained-cjk", "handmade-cjk"])
+@pytest.mark.parametrize("name", [*CUT_NAMES, "trained-cjk", "handmade-cjk"])
 @settings(max_examples=12, deadline=None)
 @given(segments=st.lists(st.one_of(CJK, EMOJI, COMBINING, SEGMENT, SMALL_CJK), min_size=BATCH_MIN_PIECES * 2, max_size=120))
 def test_cut_pieces_give_the_rules_ids(name, segments):
@@ -168,11 +169,11 @@ def test_cut_pieces_give_the_rules_ids(name, segments):
     assert ours.encode_ordinary(text) == reference
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", CUT_NAMES)
 def test_a_first_call_on_a_long_cjk_text_cuts_and_gives_tiktokens_ids(name):
     """A fresh tokenizer's first call with CUTS_MIN_PIECES new CJK pre-tokens reads the crossings itself."""
     rng = random.Random(name)
-    common = "".join(map(chr, range(0x4E00, 0x4E00 + 400))) + "的了是子曰之"
+    common = "".join(map(chr, range(0x4E00, 0x4E00 + 400))) + "的了是子曰之毛泽东"
     runs = ("".join(rng.choices(common, k=rng.randint(1, 8))) for _ in range(CUTS_MIN_PIECES * 2))
     text = "".join(run + rng.choice(" ，。　") for run in runs) + "👍🏽 e\u0301 123 abc"
     ours, _ = pair(name)
@@ -187,3 +188,17 @@ def test_tokens_packed_as_integers_are_their_big_endian_values(tokens):
     sizes = np.array([len(token) for token in tokens], dtype=np.int64)
     packed = _as_integers(b"".join(tokens), sizes).tolist()
     assert packed == [int.from_bytes(token, "big") for token in tokens]
+
+
+def test_a_part_that_is_a_token_merges_cannot_make_is_not_kept_whole():
+    """Qwen 3.6's 毛泽东 is a token no merge makes: as a whole pre-token it is one id, as a part of one (说毛泽东,
+    cut after 说) it is what BPE makes of it, as in tiktoken."""
+    ours, _ = pair("qwen3.6")
+    parts, _ = ours._pieces._crossings.parts(["说毛泽东"])
+    assert parts == ["说", "毛泽东"] and ours.token_id("毛泽东") is not None
+    text = " ".join(f"{chr(0x4E00 + i)}毛泽东" for i in range(BATCH_MIN_PIECES * 2)) + "\n毛泽东"
+    ours._pieces._cache.clear()
+    ours._pieces._part_cache.clear()
+    ids = ours.encode_ordinary(text)
+    assert ids == expected("qwen3.6", text) and ids[-1] == ours.token_id("毛泽东")
+    assert ours._pieces._part_cache["毛泽东"] != (ours.token_id("毛泽东"),)
