@@ -75,10 +75,10 @@ def digest(ids: list[int]) -> str:
     return hashlib.sha1(array("q", ids).tobytes()).hexdigest()
 
 
-def worker(root: Path, texts_file: Path) -> None:
+def worker(root: str, texts_file: Path) -> None:
     """A contender: bpe_core from ``root``, or tiktoken (root "tiktoken"); answers one JSON line per request."""
     texts = pickle.loads(texts_file.read_bytes())
-    sys.path[:0] = [str(ROOT if str(root) == "tiktoken" else root)]
+    sys.path[:0] = [str(ROOT) if root == "tiktoken" else root]
     import numpy  # noqa: F401 -- imported once per process, as tiktoken's own extension is: not in a timed call
 
     from bpe_core.reference import build_reference
@@ -87,7 +87,7 @@ def worker(root: Path, texts_file: Path) -> None:
     for line in sys.stdin:
         request = json.loads(line)
         name, text = request["name"], texts[request["text"]]
-        if str(root) == "tiktoken":
+        if root == "tiktoken":
             import tiktoken
 
             if name not in encodings:
@@ -202,7 +202,8 @@ def bench_batch(names: list[str], workers: int, rounds: int) -> None:
             for kind in ("processes", "threads"):
                 tokenizer = build_reference(name)
                 started = time.perf_counter()
-                ids = tokenizer.encode_ordinary_batch(documents, **{"processes" if kind == "processes" else "num_threads": workers})
+                keyword = "processes" if kind == "processes" else "num_threads"
+                ids = tokenizer.encode_ordinary_batch(documents, **{keyword: workers})
                 times[kind].append(time.perf_counter() - started)
                 assert ids == expected, (name, kind)
         median = {kind: statistics.median(values) for kind, values in times.items()}
@@ -219,7 +220,7 @@ def main() -> None:
         parser.add_argument("--worker")
         parser.add_argument("--texts-file", type=Path)
         args = parser.parse_args()
-        worker(Path(args.worker) if args.worker != "tiktoken" else "tiktoken", args.texts_file)  # type: ignore[arg-type]
+        worker(args.worker, args.texts_file)
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", nargs="?", choices=["encode", "batch"], default="encode")

@@ -156,7 +156,9 @@ def test_no_token_lies_across_a_cut(pieces):
 
 @pytest.mark.parametrize("name", [*CUT_NAMES, "trained-cjk", "handmade-cjk"])
 @settings(max_examples=12, deadline=None)
-@given(segments=st.lists(st.one_of(CJK, EMOJI, COMBINING, SEGMENT, SMALL_CJK), min_size=BATCH_MIN_PIECES * 2, max_size=120))
+@given(
+    segments=st.lists(st.one_of(CJK, EMOJI, COMBINING, SEGMENT, SMALL_CJK), min_size=BATCH_MIN_PIECES * 2, max_size=120)
+)
 def test_cut_pieces_give_the_rules_ids(name, segments):
     """An empty cache with the crossings read: a call's new non-ASCII pre-tokens are cut into parts."""
     text = " ".join(segments)
