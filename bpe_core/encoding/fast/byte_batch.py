@@ -8,7 +8,6 @@ merged tokens: no Python object is made per pair.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import partial
 from itertools import compress, repeat
 
 import numpy as np
@@ -34,11 +33,10 @@ class ByteBatch:
         sizes = np.fromiter(map(len, merges), dtype=np.int64, count=len(merges))
         is_short = sizes <= PACKED_BYTES
         short = list(compress(merges, is_short.tolist()))
-        payloads = np.fromiter(map(partial(int.from_bytes, byteorder="big"), short), dtype=np.uint64, count=len(short))
-        keys = _packed(payloads, sizes[is_short].astype(np.uint64))
+        keys = _packed(_as_integers(b"".join(short), sizes[is_short]), sizes[is_short].astype(np.uint64))
         order = np.argsort(keys)
         self._keys = keys[order]
-        self._ranks = np.array(list(merge_rank.values()), dtype=np.int64)[is_short][order]
+        self._ranks = np.fromiter(merge_rank.values(), dtype=np.int64, count=len(merges))[is_short][order]
         self._ids = np.fromiter(map(token_id.__getitem__, short), dtype=np.int64, count=len(short))[order]
         every_byte = np.arange(256, dtype=np.uint64)
         byte_pairs = (np.repeat(every_byte, 256) << np.uint64(8)) | np.tile(every_byte, 256)
@@ -112,6 +110,21 @@ class ByteBatch:
         ranks = np.fromiter(map(self._merge_rank.get, joined, repeat(NO_RANK)), dtype=np.int64, count=len(joined))
         ids = np.fromiter(map(self._token_id.get, joined, repeat(0)), dtype=np.int64, count=len(joined))
         return ranks, ids
+
+
+def _as_integers(joined: bytes, sizes: np.ndarray) -> np.ndarray:
+    """Each token of up to 8 bytes as an integer (big-endian: ``int.from_bytes``), given all of them joined and
+    their sizes: right-aligned in rows of 8 bytes, read as big-endian words (one Python call per token cost
+    ~40 ms of o200k's first encode).
+
+    >>> _as_integers(b"ab" + b"c", np.array([2, 1])).tolist() == [int.from_bytes(b"ab", "big"), ord("c")]
+    True
+    """
+    data = np.frombuffer(joined, dtype=np.uint8)
+    rows = np.zeros((len(sizes), 8), dtype=np.uint8)
+    ends = np.repeat(np.cumsum(sizes), sizes)
+    rows[np.repeat(np.arange(len(sizes)), sizes), np.arange(len(data)) - ends + 8] = data
+    return rows.view(">u8").ravel().astype(np.uint64)
 
 
 def _packed(payloads: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -16,7 +16,10 @@ from ..ranks import NO_RANK
 
 def loop(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
     """tiktoken's loop: keep each adjacent pair's rank, and after a merge re-rank only the two pairs
-    that touch the new part. Quadratic in the piece's length: for short pieces."""
+    that touch the new part. Quadratic in the piece's length: for short pieces (three bytes or fewer, most
+    often one CJK character among a cut pre-token's parts, take a few lookups instead)."""
+    if len(piece) <= 3:
+        return _up_to_three(token_id, merge_rank, piece)
     parts = [piece[i : i + 1] for i in range(len(piece))]
     ranks = [merge_rank.get(piece[i : i + 2], NO_RANK) for i in range(len(piece) - 1)]
     while ranks:
@@ -31,6 +34,23 @@ def loop(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: 
         if index > 0:
             ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], NO_RANK)
     return [token_id[part] for part in parts]
+
+
+def _up_to_three(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
+    """The loop's result for a piece of one to three bytes: at most two merges, the first the lower-ranked
+    pair (the left one on a tie), the second whether the whole piece is a merge's result."""
+    if len(piece) < 3:
+        if len(piece) == 1 or piece in merge_rank:
+            return [token_id[piece]]
+        return [token_id[piece[:1]], token_id[piece[1:]]]
+    left, right = merge_rank.get(piece[:2], NO_RANK), merge_rank.get(piece[1:], NO_RANK)
+    if left == NO_RANK and right == NO_RANK:
+        return [token_id[piece[:1]], token_id[piece[1:2]], token_id[piece[2:]]]
+    if piece in merge_rank:
+        return [token_id[piece]]
+    if left <= right:
+        return [token_id[piece[:2]], token_id[piece[2:]]]
+    return [token_id[piece[:1]], token_id[piece[1:]]]
 
 
 def heap(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ...collector import collector_paused
 from .one_piece import heap, loop
-from .routes import BYTES, DIGITS, HEAP, is_a_table, route
+from .routes import BYTES, DIGITS, HEAP, cut_into_parts, is_a_table, route, route_parts
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from .byte_batch import ByteBatch
+    from .cuts import Crossings
     from .digit_runs import DigitRunEncoder
 
 CACHE_LIMIT = 1 << 17
@@ -43,21 +44,27 @@ class PieceEncoder:
         self._merge_rank = merge_rank
         self._vocab = vocab
         self._cache: dict[str, tuple[int, ...]] = {}
+        # The parts of cut pre-tokens (see .cuts), by BPE alone: a part that is a token merges cannot reach is
+        # not kept whole, as a pre-token would be, so the parts are remembered apart from the pre-tokens.
+        self._part_cache: dict[str, tuple[int, ...]] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # A tokenizer is pickled back from the job process that trained it: the caches stay there.
         # They are rebuilt on use, and the numpy arrays among them would make the receiving server
         # import numpy (~0.1 s, measured on a Compare deep link) only to unpickle the result.
-        state = {**self.__dict__, "_cache": {}}
-        state.pop("_digit_runs", None)  # cached_properties holding numpy arrays
-        state.pop("_byte_batch", None)
+        state = {**self.__dict__, "_cache": {}, "_part_cache": {}}
+        for table in _TABLES:  # cached_properties holding numpy arrays
+            state.pop(table, None)
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update({"_part_cache": {}, **state})  # pickled before parts were remembered: none yet
 
     def forget(self) -> None:
         """Empty the cache of pre-tokens already encoded, and the batches' tables (rebuilt on use)."""
-        self._cache = {}
-        vars(self).pop("_byte_batch", None)
-        vars(self).pop("_digit_runs", None)
+        self._cache, self._part_cache = {}, {}
+        for table in _TABLES:
+            vars(self).pop(table, None)
 
     def encode_pieces(self, pieces: list[str]) -> list[int]:
         """The ids of a list of pre-tokens, each distinct one encoded once."""
@@ -133,16 +140,67 @@ class PieceEncoder:
         rest_pieces, rest_data = list(compress(pieces, is_rest)), list(compress(data, is_rest))
         if not rest_data:
             return encoded
-        paths = route(
-            rest_data,
-            batch_built="_byte_batch" in vars(self),  # the cached_property has run
-            byte_batch_fits=lambda: self._byte_batch is not None,
-            digit_runs_fit=lambda: self._digit_runs is not None,
-        )
-        for path, flags in paths.items():
-            if any(flags):
-                encoded.update(zip(compress(rest_pieces, flags), self._take(path, list(compress(rest_data, flags)))))
+        # CJK runs are cut into parts (CUTS), after the other pieces, which may build the byte batch.
+        cut = cut_into_parts(rest_data, rest_pieces, crossings_built="_crossings" in vars(self))
+        cut_pieces = list(compress(rest_pieces, cut))
+        if cut_pieces:
+            uncut = list(map(not_, cut))
+            rest_pieces, rest_data = list(compress(rest_pieces, uncut)), list(compress(rest_data, uncut))
+        if rest_data:
+            paths = route(
+                rest_data,
+                batch_built="_byte_batch" in vars(self),  # the cached_property has run
+                byte_batch_fits=lambda: self._byte_batch is not None,
+                digit_runs_fit=lambda: self._digit_runs is not None,
+            )
+            for path, flags in paths.items():
+                if any(flags):
+                    ids = self._take(path, list(compress(rest_data, flags)))
+                    encoded.update(zip(compress(rest_pieces, flags), ids))
+        if cut_pieces:
+            encoded.update(zip(cut_pieces, self._encode_by_parts(cut_pieces)))
         return encoded
+
+    def _encode_by_parts(self, pieces: list[str]) -> list[tuple[int, ...]]:
+        """Each piece's ids, the piece cut at its permanent boundaries and each distinct part encoded once by
+        BPE alone (the CUTS path: see :mod:`.cuts`)."""
+        import numpy as np  # loaded with the crossings
+
+        from .batch_steps import per_piece
+
+        parts, parts_per_piece = self._crossings.parts(pieces)
+        lookup = _CallLookup(self._part_cache)
+        ids_of_parts = list(map(lookup.__getitem__, parts))
+        unseen = lookup.unseen
+        if unseen:
+            data = list(map(str.encode, unseen))
+            is_byte = [len(part) == 1 for part in data]
+            encoded: dict[str, tuple[int, ...]] = dict(
+                zip(compress(unseen, is_byte), zip(map(self._token_id.__getitem__, compress(data, is_byte))))
+            )
+            longer = list(map(not_, is_byte))
+            longer_parts, longer_data = list(compress(unseen, longer)), list(compress(data, longer))
+            if longer_data:
+                paths = route_parts(longer_data, batch_built="_byte_batch" in vars(self))
+                for path, flags in paths.items():
+                    if any(flags):
+                        ids = self._take(path, list(compress(longer_data, flags)))
+                        encoded.update(zip(compress(longer_parts, flags), ids))
+            deque(map(list.extend, map(lookup.__getitem__, unseen), map(encoded.__getitem__, unseen)), maxlen=0)
+            if len(self._part_cache) + len(encoded) > CACHE_LIMIT:
+                self._part_cache.clear()
+            self._part_cache.update(encoded)
+        # Each piece's count of ids: its parts' counts summed (every piece has a part).
+        part_counts = np.fromiter(map(len, ids_of_parts), dtype=np.int64, count=len(ids_of_parts))
+        counts = np.add.reduceat(part_counts, np.cumsum(parts_per_piece) - parts_per_piece)
+        return per_piece(_concatenated(ids_of_parts), counts)
+
+    @cached_property
+    def _crossings(self) -> Crossings:
+        """Where this vocabulary's merged tokens lie across a character boundary (see :mod:`.cuts`)."""
+        from .cuts import Crossings  # numpy, as in _byte_batch
+
+        return Crossings(self._merge_rank)
 
     def _take(self, path: str, data: list[bytes]) -> Iterable[tuple[int, ...]]:
         """The ids of each piece, by one path of :func:`.routes.route`."""
@@ -168,6 +226,10 @@ class PieceEncoder:
         from .digit_runs import digit_run_encoder  # numpy, as in _byte_batch
 
         return digit_run_encoder(self._token_id, self._merge_rank)
+
+
+_TABLES = ("_byte_batch", "_digit_runs", "_crossings")
+"""The cached properties holding a vocabulary's numpy tables (rebuilt on use)."""
 
 
 class _CallLookup(dict):

@@ -10,6 +10,7 @@ measured on this project's 2-core machine (README, "Benchmarks").
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
 from itertools import compress
@@ -28,6 +29,11 @@ BATCH_MIN_PIECES = 32
 BATCH_BUILD_MIN_PIECES = 2048
 """New pre-tokens from which building the batch (~0.03 s for cl100k, ~0.06 s for o200k) pays,
 against tiktoken's loop at ~10 us a piece: a short text's first encode stays quick."""
+CUTS_MIN_PIECES = 1024
+"""New non-ASCII pre-tokens (not whole tokens) from which reading the vocabulary's crossings (~20-60 ms) to cut
+them into parts pays (:mod:`.cuts`), against tiktoken's loop at ~35 us a CJK piece; once read, BATCH_MIN_PIECES."""
+SHORT_PART_BYTES = 3
+"""Parts this short (one CJK character, most of them) take the loop, which encodes them with a few lookups."""
 NUMBERS_MIN_PIECES = 1024
 """Pre-tokens of one call from which a table of numbers takes its own path (numpy's fixed cost)."""
 NEW_NUMBERS_MIN = 1024
@@ -57,6 +63,9 @@ def route(
       vocabulary fits the digit-run table: BPE on small integers (:mod:`.digit_runs`);
     - BYTES: the rest: all at once with numpy (:mod:`.byte_batch`).
 
+    Before this rule, :func:`cut_into_parts` may take non-ASCII pieces (CUTS): each is cut where no token can
+    lie across and its parts go by :func:`route_parts`.
+
     ``byte_batch_fits`` and ``digit_runs_fit`` build a batch when first asked, so they are asked
     only once a path would use it.
     """
@@ -70,6 +79,36 @@ def route(
     if sum(number) >= NEW_NUMBERS_MIN and digit_runs_fit():
         return {HEAP: long, DIGITS: number, BYTES: list(map(and_, short, map(not_, number)))}
     return {HEAP: long, BYTES: short}
+
+
+def cut_into_parts(data: list[bytes], pieces: list[str], *, crossings_built: bool) -> list[bool]:
+    """The CUTS path: which new pre-tokens (none a whole token; ``data`` their UTF-8) are cut at their permanent
+    boundaries and encoded part by part (:mod:`.cuts`): those of over two bytes a character (CJK runs: three),
+    when there are CUTS_MIN_PIECES of them (BATCH_MIN_PIECES once the vocabulary's crossings are read). Words
+    of Latin, Cyrillic or Greek letters, whose tokens lie across nearly every boundary, keep to :func:`route`.
+
+    >>> cut_into_parts([b"ab", "\u5b50\u66f0".encode()] * 40, ["ab", "\u5b50\u66f0"] * 40, crossings_built=True)[:2]
+    [False, True]
+    """
+    wide = list(map(operator.gt, map(len, data), map((2).__mul__, map(len, pieces))))
+    if sum(wide) < (BATCH_MIN_PIECES if crossings_built else CUTS_MIN_PIECES):
+        return [False] * len(data)
+    return wide
+
+
+def route_parts(data: list[bytes], *, batch_built: bool) -> dict[str, list[bool]]:
+    """Which path each new part (of 2 bytes or more) takes: HEAP over LONG_PIECE_BYTES; LOOP up to
+    SHORT_PART_BYTES; the others as :func:`route` sends short pieces, BYTES or LOOP (the numbers' path aside).
+
+    >>> route_parts([b"ab", b"cd"], batch_built=True)
+    {'heap': [False, False], 'loop': [True, True]}
+    """
+    long = [len(piece) > LONG_PIECE_BYTES for piece in data]
+    middle = [SHORT_PART_BYTES < len(piece) <= LONG_PIECE_BYTES for piece in data]
+    count = sum(middle)
+    if count and count >= (BATCH_MIN_PIECES if batch_built else BATCH_BUILD_MIN_PIECES):
+        return {HEAP: long, LOOP: [len(piece) <= SHORT_PART_BYTES for piece in data], BYTES: middle}
+    return {HEAP: long, LOOP: list(map(not_, long))}
 
 
 def is_a_table(pieces: list[str], digit_runs: Callable[[], DigitRunEncoder | None]) -> bool:
