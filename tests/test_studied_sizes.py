@@ -200,3 +200,23 @@ def test_health_of_a_cut_model_lists_the_tokens_its_encoding_never_emits(name, k
     expected = sum(not used_smaller[i] for i in regular_smaller)
     assert report.counts_by_size[NEVER_EMITTED][k // 2] == expected
     assert np.array_equal(report.vocab_sizes, sized.sizes)
+
+
+# -- health's static classes for a family with no whole-token rule ---------------------------------------------------
+
+
+def test_a_pipeline_token_its_merges_never_build_is_never_built_at_every_size_it_is_in():
+    from bpe_core.analysis.reachability import MERGE_ORDER, NEVER_BUILT
+    from bpe_core.pipeline import AddedTokens, PipelineTokenizer, decoders, pre_tokenizers
+    from bpe_core.pipeline.models import BPE
+
+    vocab = {"a": 0, "b": 1, "ab": 2, "ba": 3, "aba": 4, "bab": 5}
+    # "bab" is made by the last merge, "ba" + "b"; but in "bab" the pair "ab" (rank 0) merges first, so they never meet
+    model = BPE(vocab, [("a", "b"), ("ab", "a"), ("b", "a"), ("ba", "b")])
+    tokenizer = PipelineTokenizer(None, pre_tokenizers.Whitespace(), model, decoders.Fuse(), AddedTokens([]))
+    assert tokenizer.encode("bab") == [1, 2] and tokenizer.encode("ba") == [3]
+    report = health_report(tokenizer, "bab ba aba")
+    assert {row.id for row in report.rows_of(NEVER_BUILT)} == {5}
+    assert MERGE_ORDER not in report.counts()  # (tiktoken's whole-token rule: not this family's)
+    assert report.counts_by_size[NEVER_BUILT].tolist() == [0, 0, 0, 0, 1]  # in the vocabulary from the 4th merge
+    assert {row.id for row in report.rows_of(NEVER_EMITTED)} == {0, 5}  # "a" only inside "ab", "aba"; "bab" never

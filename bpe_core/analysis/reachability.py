@@ -94,10 +94,13 @@ class ReachTable:
     late_class: str = MERGE_ORDER
 
     def counts_by_size(self) -> dict[str, np.ndarray]:
-        """How many tokens of each class the vocabulary holds with the first k merges, k = 0..n."""
+        """How many tokens of each class the vocabulary holds with the first k merges, k = 0..n (of the two classes
+        of tokens the merges do not build, the one this tokenizer's rule has: :attr:`late_class`)."""
         n = self.num_merges
         counts = {}
         for name in REACH_CLASSES:
+            if name in (NEVER_BUILT, MERGE_ORDER) and name != self.late_class:
+                continue
             ids = np.fromiter((i for i, c in self.classes.items() if c == name), dtype=np.int64)
             start, stop = self.first_k[ids], np.full(len(ids), n + 1)
             if name == self.late_class:  # also the tokens whose build becomes possible only later
