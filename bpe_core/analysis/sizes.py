@@ -11,12 +11,12 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
-from ..pipeline import PipelineTokenizer
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..encoding.shape import TokenizerShape
 
 BASE_VOCAB = 256
 """Vocab size with no merges: the 256 single bytes."""
@@ -43,7 +43,7 @@ def step_sizes(tokenizer: Any) -> tuple[np.ndarray, np.ndarray]:
     return found
 
 
-def vocab_size_of(tokenizer: Tokenizer | PipelineTokenizer | SentencePieceTokenizer, k: int | None = None) -> int:
+def vocab_size_of(tokenizer: TokenizerShape, k: int | None = None) -> int:
     """Tokens in the vocabulary with the first k merges (all merges when k is None):
     ``256 + k + number of special tokens`` for a byte-level Tokenizer; for a pipeline or a SentencePiece model
     (DeepSeek V4, Mistral 7B v3), its regular tokens at k and its special ones (:mod:`.ladder`).
@@ -64,7 +64,7 @@ def vocab_size_of(tokenizer: Tokenizer | PipelineTokenizer | SentencePieceTokeni
     return BASE_VOCAB + len(tokenizer.special_tokens) + int(k)
 
 
-def merges_for_vocab_size(tokenizer: Tokenizer | PipelineTokenizer | SentencePieceTokenizer, vocab_size: int) -> int:
+def merges_for_vocab_size(tokenizer: TokenizerShape, vocab_size: int) -> int:
     """k, the number of merges giving a vocabulary of ``vocab_size`` tokens (at most that many where a step adds
     several), clamped to 0..num_merges.
 
