@@ -220,3 +220,16 @@ def test_a_pipeline_token_its_merges_never_build_is_never_built_at_every_size_it
     assert MERGE_ORDER not in report.counts()  # (tiktoken's whole-token rule: not this family's)
     assert report.counts_by_size[NEVER_BUILT].tolist() == [0, 0, 0, 0, 1]  # in the vocabulary from the 4th merge
     assert {row.id for row in report.rows_of(NEVER_EMITTED)} == {0, 5}  # "a" only inside "ab", "aba"; "bab" never
+
+
+def test_the_command_line_chooses_a_size_of_mistral_7b_as_the_cut_model_counts(tmp_path, capsys):
+    from bpe_core.cli import main as cli_main
+
+    full = model("mistral-7b-v3")
+    size = ladder(full).vocab_size(MISTRAL_KS[2])
+    heldout = tmp_path / "heldout.txt"
+    heldout.write_text(HELDOUT, encoding="utf-8")
+    assert cli_main(["choose", "--reference", "mistral-7b-v3", "--heldout", str(heldout), "--sizes", str(size)]) == 0
+    lines = [line.split() for line in capsys.readouterr().out.splitlines()]
+    (row,) = [cells for cells in lines if cells and cells[0] == f"{size:,}"]  # (numbers right-aligned)
+    assert row[1] == f"{len(cut('mistral-7b-v3', MISTRAL_KS[2]).encode(HELDOUT)):,}"
