@@ -32,7 +32,7 @@ from playground.fields import (
 )
 from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
 from playground.patterns import NAMED_OR_NONE
-from playground.references import BYTE_LEVEL_REFERENCES, DEFAULT_REFERENCES, REFERENCES
+from playground.references import DEFAULT_REFERENCES, REFERENCES, STUDIED_REFERENCES
 from playground.text_files import Upload
 
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
@@ -40,7 +40,7 @@ ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
 PARALLEL_CHOICES = ("default", "all", "heldout", "own")
 """The languages view's parallel text: the one for its tokenizer, the built-in sample (all 40 sentences, or the
 10 its corpus holds out), or the user's own files."""
-HEALTH_FILTERS = ("all", "partial", "invalid", "split", "whole", "never", "intermediate")
+HEALTH_FILTERS = ("all", "partial", "invalid", "split", "unbuilt", "whole", "never", "intermediate")
 """The health view's list: every class, or one (``ui.compare.health`` names them)."""
 OVERLAP_SCRIPTS = ("all", *SCRIPTS)
 """The overlap view's list: every script, or one (``bpe_core.analysis.overlap.SCRIPTS``)."""
@@ -159,14 +159,13 @@ class CompareState(OwnedState):
     )
     heldout: Field[str] = Field(held_out.DEFAULT, url="heldout", parse=one_of(held_out.CHOICES))
     token: Field[int | None] = Field(None, url="token", parse=whole_number(0, 10_000_000))
-    # The page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) a byte-level reference
-    # (those views read merge ranks: DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece are compared with,
-    # not studied).
+    # The page's own tokenizer choice: TRAINED, a loaded file, or (in ANY_TOKENIZER_VIEWS) any built-in model
+    # (DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece included: bpe_core.analysis.ladder cuts each to a size).
     compared: Field[str] = Field(
         "",
         url="compared",
-        parse=one_of((TRAINED, *BYTE_LEVEL_REFERENCES)),
-        carried=lambda name, s: name in BYTE_LEVEL_REFERENCES and s.view in ANY_TOKENIZER_VIEWS,
+        parse=one_of((TRAINED, *STUDIED_REFERENCES)),
+        carried=lambda name, s: name in STUDIED_REFERENCES and s.view in ANY_TOKENIZER_VIEWS,
     )
     # Choose a vocab size: the model the vocabulary is for, the rule of the suggestion (percent of the held-out
     # tokens), rare tokens.

@@ -2,9 +2,10 @@
 
 Every name ``bpe_core.reference()`` builds is offered: OpenAI's three and the open models (Llama 3 and 4,
 Qwen 2.5 and 3.6, Mistral's Tekken, DeepSeek V4 and Mistral 7B v3). The last two load as a Hugging Face pipeline
-and a SentencePiece model, which fill ``bpe_core.TokenizerShape`` (encode, segment, token_bytes...) but are no
-byte-level ``bpe_core.Tokenizer``: views that need one (the analyses that read merge ranks) study only
-:data:`BYTE_LEVEL_REFERENCES`. Defaults stay cheap: a view's default references
+and a SentencePiece model, which fill ``bpe_core.TokenizerShape`` (encode, segment, token_bytes...) and say their
+sizes (``bpe_core.analysis.ladder``: each cut to its first k merges by its own rule), so every view that takes a
+reference takes each of them, the studied tokenizer of choose, languages and health included
+(:data:`STUDIED_REFERENCES`). Defaults stay cheap: a view's default references
 are OpenAI's three (:data:`DEFAULT_REFERENCES`); a big vocabulary is loaded only when chosen.
 
 A choice's label says what the model is: its short name, family, vocab size and licence (licence names are
@@ -23,8 +24,9 @@ from playground.i18n import N_, t
 
 REFERENCES: tuple[str, ...] = reference_names()
 """The references the app offers (and links may name), OpenAI's three first."""
-BYTE_LEVEL_REFERENCES: tuple[str, ...] = tuple(name for name in REFERENCES if reference_spec(name).kind != "file")
-"""Those that load as a ``bpe_core.Tokenizer`` (all but DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece)."""
+STUDIED_REFERENCES: tuple[str, ...] = REFERENCES
+"""Those Compare's choose, languages, health and overlap may study: every one (a family that could not be cut to a
+size would be left out here, and the views would say why)."""
 DEFAULT_REFERENCES: tuple[str, ...] = REFERENCES[:3]
 """What a view compares with until the user chooses: OpenAI's three (small vocabularies, quick to load)."""
 ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "o200k_base", "gpt2")

@@ -34,8 +34,9 @@ from ui.talk import data as talk_data
 
 COMPARE = "pages/3_Compare.py"
 TALK = "pages/5_Talk.py"
-OPEN = [name for name in references.BYTE_LEVEL_REFERENCES if reference_spec(name).family != "OpenAI"]
-"""The open models that load as a bpe_core.Tokenizer (DeepSeek V4 and Mistral 7B v3: at the end of this file)."""
+OPEN = [name for name in REFERENCES if reference_spec(name).family != "OpenAI" and reference_spec(name).kind != "file"]
+"""The open models that load as a bpe_core.Tokenizer (DeepSeek V4 and Mistral 7B v3: at the end of this file, and as
+the studied tokenizer in tests/test_app_studied.py)."""
 TEXT = "Tokenizers split text: def f(x): return x**2  字节对编码 🙂 naïve café"
 
 
@@ -61,13 +62,10 @@ def test_a_label_says_family_vocab_size_and_licence(name):
     assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", chinese), chinese  # no English sentence
 
 
-@pytest.mark.parametrize("name", OPEN)
+@pytest.mark.parametrize("name", [*OPEN, "deepseek-v4", "mistral-7b-v3"])
 def test_links_name_every_open_model(name):
-    compared = {"compared": name} if name in references.BYTE_LEVEL_REFERENCES else {}  # (the others: see below)
-    values, problems = parse_link(
-        {"tokenizer": [name], "refs": [f"gpt2,{name}"], **{k: [v] for k, v in compared.items()}}
-    )
-    assert not problems and values == {"tokenizer": name, "refs": ["gpt2", name], **compared}
+    values, problems = parse_link({"tokenizer": [name], "refs": [f"gpt2,{name}"], "compared": [name]})
+    assert not problems and values == {"tokenizer": name, "refs": ["gpt2", name], "compared": name}
 
 
 @pytest.mark.parametrize("name", OPEN)
@@ -180,7 +178,7 @@ def test_a_model_whose_package_is_absent_is_not_offered_and_a_link_to_it_says_wh
     caches.clear_all()
 
 
-# -- DeepSeek V4 (a Hugging Face pipeline) and Mistral 7B v3 (SentencePiece): compared with, not studied ------------
+# -- DeepSeek V4 (a Hugging Face pipeline) and Mistral 7B v3 (SentencePiece) where they are compared with ----------
 
 PIPELINE_AND_SENTENCEPIECE = ["deepseek-v4", "mistral-7b-v3"]
 
@@ -229,9 +227,9 @@ def test_side_by_side_and_the_talk_show_deepseek_and_mistral_7b_with_their_own_i
         assert any(option.startswith(references.short_name(name) + " ·") for option in chooser.options)
 
 
-def test_the_views_that_read_merge_ranks_do_not_study_deepseek_or_mistral_7b():
-    values, problems = parse_link({"compared": ["deepseek-v4"], "refs": ["deepseek-v4,mistral-7b-v3"]})
-    assert "compared" not in values and problems and values["refs"] == ["deepseek-v4", "mistral-7b-v3"]
+def test_the_any_tokenizer_views_offer_deepseek_and_mistral_7b_to_study():
     at = fresh(COMPARE, view="health", compared="llama3")
     options = at.selectbox(key=Session.compared.key).options
-    assert not any(references.label(name, "en") in options for name in PIPELINE_AND_SENTENCEPIECE)
+    assert all(
+        references.label(name, "en") in options for name in PIPELINE_AND_SENTENCEPIECE if references.installed(name)
+    )

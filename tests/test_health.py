@@ -19,6 +19,7 @@ from bpe_core.analysis.reachability import (
     CLASS_EXPLANATIONS,
     INVALID_UTF8,
     MERGE_ORDER,
+    NEVER_BUILT,
     PARTIAL_CHARACTER,
     PATTERN_SPLIT,
     REACH_CLASSES,
@@ -47,19 +48,24 @@ def expected_class(tokenizer, token, identifier, k):
     return None if merges_build(token, tokenizer, k) else MERGE_ORDER
 
 
+BYTE_LEVEL_CLASSES = tuple(name for name in REACH_CLASSES if name != NEVER_BUILT)
+"""A byte-level tokenizer emits a whole pre-token that is a token (tiktoken's rule): what its merges never build is
+MERGE_ORDER, never NEVER_BUILT (the class of pipelines and SentencePiece: tests/test_studied_sizes.py)."""
+
+
 def check_static(tokenizer):
     table = token_reach(tokenizer)
     counts = table.counts_by_size()
     n = tokenizer.num_merges
     for k in sorted({0, 1, n // 2, n - 1, n} & set(range(n + 1))):
-        expected = {name: 0 for name in REACH_CLASSES}
+        expected = {name: 0 for name in BYTE_LEVEL_CLASSES}
         for identifier in in_vocabulary(tokenizer, k):
             name = expected_class(tokenizer, tokenizer.token_bytes(identifier), identifier, k)
             if name is not None:
                 expected[name] += 1
             if k == n:
                 assert table.classes.get(identifier) == name, (identifier, tokenizer.token_bytes(identifier))
-        assert {name: int(counts[name][k]) for name in REACH_CLASSES} == expected, k
+        assert {name: int(counts[name][k]) for name in counts} == expected, k
 
 
 # -- hand-made vocabularies -----------------------------------------------------------------------
@@ -169,7 +175,7 @@ def test_report_on_trained_tokenizers_equals_brute_force(training, text, vocab_s
 
 def test_without_a_text_only_static_classes():
     report = health_report(tokenizer_of([(b"a", b" ")]), None)
-    assert not report.has_text and set(report.counts()) == set(REACH_CLASSES)
+    assert not report.has_text and set(report.counts()) == set(BYTE_LEVEL_CLASSES)
     assert all(row.emitted is None for row in report.rows)
     with pytest.raises(ValueError, match="between 0 and 1"):
         health_report(tokenizer_of([]), "a", intermediate_threshold=2)

@@ -2,7 +2,9 @@
 
 One trained tokenizer holds every smaller one: its first k merges are exactly the tokenizer of
 vocab size ``256 + k + specials`` (:mod:`bpe_core.lifetimes`), so a single pass over the held-out
-text (:mod:`bpe_core.emission`) gives, at every size from the smallest to the tokenizer's own:
+text (:mod:`bpe_core.emission`) gives, at every size from the smallest to the tokenizer's own (any family
+:mod:`.ladder` takes: a byte-level Tokenizer, a Hugging Face pipeline such as DeepSeek V4, a SentencePiece
+model such as Mistral 7B v3, each cut to its first k merges by its own rule):
 
 - **bytes per token** and **tokens per 1,000 characters** of the held-out text;
 - the **gain of 1,000 more merges**: the share of the tokens saved going from size v to
@@ -25,11 +27,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .emission import text_emissions, token_first_k, usage_steps
-from .sizes import merges_for_vocab_size, vocab_size_of
+from .emission import usage_steps
+from .ladder import Ladder, ladder
 
 if TYPE_CHECKING:
-    from ..encoding.tokenizer import Tokenizer
+    from ..encoding.shape import TokenizerShape
     from .emission import Emissions
 
 __all__ = ["SizeCurve", "SizeRow", "Suggestion", "embedding_parameters", "size_curve", "size_table", "suggest_size"]
@@ -75,7 +77,7 @@ class SizeCurve:
         return _gains(self.token_counts, per_merges)
 
 
-def size_curve(tokenizer: Tokenizer, heldout: str, *, min_uses: int | None = 10) -> SizeCurve:
+def size_curve(tokenizer: TokenizerShape, heldout: str, *, min_uses: int | None = 10) -> SizeCurve:
     """Every vocab size from ``vocab_size_of(tokenizer, 0)`` to the tokenizer's own, in one pass.
 
     ``min_uses=None`` skips the rare-token counts. An empty held-out text is a ValueError.
@@ -85,14 +87,15 @@ def size_curve(tokenizer: Tokenizer, heldout: str, *, min_uses: int | None = 10)
     >>> curve.vocab_sizes.tolist(), curve.token_counts.tolist(), curve.rare_tokens.tolist()
     ([256, 257, 258, 259], [11, 9, 7, 5], [254, 254, 256, 258])
     """
-    emissions = _emissions(tokenizer, heldout)
+    sizes = ladder(tokenizer)
+    emissions = _emissions(sizes, heldout)
     rare = None
     if min_uses is not None:
-        steps = usage_steps(emissions, token_first_k(tokenizer))
+        steps = usage_steps(emissions, sizes.first_k)
         rare = steps.count_by_size(steps.emitted < min_uses)
     counts = emissions.token_counts()
     return SizeCurve(
-        vocab_sizes=vocab_size_of(tokenizer, 0) + np.arange(len(counts)),
+        vocab_sizes=sizes.sizes.copy(),
         token_counts=counts,
         n_bytes=len(heldout.encode("utf-8", errors="surrogatepass")),
         n_chars=len(heldout),
@@ -101,12 +104,12 @@ def size_curve(tokenizer: Tokenizer, heldout: str, *, min_uses: int | None = 10)
     )
 
 
-def _emissions(tokenizer: Tokenizer, heldout: str) -> Emissions:
+def _emissions(sizes: Ladder, heldout: str) -> Emissions:
     if not isinstance(heldout, str):
         raise TypeError(f"the held-out text must be str, not {type(heldout).__name__}")
     if not heldout:
         raise ValueError("the held-out text is empty: there is nothing to count tokens on")
-    return text_emissions(tokenizer, heldout)
+    return sizes.emissions(heldout)
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ class SizeRow:
 
 
 def size_table(
-    tokenizer: Tokenizer,
+    tokenizer: TokenizerShape,
     heldout: str,
     sizes: list[int],
     *,
@@ -145,23 +148,26 @@ def size_table(
     >>> row.vocab_size, row.tokens, row.note
     (259, 5, 'above the largest size (259): measured at 259')
     """
-    emissions = _emissions(tokenizer, heldout)
+    sized = ladder(tokenizer)
+    emissions = _emissions(sized, heldout)
     counts = emissions.token_counts()
     gains = _gains(counts, per_merges)
-    first_k = token_first_k(tokenizer)
+    first_k = sized.first_k
     n_bytes = len(heldout.encode("utf-8", errors="surrogatepass"))
-    smallest, largest = vocab_size_of(tokenizer, 0), vocab_size_of(tokenizer)
+    smallest, largest = sized.vocab_size(0), sized.vocab_size()
     rows = []
     for requested in sizes:
         if isinstance(requested, bool) or not isinstance(requested, (int, np.integer)):
             raise TypeError(f"a vocab size must be an integer, not {requested!r}")
-        k = merges_for_vocab_size(tokenizer, int(requested))
-        vocab_size = vocab_size_of(tokenizer, k)
+        k = sized.merges_for(int(requested))
+        vocab_size = sized.vocab_size(k)
         note = None
         if requested < smallest:
             note = f"below the smallest size ({smallest:,}): measured at {vocab_size:,}"
         elif requested > largest:
             note = f"above the largest size ({largest:,}): measured at {vocab_size:,}"
+        elif vocab_size != requested:  # one step of several tokens (SentencePiece pieces of equal score)
+            note = f"no vocabulary of exactly {int(requested):,} tokens: measured at {vocab_size:,}"
         in_vocab = (first_k >= 0) & (first_k <= k)
         rows.append(
             SizeRow(

@@ -25,14 +25,16 @@ its classes, the most severe first, and the counts by size count each class on i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from ..encoding.tokenizer import Tokenizer
-from .emission import text_emissions, usage_steps
+from .emission import usage_steps
+from .ladder import Ladder, ladder
 from .reachability import CLASS_EXPLANATIONS, REACH_CLASSES, ReachTable, token_reach
-from .sizes import vocab_size_of
+
+if TYPE_CHECKING:
+    from ..encoding.shape import TokenizerShape
 
 __all__ = [
     "EXPLANATIONS",
@@ -102,14 +104,16 @@ class HealthReport:
 
 
 def health_report(
-    tokenizer: Tokenizer, heldout: str | None = None, *, intermediate_threshold: float = 0.02
+    tokenizer: TokenizerShape, heldout: str | None = None, *, intermediate_threshold: float = 0.02
 ) -> HealthReport:
-    """Every token with a class (see the module docstring), and each class's count at every size.
+    """Every token with a class (see the module docstring), and each class's count at every size, for any family
+    :mod:`.ladder` takes (a byte-level Tokenizer, a Hugging Face pipeline, a SentencePiece model).
 
     Without a text (``heldout=None``) only the static classes are computed.
     """
     if not 0 <= intermediate_threshold <= 1:
         raise ValueError(f"intermediate_threshold must be between 0 and 1, not {intermediate_threshold}")
+    sizes = ladder(tokenizer)
     reach = token_reach(tokenizer)
     counts_by_size = reach.counts_by_size()
     classes: dict[int, list[str]] = {identifier: [name] for identifier, name in reach.classes.items()}
@@ -117,23 +121,23 @@ def health_report(
     emitted = inside = None
     if heldout is not None:
         emitted, inside = _usage_classes(
-            tokenizer, heldout, reach, intermediate_threshold, counts_by_size, classes, reasons
+            sizes, heldout, reach, intermediate_threshold, counts_by_size, classes, reasons
         )
-    vocab, rank_of = tokenizer.vocab, tokenizer.merge_rank
+    token_bytes = tokenizer.token_bytes
     rows = [
         TokenHealth(
             identifier,
-            vocab[identifier],
+            token_bytes(identifier),
             tuple(classes[identifier]),
             "; ".join(reasons[identifier]),
-            rank_of(vocab[identifier]),
+            _merge_rank(tokenizer, reach, identifier),
             None if emitted is None else emitted[identifier],
             None if inside is None else inside[identifier],
         )
         for identifier in sorted(classes)
     ]
     return HealthReport(
-        vocab_sizes=vocab_size_of(tokenizer, 0) + np.arange(tokenizer.num_merges + 1),
+        vocab_sizes=sizes.sizes.copy(),
         counts_by_size=counts_by_size,
         rows=rows,
         intermediate_threshold=intermediate_threshold,
@@ -141,8 +145,18 @@ def health_report(
     )
 
 
+def _merge_rank(tokenizer: TokenizerShape, reach: ReachTable, identifier: int) -> int | None:
+    """The rank of the merge that makes the token (None for the base): a byte-level Tokenizer says it (a loaded
+    vocabulary may hold a token no merge makes); for the others it is the step before its first size."""
+    rank_of = getattr(tokenizer, "merge_rank", None)
+    if rank_of is not None:
+        return rank_of(tokenizer.token_bytes(identifier))
+    first = int(reach.first_k[identifier])
+    return first - 1 if first > 0 else None
+
+
 def _usage_classes(
-    tokenizer: Tokenizer,
+    sizes: Ladder,
     text: str,
     reach: ReachTable,
     threshold: float,
@@ -152,12 +166,12 @@ def _usage_classes(
 ) -> tuple[list[int], list[int]]:
     """Add the never-emitted and intermediate classes (counts by size, and the tokens' classes and
     reasons at the full size); return each id's emitted and inside counts at the full size."""
-    emissions = text_emissions(tokenizer, text)
+    emissions = sizes.emissions(text)
     steps = usage_steps(emissions, reach.first_k)
     seen = steps.emitted + steps.inside
     counts_by_size[NEVER_EMITTED] = steps.count_by_size(steps.emitted == 0)
     counts_by_size[INTERMEDIATE] = steps.count_by_size((seen > 0) & (steps.emitted < threshold * seen))
-    n = tokenizer.num_merges
+    n = sizes.num_merges
     emitted_array, inside_array = emissions.emitted_at(n), emissions.inside_at(n)
     emitted, inside = emitted_array.tolist(), inside_array.tolist()  # Python ints: quick to index and format
     regular = np.flatnonzero(reach.first_k >= 0)

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from .ladder import ladder
 from .parallel import LANGUAGE_BY_CODE, LANGUAGES, Language, parallel_sample, read_parallel
-from .sizes import merges_for_vocab_size, vocab_size_of
 
 __all__ = [
     "LANGUAGES",
@@ -108,12 +108,19 @@ def _check_texts(texts: Mapping[str, Sequence[str]], baseline: str) -> None:
         raise ValueError("the texts have no sentences")
 
 
+def _sizes(tokenizer: Any) -> np.ndarray:
+    """The vocab size at every k: classic BPE's symbols count as its base; every other family as :mod:`.ladder`
+    says (a byte-level Tokenizer, a Hugging Face pipeline, a SentencePiece model)."""
+    if hasattr(tokenizer, "symbols"):  # classic: characters and </w>, one more symbol per merge
+        return len(tokenizer.symbols) - tokenizer.num_merges + np.arange(tokenizer.num_merges + 1)
+    return ladder(tokenizer).sizes
+
+
 def _truncated(tokenizer: Any, vocab_size: int) -> Any:
-    """The tokenizer cut to ``vocab_size`` (byte-level, or classic: its symbols count as the base)."""
-    if hasattr(tokenizer, "mergeable_ranks"):
-        return tokenizer.truncated(merges_for_vocab_size(tokenizer, vocab_size))
-    base = len(tokenizer.symbols) - tokenizer.num_merges
-    return tokenizer.truncated(max(0, min(vocab_size - base, tokenizer.num_merges)))
+    """The tokenizer cut to ``vocab_size``: the most merges whose vocabulary holds at most that many tokens."""
+    sizes = _sizes(tokenizer)
+    k = int(np.searchsorted(sizes, int(vocab_size), side="right")) - 1
+    return tokenizer.truncated(max(0, min(k, len(sizes) - 1)))
 
 
 def language_costs(
@@ -121,8 +128,8 @@ def language_costs(
 ) -> LanguageCosts:
     """Tokens, bytes, characters and premium per language, each sentence encoded on its own with
     ``encode`` (special tokens recognised, as :func:`premiums_by_size` does). ``tokenizer`` is any
-    tokenizer with ``encode`` and ``truncated`` (byte-level or classic); ``vocab_size`` measures it
-    cut to that size instead (clamped to its range); :func:`premiums_by_size` gives every size.
+    tokenizer (byte-level, classic, a Hugging Face pipeline, a SentencePiece model); ``vocab_size`` measures it
+    cut to that size by its own rule instead (clamped to its range); :func:`premiums_by_size` gives every size.
 
     >>> import bpe_core
     >>> costs = language_costs(bpe_core.reference("gpt2"), {"en": ["Good morning"], "de": ["Guten Morgen"]})
@@ -171,7 +178,7 @@ class PremiumCurve:
 def premiums_by_size(tokenizer: Any, texts: Mapping[str, Sequence[str]], *, baseline: str = "en") -> PremiumCurve:
     """Every language's tokens and premium, and their Gini coefficient, at every vocab size, from
     one segmentation of each sentence (boundary lifetimes: with k merges a sentence has
-    1 + #(boundaries with lifetime >= k) tokens). Byte-level or classic tokenizers.
+    1 + #(boundaries with lifetime >= k) tokens). Any family (see :func:`language_costs`).
 
     >>> import bpe_core
     >>> tokenizer = bpe_core.train("good morning guten morgen " * 9, 266).tokenizer
@@ -180,7 +187,8 @@ def premiums_by_size(tokenizer: Any, texts: Mapping[str, Sequence[str]], *, base
     [1.0, 0.833]
     """
     _check_texts(texts, baseline)
-    n = tokenizer.num_merges
+    sizes = _sizes(tokenizer)
+    n = len(sizes) - 1  # the steps segment() counts (SentencePiece: score ranks, not its derived merges)
     counts = {}
     for code, lines in texts.items():
         segmentations = [tokenizer.segment(sentence) for sentence in lines]
@@ -190,8 +198,4 @@ def premiums_by_size(tokenizer: Any, texts: Mapping[str, Sequence[str]], *, base
         counts[code] = atoms + len(lifetimes) - below[: n + 1]  # below[k]: boundaries with lifetime < k
     premiums = {code: count / np.maximum(counts[baseline], 1) for code, count in counts.items()}
     gini_by_size = _gini_columns(np.vstack(list(premiums.values())))
-    if hasattr(tokenizer, "mergeable_ranks"):
-        base = vocab_size_of(tokenizer, 0)
-    else:
-        base = len(tokenizer.symbols) - n
-    return PremiumCurve(base + np.arange(n + 1), counts, premiums, gini_by_size, baseline)
+    return PremiumCurve(sizes.copy(), counts, premiums, gini_by_size, baseline)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,8 @@ PARTIAL_CHARACTER = "partial character"
 INVALID_UTF8 = "not valid UTF-8 alone"
 PATTERN_SPLIT = "split by the pattern"
 MERGE_ORDER = "only as a whole pre-token"
-REACH_CLASSES = (PARTIAL_CHARACTER, INVALID_UTF8, PATTERN_SPLIT, MERGE_ORDER)
+NEVER_BUILT = "never built by the merges"
+REACH_CLASSES = (PARTIAL_CHARACTER, INVALID_UTF8, PATTERN_SPLIT, NEVER_BUILT, MERGE_ORDER)
 """The static classes, most severe first; a token has at most one of them."""
 
 CLASS_EXPLANATIONS = {
@@ -66,6 +68,10 @@ CLASS_EXPLANATIONS = {
     PATTERN_SPLIT: (
         "The pre-tokenization pattern cuts its own text into several pre-tokens, and BPE never merges "
         "across them, so encoding its text gives other tokens."
+    ),
+    NEVER_BUILT: (
+        "Merging its own characters or bytes by the tokenizer's rule ends in other tokens, and this tokenizer has no "
+        "rule that emits a whole pre-token as one token: no text gives it."
     ),
     MERGE_ORDER: (
         "Merging its bytes in rank order ends in other tokens: it is emitted only where a pre-token is "
@@ -84,15 +90,20 @@ class ReachTable:
     built_from: np.ndarray  # merges from which merging its bytes builds it (0 for bytes); num_merges + 1: never
     classes: dict[int, str]  # id -> its class in REACH_CLASSES, for the tokens that have one
     reasons: dict[int, str]  # id -> the class's facts for that token, in words
+    # the class of a token in the vocabulary before its merges can build it (without the whole-token rule: NEVER_BUILT)
+    late_class: str = MERGE_ORDER
 
     def counts_by_size(self) -> dict[str, np.ndarray]:
-        """How many tokens of each class the vocabulary holds with the first k merges, k = 0..n."""
+        """How many tokens of each class the vocabulary holds with the first k merges, k = 0..n (of the two classes
+        of tokens the merges do not build, the one this tokenizer's rule has: :attr:`late_class`)."""
         n = self.num_merges
         counts = {}
         for name in REACH_CLASSES:
+            if name in (NEVER_BUILT, MERGE_ORDER) and name != self.late_class:
+                continue
             ids = np.fromiter((i for i, c in self.classes.items() if c == name), dtype=np.int64)
             start, stop = self.first_k[ids], np.full(len(ids), n + 1)
-            if name == MERGE_ORDER:  # also the tokens whose build becomes possible only later
+            if name == self.late_class:  # also the tokens whose build becomes possible only later
                 later = np.flatnonzero((self.first_k >= 0) & (self.built_from > self.first_k))
                 later = later[~np.isin(later, list(self.classes))]
                 start = np.concatenate([start, self.first_k[later]])
@@ -102,11 +113,12 @@ class ReachTable:
         return counts
 
 
-_CACHE: weakref.WeakKeyDictionary[Tokenizer, ReachTable] = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Any, ReachTable] = weakref.WeakKeyDictionary()
 
 
-def token_reach(tokenizer: Tokenizer) -> ReachTable:
-    """The :class:`ReachTable` of a byte-level tokenizer (computed once per tokenizer object).
+def token_reach(tokenizer: Any) -> ReachTable:
+    """The :class:`ReachTable` of a byte-level tokenizer, or of any family :func:`.ladder.ladder` takes (computed
+    once per tokenizer object; see :func:`shape_reach`).
 
     >>> from bpe_core import Tokenizer
     >>> vocab = {**{i: bytes([i]) for i in range(256)}, 256: b"a ", 257: b"\\xc3\\xa9"}
@@ -118,7 +130,7 @@ def token_reach(tokenizer: Tokenizer) -> ReachTable:
     """
     table = _CACHE.get(tokenizer)
     if table is None:
-        table = _CACHE[tokenizer] = _build(tokenizer)
+        table = _CACHE[tokenizer] = _build(tokenizer) if isinstance(tokenizer, Tokenizer) else shape_reach(tokenizer)
     return table
 
 
@@ -163,3 +175,41 @@ def _build(tokenizer: Tokenizer) -> ReachTable:
             classes[identifier] = MERGE_ORDER
             reasons[identifier] = "merging its bytes by rank gives " + " + ".join(map(repr, parts))
     return ReachTable(n, first_k, built_from, classes, reasons)
+
+
+def shape_reach(tokenizer: Any) -> ReachTable:
+    """The static classes of a tokenizer that says its sizes (a Hugging Face pipeline, a SentencePiece model): its
+    bytes (``token_bytes``), its text cut by its own pre-tokenization (``pretokenize``: more than one piece), and
+    its own symbols merged by its rule (``own_lifetimes``). Neither family emits a whole pre-token that its merges
+    do not build (Hugging Face's ``ignore_merges`` aside), so a token they never build is :data:`NEVER_BUILT`."""
+    from .ladder import ladder  # (the ladder imports emission, which this module's callers import first)
+
+    sizes = ladder(tokenizer)
+    n, first_k = sizes.num_merges, sizes.first_k
+    built_from = np.zeros(len(first_k), dtype=np.int64)
+    classes: dict[int, str] = {}
+    reasons: dict[int, str] = {}
+    for identifier in np.flatnonzero(first_k >= 0).tolist():
+        token = tokenizer.token_bytes(identifier)
+        never = False
+        if first_k[identifier] > 0:
+            lifetimes = tokenizer.own_lifetimes(identifier)
+            never = PERMANENT in lifetimes
+            built_from[identifier] = n + 1 if never else max(lifetimes, default=-1) + 1
+        try:
+            text = token.decode("utf-8")
+        except UnicodeDecodeError as error:
+            classes[identifier] = INVALID_UTF8 if token.decode("utf-8", errors="ignore") else PARTIAL_CHARACTER
+            reasons[identifier] = f"bytes {token.hex(' ').upper()}: {error.reason} at byte {error.start}" + (
+                "; and merging them never builds it, so no text at all gives it" if never else ""
+            )
+            continue
+        pieces = tokenizer.pretokenize(text) if first_k[identifier] > 0 else [text]
+        if len(pieces) > 1:
+            classes[identifier] = PATTERN_SPLIT
+            shown = " | ".join(map(repr, pieces))
+            reasons[identifier] = f"its text is cut into {len(pieces)} pre-tokens: {shown}"
+        elif never:
+            classes[identifier] = NEVER_BUILT
+            reasons[identifier] = "merging its own symbols by the tokenizer's rule never joins them into it"
+    return ReachTable(n, first_k, built_from, classes, reasons, NEVER_BUILT)

@@ -59,8 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .overlap import run_overlap
 
             return run_overlap(args, load_tokenizer)
-        if args.command in analysis.COMMANDS:
-            return analysis.run(args, load_tokenizer)
+        if args.command in analysis.COMMANDS:  # they read the whole text: any family, SentencePiece included
+            return analysis.run(args, lambda given: load_tokenizer(given, streaming=False))
         return run_decode(args)
     except CliError as error:
         return fail(str(error))

@@ -27,7 +27,7 @@ def load_tokenizer(args: argparse.Namespace, *, streaming: bool = True) -> Any:
                 f"unknown reference tokenizer {args.reference!r}; choose one of {', '.join(reference_names())}"
             )
         found = reference(args.reference)
-        if not isinstance(found, (Tokenizer, PipelineTokenizer)):
+        if streaming and not isinstance(found, (Tokenizer, PipelineTokenizer)):
             raise CliError(
                 f"{args.reference}: a SentencePiece model; the command line does not stream it yet "
                 f"(in Python: bpe_core.reference({args.reference!r}).encode(text))"

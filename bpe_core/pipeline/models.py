@@ -54,6 +54,7 @@ class BPE:
         self.byte_ids = [self.vocab.get(f"<0x{byte:02X}>") for byte in range(256)] if byte_fallback else []
         self._cache: dict[str, list[int]] = {}
         self._first_rank: dict[int, int] | None = None
+        self._num_ranks: int | None = None
 
     def _merge_table(self, merges: list[tuple[str, str]], prefix: str | None) -> dict[tuple[int, int], tuple[int, int]]:
         """(left id, right id) -> (rank, new id); a pair listed twice keeps its last rank, as in tokenizers.
@@ -103,7 +104,9 @@ class BPE:
     @property
     def num_ranks(self) -> int:
         """One more than the highest merge rank (a pair listed twice keeps its last place)."""
-        return max((rank for rank, _ in self.merges.values()), default=-1) + 1
+        if self._num_ranks is None:  # asked for by every segmentation: counted once
+            self._num_ranks = max((rank for rank, _ in self.merges.values()), default=-1) + 1
+        return self._num_ranks
 
     def first_rank(self, token_id: int) -> int | None:
         """The rank of the first listed merge that makes ``token_id``, None if none makes it."""

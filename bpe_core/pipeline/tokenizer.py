@@ -25,6 +25,7 @@ from .models import BPE
 from .normalizers import Normalizer
 from .pre_tokenizers import BYTE_TO_CHAR, CHAR_TO_BYTE, PreTokenizer
 from .segmenting import segmentation
+from .sizes import first_k, own_lifetimes, pair_ranks, truncated_model
 
 if TYPE_CHECKING:
     from ..encoding.shape import TokenizerShape
@@ -54,6 +55,7 @@ class PipelineTokenizer:
         self._added_ids = {token.content: token.id for token in added.tokens}
         # The tokenizer.json it was loaded from (set by bpe_core.formats.parse_hf): what saving it writes.
         self.source_json: str | None = None
+        self._pairs: dict[tuple[str, str], int] | None = None  # own_lifetimes' table, made when first asked
 
     # -- encoding -----------------------------------------------------------------------------
 
@@ -221,6 +223,28 @@ class PipelineTokenizer:
     @property
     def num_merges(self) -> int:
         return len(self.model.merges)
+
+    # -- every size (bpe_core.analysis.ladder): the first k merges, k = 0 .. merge_steps ----------
+
+    @property
+    def merge_steps(self) -> int:
+        """How many sizes past the smallest :meth:`segment` counts: one more than the highest merge rank."""
+        return self.model.num_ranks
+
+    def first_k(self) -> dict[int, int]:
+        """Each model token's first size in merges (0: no merge makes it); added tokens are left out."""
+        return first_k(self.model, set(self._added_ids.values()))
+
+    def truncated(self, k: int) -> PipelineTokenizer:
+        """The same pipeline with only its first k merges and their tokens (ids unchanged); see :mod:`.sizes`."""
+        model, stages = truncated_model(self.model, k), (self.normalizer, self.pre_tokenizer)
+        return PipelineTokenizer(*stages, model, self.decoder, self.added, name=self.name, space_mark=self.space_mark)
+
+    def own_lifetimes(self, token_id: int) -> list[int]:
+        """A model token's own symbols merged by the model's rule: the lifetimes between them (see :mod:`.sizes`)."""
+        if self._pairs is None:
+            self._pairs = pair_ranks(self.model)
+        return own_lifetimes(self.model, self.token_string(token_id), self._pairs)
 
     def describe(self) -> str:
         """The stages, one per line."""

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from bpe_core import Tokenizer, analysis
+from bpe_core import TokenizerShape, analysis
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve, size_table, suggest_size
+from bpe_core.analysis.ladder import ladder
 from playground.i18n import t
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
@@ -26,7 +27,7 @@ from ui.compare.texts import Text
 BLUE, ORANGE, GREY = "#1c7ed6", "#e8590c", "#495057"
 
 
-def default_sizes(tokenizer: Tokenizer) -> list[int]:
+def default_sizes(tokenizer: TokenizerShape) -> list[int]:
     """A quarter, a half and all of the tokenizer's size, the first two rounded to two digits.
 
     >>> import bpe_core
@@ -119,7 +120,8 @@ def inputs(s: Session, subject: Subject, step: int) -> None:
 
 
 def render(s: Session, subject: Subject) -> None:
-    step = gain_step(subject.tokenizer.num_merges)  # "the gain of 1,000 more merges" scaled to small tokenizers
+    # "the gain of 1,000 more merges" scaled to small tokenizers (SentencePiece's steps: its score ranks)
+    step = gain_step(ladder(subject.tokenizer).num_merges)
     inputs(s, subject, step)
     heldout = texts.heldout(s, subject.trained)
     if heldout is None or not heldout.n_bytes:
@@ -145,15 +147,16 @@ def render(s: Session, subject: Subject) -> None:
             step=step,
         )
     )
-    clamped = [row for row in measured if row.note]
+    low, high = int(found.vocab_sizes[0]), int(found.vocab_sizes[-1])
+    clamped = [row for row in measured if not low <= row.requested <= high]
     if clamped:
         st.warning(
             t(
                 "Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): measured at the "
                 "nearest end instead.",
                 sizes=", ".join(f"{row.requested:,}" for row in clamped),
-                low=int(found.vocab_sizes[0]),
-                high=int(found.vocab_sizes[-1]),
+                low=low,
+                high=high,
             )
         )
 

@@ -16,7 +16,7 @@ from bpe_core import analysis
 from playground import caches
 from playground.i18n import N_, t
 from playground.kinds import LOADED, Kind, kind_of
-from playground.references import BYTE_LEVEL_REFERENCES
+from playground.references import STUDIED_REFERENCES
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
 from ui import token_html, tokenizer_output
@@ -75,12 +75,12 @@ class Subject:
 
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
-    """The tokenizers Compare can study: the trained one and files loaded this session, and the byte-level
-    references when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``: they read merge ranks)."""
+    """The tokenizers Compare can study: the trained one and files loaded this session, and the built-in models
+    when ``references`` (the views of ``playground.session.ANY_TOKENIZER_VIEWS``, which take any of them)."""
     return {
         choice: label
         for choice, label in tokenizer_output.tokenizer_choices(s).items()
-        if (references and choice in BYTE_LEVEL_REFERENCES) or choice not in REFERENCES
+        if (references and choice in STUDIED_REFERENCES) or choice not in REFERENCES
     }
 
 

@@ -29,6 +29,7 @@ CLASS_OF = {
     "partial": reach.PARTIAL_CHARACTER,
     "invalid": reach.INVALID_UTF8,
     "split": reach.PATTERN_SPLIT,
+    "unbuilt": reach.NEVER_BUILT,
     "whole": reach.MERGE_ORDER,
     "never": token_health.NEVER_EMITTED,
     "intermediate": token_health.INTERMEDIATE,
@@ -39,6 +40,7 @@ NAMES = {
     reach.PARTIAL_CHARACTER: N_("partial character"),
     reach.INVALID_UTF8: N_("not valid UTF-8 alone"),
     reach.PATTERN_SPLIT: N_("split by the pattern"),
+    reach.NEVER_BUILT: N_("never built by the merges"),
     reach.MERGE_ORDER: N_("only as a whole pre-token"),
     token_health.NEVER_EMITTED: N_("never emitted"),
     token_health.INTERMEDIATE: N_("intermediate"),
@@ -56,6 +58,10 @@ EXPLANATIONS = {
         "The pre-tokenization pattern cuts its own text into several pre-tokens, and BPE never "
         "merges across them, so encoding its text gives other tokens."
     ),
+    reach.NEVER_BUILT: N_(
+        "Merging its own characters or bytes by the tokenizer's rule ends in other tokens, and this tokenizer has "
+        "no rule that emits a whole pre-token as one token: no text gives it."
+    ),
     reach.MERGE_ORDER: N_(
         "Merging its bytes in rank order ends in other tokens: it is emitted only where a pre-token "
         "is exactly its text (the rule for whole tokens), never inside a longer pre-token."
@@ -71,7 +77,7 @@ EXPLANATIONS = {
 }
 """The library's sentences (``bpe_core.analysis.health.EXPLANATIONS``; a test holds them equal), marked here for
 the catalog."""
-UNREACHABLE = (reach.PARTIAL_CHARACTER, reach.INVALID_UTF8, reach.PATTERN_SPLIT)
+UNREACHABLE = (reach.PARTIAL_CHARACTER, reach.INVALID_UTF8, reach.PATTERN_SPLIT, reach.NEVER_BUILT)
 """Classes of tokens that no text gives on its own."""
 PAGE_ROWS = 50
 EXAMPLES = 40

@@ -35,6 +35,10 @@ _SHAPES: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"its text is cut into (?P<n>\d+) pre-tokens?: "), N_("its text is cut into {n} pre-tokens: ")),
     (re.compile(r"merging its bytes by rank gives "), N_("merging its bytes by rank gives ")),
+    (
+        re.compile(r"merging its own symbols by the tokenizer's rule never joins them into it"),
+        N_("merging its own symbols by the tokenizer's rule never joins them into it"),
+    ),
 )
 _DECODE_ERRORS = {
     "invalid start byte": N_("invalid start byte"),

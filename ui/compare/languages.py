@@ -69,19 +69,18 @@ def _digest(choice: str) -> str:
 
 
 def measured(s: Session, subject: Subject) -> list[Measured]:
-    """The view's tokenizers: the one compared, the trained one whole and cut to ``s.cut_vocab``, files loaded
-    this session and the chosen references, each once."""
+    """The view's tokenizers: the one compared (cut to ``s.cut_vocab`` too, by its own rule: a trained tokenizer,
+    a file, any built-in model), the trained one, files loaded this session and the chosen references, each once."""
     found: list[Measured] = []
     if s.trained is not None:
         found.append(Measured(t("this tokenizer"), s.trained.tokenizer, s.trained.request.key))
-        if s.cut_vocab:
-            found.append(
-                Measured(
-                    t("this tokenizer at {n:,}", n=s.cut_vocab), s.trained.tokenizer, s.trained.request.key, s.cut_vocab
-                )
-            )
     if subject.choice != TRAINED:
         found.insert(0, Measured(subject.label, subject.tokenizer, subject.key))
+    if s.cut_vocab:
+        label = t("this tokenizer at {n:,}", n=s.cut_vocab)
+        if subject.choice != TRAINED:
+            label = t("{name} at {n:,}", name=subject.label, n=s.cut_vocab)
+        found.insert(1, Measured(label, subject.tokenizer, subject.key, s.cut_vocab))
     for label, tokenizer in s.loaded.items():
         found.append(Measured(t("File: {label}", label=label), tokenizer, content_key(tokenizer)))
     for name in s.refs:
@@ -119,16 +118,15 @@ def inputs(s: Session, subject: Subject) -> None:
             upload_status(None, s.parallel_problem)
     with right:
         tokenizer_output.choose_references(s, t("Reference tokenizers"))
-        if s.trained is not None:
-            st.number_input(
-                t("Also the trained tokenizer cut to vocab size"),
-                min_value=1,
-                step=100,
-                value=None,
-                key=Session.cut_vocab.key,
-                persist_state="session",
-                placeholder=t("e.g. 1000"),
-            )
+        st.number_input(  # every tokenizer Compare studies is cut by its own rule (bpe_core.analysis.ladder)
+            t("Also the chosen tokenizer cut to vocab size"),
+            min_value=1,
+            step=100,
+            value=None,
+            key=Session.cut_vocab.key,
+            persist_state="session",
+            placeholder=t("e.g. 1000"),
+        )
 
 
 def render(s: Session, subject: Subject) -> None:

@@ -34,11 +34,13 @@ _CACHE_LIMIT = 1 << 17  # parts remembered; the table is cleared when full
 class MergeEncoder:
     """Encodes normalized text into ids with one model's pieces (see the module's docstring)."""
 
-    def __init__(self, model: SentencePieceModel, space: str):
+    def __init__(self, model: SentencePieceModel, space: str, dropped: frozenset[str] = frozenset()):
         pieces = model.pieces
         self._mergeable: dict[str, int] = {}
         self._reserved: dict[str, int] = {}
         for identifier, entry in enumerate(pieces):
+            if entry.piece in dropped:  # cut off (a smaller vocabulary): as if the model did not list it
+                continue
             table = self._mergeable if entry.type in MERGEABLE_TYPES else self._reserved
             table[entry.piece] = identifier
         self._score = {piece: pieces[identifier].score for piece, identifier in self._mergeable.items()}

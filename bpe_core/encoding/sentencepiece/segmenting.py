@@ -15,19 +15,21 @@ from __future__ import annotations
 
 from ..lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, merge_lifetimes
 from .merging import MergeEncoder
-from .model import MERGEABLE_TYPES, SPACE_SYMBOL, SentencePieceModel
+from .model import MERGEABLE_TYPES, SPACE_SYMBOL, PieceType, SentencePieceModel
 
 
 def score_ranks(model: SentencePieceModel) -> dict[str, int]:
     """Each mergeable piece of two or more characters and its rank: how many higher scores there are.
 
-    >>> from .model import Piece, PieceType, TrainerSpec
+    >>> from .model import Piece, TrainerSpec
     >>> pieces = (Piece("<unk>", 0, PieceType.UNKNOWN), Piece("a"), Piece("ab", -1), Piece("ba", -1), Piece("abc", -3))
     >>> score_ranks(SentencePieceModel(pieces, TrainerSpec(model_type=2)))
     {'ab': 0, 'ba': 0, 'abc': 1}
     """
-    # as the encoder's table: a name given twice keeps its last score
-    scores = {entry.piece: entry.score for entry in model.pieces if entry.type in MERGEABLE_TYPES}
+    # as the encoder's table (a name given twice keeps its last score), less the user-defined symbols: those are
+    # cut out of the text whole before merging, so no merge ever makes one (they are one token at every size)
+    built = MERGEABLE_TYPES - {PieceType.USER_DEFINED}
+    scores = {entry.piece: entry.score for entry in model.pieces if entry.type in built}
     multi = {piece: score for piece, score in scores.items() if len(piece) > 1}
     levels = {score: rank for rank, score in enumerate(sorted(set(multi.values()), reverse=True))}
     return {piece: levels[score] for piece, score in multi.items()}

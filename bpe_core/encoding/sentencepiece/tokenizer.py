@@ -6,12 +6,13 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from ..arguments import checked_text
-from ..lifetimes import Segmentation
+from ..lifetimes import Segmentation, merge_lifetimes
 from .decoding import Decoder
 from .merging import MergeEncoder
 from .model import SPACE_SYMBOL, PieceType, SentencePieceModel, byte_of_piece, check_model
 from .normalizer import Normalizer
 from .segmenting import score_ranks, segmentation
+from .sizes import first_k, merges_from_scores
 
 if TYPE_CHECKING:
     from ..shape import TokenizerShape
@@ -36,7 +37,8 @@ class SentencePieceTokenizer:
     'low low'
     """
 
-    def __init__(self, model: SentencePieceModel, *, name: str | None = None):
+    def __init__(self, model: SentencePieceModel, *, name: str | None = None, steps: int | None = None):
+        """``steps``: keep only the pieces of the ``steps`` best score ranks (see :meth:`truncated`)."""
         check_model(model)
         self.model = model
         self.name = name
@@ -47,12 +49,19 @@ class SentencePieceTokenizer:
             user_defined_symbols=[entry.piece for entry in model.pieces if entry.type == PieceType.USER_DEFINED],
         )
         space = SPACE_SYMBOL if model.normalizer.escape_whitespaces else " "
-        self._encoder = MergeEncoder(model, space)
+        ranks = score_ranks(model)
+        levels = max(ranks.values(), default=-1) + 1
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, int) or not 0 <= steps <= levels):
+            raise ValueError(f"k must be a whole number of merges from 0 to {levels:,}, not {steps!r}")
+        self._steps = levels if steps is None else steps
+        self._ranks = {piece: rank for piece, rank in ranks.items() if rank < self._steps}
+        dropped = frozenset(ranks) - frozenset(self._ranks)
+        self._dropped_ids = frozenset(i for i, piece in enumerate(self._pieces) if piece in dropped)
+        self._encoder = MergeEncoder(model, space, dropped)
         # What decoding treats each id as: SentencePiece looks a piece's id up by its name again.
         types = [model.pieces[self._encoder.id_of(piece)].type for piece in self._pieces]
         self._decoder = Decoder(model, types)
         self._merges: list[tuple[str, str]] | None = None
-        self._ranks: dict[str, int] | None = None
         self._byte_piece = {
             bytes([byte]): identifier
             for identifier, entry in enumerate(model.pieces)
@@ -69,7 +78,7 @@ class SentencePieceTokenizer:
     @property
     def vocab(self) -> dict[int, str]:
         """Every piece by id, as SentencePiece writes it (▁ for a space, ``<0x41>`` for a byte)."""
-        return dict(enumerate(self._pieces))
+        return {i: piece for i, piece in enumerate(self._pieces) if i not in self._dropped_ids}
 
     @property
     def special_tokens(self) -> dict[str, int]:
@@ -90,7 +99,7 @@ class SentencePieceTokenizer:
         right part, ties kept in id order.
         """
         if self._merges is None:
-            self._merges = _merges_from_scores(self.model)
+            self._merges = merges_from_scores(self.model, {self._pieces[i] for i in self._dropped_ids})
         return list(self._merges)
 
     @property
@@ -133,10 +142,28 @@ class SentencePieceTokenizer:
     def segment(self, text: str) -> Segmentation:
         """The normalized text's boundaries with their lifetimes: its pieces with the first k merges (the pieces
         of the k best scores), for every k; see :mod:`.segmenting`."""
-        if self._ranks is None:
-            self._ranks = score_ranks(self.model)
-        levels = max(self._ranks.values(), default=-1) + 1
-        return segmentation(self.normalize(text), self._encoder, self._ranks, levels, self.byte_level)
+        return segmentation(self.normalize(text), self._encoder, self._ranks, self._steps, self.byte_level)
+
+    # -- every size (bpe_core.analysis.ladder): the pieces of the k best scores, k = 0 .. merge_steps -------
+
+    @property
+    def merge_steps(self) -> int:
+        """How many sizes past the smallest :meth:`segment` counts: the score ranks of pieces merges make."""
+        return self._steps
+
+    def first_k(self) -> dict[int, int]:
+        """Each regular piece's first size (0: the base); control pieces, ``<unk>`` and user-defined symbols are
+        left out (see :mod:`.sizes`)."""
+        return first_k(self.model, self._ranks, self._dropped_ids)
+
+    def truncated(self, k: int) -> SentencePieceTokenizer:
+        """The same model with only the pieces of the k best score ranks (ids unchanged; see :mod:`.sizes`)."""
+        return SentencePieceTokenizer(self.model, name=self.name, steps=k)
+
+    def own_lifetimes(self, token_id: int) -> list[int]:
+        """A piece's own characters merged by score: the lifetimes between them (``PERMANENT``: never joined)."""
+        piece = self._pieces[self._checked_id(token_id)]
+        return merge_lifetimes(len(piece), lambda start, _middle, stop: self._ranks.get(piece[start:stop]))
 
     def piece(self, token_id: int) -> str:
         """The piece an id stands for (``▁the``, ``<0x0A>``, ``<s>``); a bad id is a ValueError."""
@@ -229,8 +256,10 @@ class SentencePieceTokenizer:
             if isinstance(token_id, bool) or not hasattr(token_id, "__index__"):
                 raise ValueError(f"token id {token_id!r} is not an integer ({type(token_id).__name__})")
             token_id = token_id.__index__()
-        if not 0 <= token_id < len(self._pieces):
-            raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {self.n_vocab - 1})")
+        if not 0 <= token_id < len(self._pieces) or token_id in self._dropped_ids:
+            cut = ", less the pieces cut off" if self._dropped_ids else ""
+            last = self.n_vocab - 1
+            raise ValueError(f"token id {token_id} is not in this tokenizer (its ids run from 0 to {last}{cut})")
         return token_id
 
 
@@ -244,22 +273,6 @@ def _utf8_text(text: str) -> str:
             f"the text holds a lone surrogate (U+{ord(text[error.start]):04X} at {error.start}), which is not UTF-8"
         ) from None
     return text
-
-
-def _merges_from_scores(model: SentencePieceModel) -> list[tuple[str, str]]:
-    # Keyed by piece like the converter's dicts: a name given twice keeps its first place and last id/score.
-    vocab = {entry.piece: i for i, entry in enumerate(model.pieces)}
-    scores = {entry.piece: entry.score for entry in model.pieces}
-    found: list[tuple[str, str, float]] = []
-    for piece, score in scores.items():
-        local = [(piece[:cut], piece[cut:]) for cut in range(1, len(piece))]
-        local = sorted(
-            (pair for pair in local if pair[0] in vocab and pair[1] in vocab),
-            key=lambda pair: (vocab[pair[0]], vocab[pair[1]]),
-        )
-        found.extend((left, right, score) for left, right in local)
-    found.sort(key=lambda merge: (merge[2], len(merge[0]), len(merge[1])), reverse=True)
-    return [(left, right) for left, right, _ in found]
 
 
 if TYPE_CHECKING:  # mypy holds SentencePiece to the shape every tokenizer has (tests/test_types.py)
