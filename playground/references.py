@@ -27,10 +27,13 @@ REFERENCES: tuple[str, ...] = reference_names()
 STUDIED_REFERENCES: tuple[str, ...] = REFERENCES
 """Those Compare's choose, languages, health and overlap may study: every one (a family that could not be cut to a
 size would be left out here, and the views would say why)."""
+BYTE_LEVEL_REFERENCES: tuple[str, ...] = tuple(name for name in REFERENCES if reference_spec(name).kind != "file")
+"""Those that load as a ``bpe_core.Tokenizer`` (all but DeepSeek V4's pipeline and Mistral 7B v3's SentencePiece):
+the bases a training can continue from (``playground.bases``)."""
 DEFAULT_REFERENCES: tuple[str, ...] = REFERENCES[:3]
 """What a view compares with until the user chooses: OpenAI's three (small vocabularies, quick to load)."""
-ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "o200k_base", "gpt2")
-"""The talk's comparison in Chinese: Qwen (much Chinese in its training), GPT-4o, and GPT-2 (English-first)."""
+ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "deepseek-v4", "o200k_base")
+"""The talk's comparison in Chinese: Qwen and DeepSeek (much Chinese in their training) beside GPT-4o."""
 
 SHORT_NAMES: dict[str, str] = {
     "gpt2": "GPT-2 (r50k)",

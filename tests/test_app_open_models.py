@@ -25,7 +25,7 @@ from apptest_helpers import (
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from bpe_core.reference import reference_spec
+from bpe_core.reference import reference_files, reference_spec
 from playground import i18n, references
 from playground.corpora import load_sample
 from playground.links import parse_link
@@ -140,15 +140,20 @@ def test_the_curve_draws_an_open_model_as_a_point_its_library_counts():
     assert point["tokens"] == len(own.their_ids("llama3", theirs, load_sample(CAT), specials=False))
 
 
-def test_talk_step_8_in_chinese_compares_qwen_gpt4o_and_gpt2_on_a_chinese_sentence():
+def test_talk_step_8_in_chinese_compares_qwen_deepseek_and_gpt4o_on_a_chinese_sentence():
     needs("qwen3.6")
+    needs("deepseek-v4")
     at = fresh(TALK, step="8", lang="zh")
-    assert sess(at).talk_refs == ["qwen3.6", "o200k_base", "gpt2"]
+    assert sess(at).talk_refs == ["qwen3.6", "deepseek-v4", "o200k_base"]
     views = [body for body in htmls(at) if 'class="cmp-view"' in body]
-    assert len(views) == 3 and "Qwen 3.6 ·" in views[0]
+    assert len(views) == 3 and "Qwen 3.6 ·" in views[0] and "DeepSeek V4 ·" in views[1]
     _, theirs = own.pair("qwen3.6")
     expected = own.their_ids("qwen3.6", theirs, talk_data.ZH_THREE_TEXT, specials=False)
     assert [int(span.token_id) for span in token_spans(views[0])] == expected
+    tokenizers = pytest.importorskip("tokenizers")
+    deepseek = tokenizers.Tokenizer.from_file(str(reference_files("deepseek-v4")["tokenizer.json"]))
+    expected = deepseek.encode(talk_data.ZH_THREE_TEXT, add_special_tokens=False).ids
+    assert [int(span.token_id) for span in token_spans(views[1])] == expected
     assert i18n.t("Choose the tokenizers", lang="zh") in [e.label for e in at.expander]
 
 

@@ -1,5 +1,5 @@
 """Talk step 8: one text, a few real tokenizers side by side. In English OpenAI's three on code and Chinese; in
-Chinese Qwen, GPT-4o and GPT-2 on a Chinese sentence; the speaker may choose any built-in model instead."""
+Chinese Qwen, DeepSeek and GPT-4o on a Chinese sentence; the speaker may choose any built-in model instead."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from ui.talk import data
 
 
 def three_tokenizers() -> None:
-    # In Chinese the comparison is about Chinese: a Chinese sentence, Qwen (trained on much Chinese) beside GPT-4o
-    # and GPT-2 (English-first); any built-in model can be chosen in its place.
+    # In Chinese the comparison is about Chinese: a Chinese sentence, Qwen and DeepSeek (trained on much Chinese)
+    # beside GPT-4o; any built-in model can be chosen in their place (GPT-2 shows the English-first extreme).
     text = data.ZH_THREE_TEXT if language() == "zh" else data.THREE_TEXT
     s = state.current()
     if not s.talk_refs:
