@@ -95,18 +95,7 @@ def from_bytes(request: Request, data: bytes) -> Trained:
             header["special_tokens"],
             header["pattern"],
         )
-        result = bpe_core.TrainResult(
-            tokenizer,
-            [],
-            header["settings"],
-            header["seconds"],
-            header["pretoken_count"],
-            header["unique_pretokens"],
-            header["stopped_early"],
-            header["stop_reason"],
-            header["timings"],
-            special_token_count=header["special_token_count"],
-        )
+        result = _train_result(tokenizer, header, special_token_count=header["special_token_count"])
         if "parity" in header:
             parity = header["parity"]
             result = bpe_core.ParityResult(
@@ -140,7 +129,12 @@ def _extended(request: Request, header: dict[str, Any], trace: PackedTrace) -> t
     for left, right in trace.merges():
         symbols.append(symbols[left] + symbols[right])
     tokenizer = extended_again(base, list(trace.with_symbols(symbols)))
-    result = bpe_core.TrainResult(
+    return base, _train_result(tokenizer, header)
+
+
+def _train_result(tokenizer: bpe_core.Tokenizer, header: dict[str, Any], **extra: Any) -> bpe_core.TrainResult:
+    """A training's result from its stored header (its trace is kept packed, apart)."""
+    return bpe_core.TrainResult(
         tokenizer,
         [],
         header["settings"],
@@ -150,5 +144,5 @@ def _extended(request: Request, header: dict[str, Any], trace: PackedTrace) -> t
         header["stopped_early"],
         header["stop_reason"],
         header["timings"],
+        **extra,
     )
-    return base, result

@@ -116,15 +116,20 @@ def text_emissions(tokenizer: Tokenizer, text: str) -> Emissions:
     for piece, count in pieces.items():
         for start, stop, first, last in pretoken_spans(piece, piece_lifetimes(piece, ranks), n):
             weights[token_id[piece[start:stop]], first, last] += count
+    return emissions_of(weights, n, tokenizer.n_vocab, specials)
+
+
+def emissions_of(weights: Counter[tuple[int, int, int]], n: int, n_vocab: int, special_count: int) -> Emissions:
+    """:class:`Emissions` from occurrences by (id, first, last) of a tokenizer of ``n`` merges."""
     keys = np.array(list(weights), dtype=np.int64).reshape(-1, 3)
     return Emissions(
         num_merges=n,
-        n_vocab=tokenizer.n_vocab,
+        n_vocab=n_vocab,
         ids=keys[:, 0],
         first=keys[:, 1],
         last=keys[:, 2],
         weight=np.fromiter(weights.values(), dtype=np.int64, count=len(weights)),
-        special_count=specials,
+        special_count=special_count,
     )
 
 

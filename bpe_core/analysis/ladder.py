@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..encoding.lifetimes import PERMANENT
-from .emission import Emissions, pretoken_spans, text_emissions, token_first_k
+from .emission import Emissions, emissions_of, pretoken_spans, text_emissions, token_first_k
 from .sizes import step_sizes
 
 __all__ = ["Ladder", "ladder", "shape_emissions"]
@@ -115,16 +115,7 @@ def shape_emissions(tokenizer: Any, text: str) -> Emissions:
             if identifier is None:
                 identifier = ids[token] = _token_id(tokenizer, token)
             weights[identifier, first, last] += count
-    keys = np.array(list(weights), dtype=np.int64).reshape(-1, 3)
-    return Emissions(
-        num_merges=n,
-        n_vocab=tokenizer.n_vocab,
-        ids=keys[:, 0],
-        first=keys[:, 1],
-        last=keys[:, 2],
-        weight=np.fromiter(weights.values(), dtype=np.int64, count=len(weights)),
-        special_count=0,  # an added token is a stretch of its own, counted with the rest
-    )
+    return emissions_of(weights, n, tokenizer.n_vocab, 0)  # an added token is a stretch of its own, counted too
 
 
 def _token_id(tokenizer: Any, token: bytes | str) -> int:
