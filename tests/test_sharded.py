@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -219,12 +220,20 @@ def test_progress_grows_to_the_total_and_cancelling_leaves_nothing_behind(count_
     def cancel(stage, done, total):
         raise Cancelled
 
-    folders = set(os.listdir(os.environ.get("TMPDIR", "/tmp")))
+    # The workers' folder goes in a temporary directory of this test's own: the machine's /tmp is shared with other
+    # tests and processes counting at the same time (their folders came and went while this one was watched).
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    made = []
+    real_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda *a, **k: made.append(real_mkdtemp(*a, **k)) or made[-1])
     before = _children()  # a test process may have children of its own (another test's job runner, say)
     with pytest.raises(Cancelled):
         train_files(paths, 260, progress=cancel, block_bytes=100)
     assert _children() <= before  # every worker reaped: none alive, none a zombie
-    assert {name for name in os.listdir(os.environ.get("TMPDIR", "/tmp")) if name.startswith("bpe-count-")} <= folders
+    assert made and all(Path(folder).parent == private for folder in made)  # the workers had a folder there
+    assert os.listdir(private) == []  # and it went with them
 
 
 def _children() -> set[int]:
