@@ -1,0 +1,108 @@
+"""What a new user found on the Train page's "Start from" and "Advanced" options, each held in AppTest: a base's own
+pre-tokenization and special tokens shown (and no stale ones in the link), the vocab-size hint before Train, the
+trainer options' bounds and messages. Built-in bases only (Llama 3 and GPT-2 load offline); no training here is
+bigger than GPT-2 + 40 merges on the built-in English/Chinese sample."""
+
+from __future__ import annotations
+
+from apptest_helpers import TRAIN, click_train, fresh, no_exception, sess, unescaped
+
+from playground import bases
+from playground.session import Session
+
+CORPUS = "mixed-english-chinese"
+
+
+def _shown(at, label: str) -> str:
+    (box,) = [box for box in at.text_input if box.label == label]
+    assert box.disabled
+    return box.value
+
+
+def _link(at) -> dict[str, str]:
+    return {key: value[0] if isinstance(value, list) else value for key, value in dict(at.query_params).items()}
+
+
+def test_a_base_shows_its_own_pattern_and_special_tokens_and_the_link_carries_neither():
+    at = fresh(TRAIN, corpus=CORPUS)
+    at.selectbox(key=Session.base.key).set_value("llama3").run()
+    no_exception(at)
+    llama3 = bases.reference_base("llama3")
+    assert "Llama 3 regex" in _shown(at, "Pre-tokenization")
+    specials = _shown(at, "Special tokens (separated by spaces)")
+    first = min(llama3.special_tokens, key=llama3.special_tokens.__getitem__)
+    assert specials.startswith(first) and "<|endoftext|>" not in specials
+    assert f"{len(llama3.special_tokens):,} special tokens" in specials
+    assert not [box for box in at.selectbox if box.key == Session.pattern.key]  # the session's own is not shown
+    link = _link(at)
+    assert link["base"] == "llama3" and "pattern" not in link and "specials" not in link
+    at.selectbox(key=Session.base.key).set_value("gpt2").run()
+    assert "GPT-2 regex" in _shown(at, "Pre-tokenization")
+    assert _shown(at, "Special tokens (separated by spaces)") == "<|endoftext|>"
+    at.selectbox(key=Session.base.key).set_value("bytes").run()  # from bytes: the person's own boxes again
+    assert not at.selectbox(key=Session.pattern.key).disabled
+    assert "pattern" in _link(at) and "specials" in _link(at)
+
+
+def _said(at) -> str:
+    return " ".join(unescaped(element.value) for element in (*at.caption, *at.warning, *at.info))
+
+
+def test_the_vocab_size_hint_says_at_once_what_is_wrong_with_a_size_for_the_base():
+    at = fresh(TRAIN, corpus=CORPUS)
+    at.selectbox(key=Session.base.key).set_value("llama3").run()
+    size = len(bases.reference_base("llama3").vocab)
+    box = at.number_input(key=Session.vocab.key)
+    bounds = (box.proto.has_min, box.proto.min, box.proto.has_max, box.proto.max)
+    assert bounds == (True, 1, True, bases.MAX_EXTENDED_VOCAB)  # not JavaScript's safest integers
+    box.set_value(1000).run()
+    said = _said(at)
+    assert f"at least {size + 1:,}, as Llama 3 has {size:,} tokens" in said
+    assert "now)" not in said and "(-" not in said  # no count of new merges below zero
+    at.number_input(key=Session.vocab.key).set_value(size + bases.MAX_NEW_MERGES + 1).run()
+    assert f"at most {size + bases.MAX_NEW_MERGES:,}" in _said(at)
+    at.number_input(key=Session.vocab.key).set_value(size + 40).run()
+    assert not at.warning and "(40 now)" in _said(at)
+
+
+def test_the_vocab_size_hint_in_chinese(monkeypatch):
+    from apptest_helpers import options_in
+
+    options_in("zh", monkeypatch)
+    at = fresh(TRAIN, lang="zh", corpus=CORPUS, base="gpt2", vocab="1000")
+    assert "至少 50,258" in _said(at) and "-49" not in _said(at)
+
+
+def test_an_option_out_of_range_is_named_where_it_is_typed_and_never_trained_with():
+    at = fresh(TRAIN, corpus="toy-the-cat-in-the-hat", min_freq="5")
+    before = sess(at).trained
+    assert before is not None and before.request.min_frequency == 5
+    box = at.number_input(key=Session.min_freq.key)
+    assert not box.proto.has_min  # a bounded box would keep 5 while it shows -3
+    box.set_value(-3).run()
+    assert any("Minimum pair count = -3 is not possible" in unescaped(w.value) for w in at.warning)
+    assert "min_freq" not in _link(at)
+    click_train(at)
+    assert sess(at).trained is before  # nothing trained with 5, a value the box no longer shows
+    assert any("Minimum pair count = -3" in unescaped(error.value) for error in at.error)
+    at.number_input(key=Session.min_freq.key).set_value(2).run()
+    assert not at.warning
+
+
+def test_the_stop_message_names_the_box_and_a_longest_token_of_1_is_warned_before_training():
+    at = fresh(TRAIN, corpus="toy-the-cat-in-the-hat", min_freq="50")
+    trained = sess(at).trained
+    assert trained is not None and trained.result.stopped_early
+    said = _said(at)
+    assert "below the minimum pair count 50" in said and "below min_frequency" not in said
+    at.number_input(key=Session.min_freq.key).set_value(0).run()
+    at.number_input(key=Session.max_len.key).set_value(1).run()
+    assert any("a token of 1 byte is a byte, so nothing can merge" in unescaped(w.value) for w in at.warning)
+
+
+def test_a_bytes_per_token_that_did_not_change_shows_no_delta():
+    at = fresh(TRAIN, corpus="toy-the-cat-in-the-hat", max_len="1")
+    trained = sess(at).trained
+    assert trained.num_merges == 0
+    (metric,) = [m for m in at.metric if "Bytes per token" in m.label]
+    assert not metric.delta
