@@ -5,12 +5,18 @@ bigger than GPT-2 + 40 merges on the built-in English/Chinese sample."""
 
 from __future__ import annotations
 
+import numpy as np
 from apptest_helpers import TRAIN, click_train, fresh, no_exception, sess, unescaped
 
+import bpe_core
 from playground import bases
+from playground.heldout_texts import CODE_PROSE_CHINESE, built_in_text
 from playground.session import Session
+from ui.compare.choose_chart import gain_step
 
 CORPUS = "mixed-english-chinese"
+GPT2 = 50_257
+NEW = 40
 
 
 def _shown(at, label: str) -> str:
@@ -106,3 +112,36 @@ def test_a_bytes_per_token_that_did_not_change_shows_no_delta():
     assert trained.num_merges == 0
     (metric,) = [m for m in at.metric if "Bytes per token" in m.label]
     assert not metric.delta
+
+
+# -- Compare: choose a size of a continued tokenizer ----------------------------------------------------------------
+
+
+def _choose(at, **params: str):
+    from apptest_helpers import open_page
+
+    at.query_params.clear()
+    at.query_params.update({"view": "choose", "heldout": CODE_PROSE_CHINESE, **params})
+    return open_page(at, "pages/3_Compare.py")
+
+
+def test_choose_a_size_of_a_continued_tokenizer_keeps_k_of_its_new_merges():
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW), holdout="20")
+    trained = sess(at).trained
+    _choose(at, sizes="128256,129256")  # sizes of another tokenizer (Llama 3's): dropped, and said so
+    no_exception(at)
+    assert any("128,256, 129,256 were dropped" in unescaped(info.value) for info in at.info)
+    heldout = built_in_text(CODE_PROSE_CHINESE)
+    offset = trained.tokenizer.num_merges - NEW  # GPT-2's own merges: the sizes start there
+    whole = bpe_core.size_curve(trained.tokenizer, heldout, min_uses=None)
+    counts = whole.token_counts[offset:]
+    step = gain_step(NEW)
+    gains = (counts - counts[np.minimum(np.arange(len(counts)) + step, len(counts) - 1)]) / counts
+    good = np.flatnonzero(gains >= 0.005)
+    k = int(good[-1]) if len(good) else 0
+    assert any(f"Keep **{k:,} of the {NEW} new merges**" in s.value for s in at.success)
+    sizes = [int(cell.replace(",", "").replace("★", "")) for cell in map(str, at.table[0].value["vocab size"])]
+    assert sizes == sorted({GPT2, GPT2 + NEW // 2, GPT2 + NEW, GPT2 + k})  # the base's size to all, nothing below
+    for size, tokens in zip(sizes, map(str, at.table[0].value["tokens"])):
+        cut = trained.tokenizer.truncated(offset + size - GPT2)  # GPT-2 with the first size - 50,257 new merges
+        assert int(tokens.replace(",", "")) == len(cut.encode(heldout)), size

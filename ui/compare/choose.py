@@ -17,7 +17,7 @@ from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve,
 from playground.i18n import t
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
-from ui.compare import side, texts
+from ui.compare import choose_continued, side, texts
 from ui.compare.choose_chart import chart, gain_step
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import held_out_inputs
@@ -62,8 +62,14 @@ def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int], step
     )
 
 
-def inputs(s: Session, subject: Subject, step: int) -> None:
+def inputs(s: Session, subject: Subject, step: int, span: choose_continued.Span | None) -> None:
     low, high = analysis.vocab_size_of(subject.tokenizer, 0), analysis.vocab_size_of(subject.tokenizer)
+    dropped: list[int] = []
+    if span is not None:  # a continued tokenizer: from its base's size (no new merge) to all of it
+        low, high = span.low, span.high
+        s.sizes, dropped = choose_continued.kept_sizes(s.sizes, span)
+        if not s.sizes:
+            s.sizes = choose_continued.default_sizes(span)
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
     if not side.box_shows(s):
@@ -83,6 +89,8 @@ def inputs(s: Session, subject: Subject, step: int) -> None:
             args=(s,),
             persist_state="session",
         )
+        if dropped and span is not None:
+            st.info(choose_continued.dropped_note(dropped, span))
     with second:
         st.number_input(
             t("Suggest the largest size where {step:,} more merges still save at least (% of tokens)", step=step),
@@ -119,8 +127,10 @@ def inputs(s: Session, subject: Subject, step: int) -> None:
 
 
 def render(s: Session, subject: Subject) -> None:
-    step = gain_step(subject.tokenizer.num_merges)  # "the gain of 1,000 more merges" scaled to small tokenizers
-    inputs(s, subject, step)
+    span = choose_continued.span_of(subject)  # a continued tokenizer's sizes: its base's to all of it
+    # "the gain of 1,000 more merges" scaled to small tokenizers (a continued one: to its new merges)
+    step = gain_step(span.new if span is not None else subject.tokenizer.num_merges)
+    inputs(s, subject, step, span)
     heldout = texts.heldout(s, subject.trained)
     if heldout is None or not heldout.n_bytes:
         st.info(texts.heldout_missing_message(s))
@@ -129,10 +139,17 @@ def render(s: Session, subject: Subject) -> None:
     found = curve(subject, heldout, s.min_uses)
     if found is None:
         return
+    if span is not None:
+        found = choose_continued.cut(found, span)
     suggestion = suggest_size(found, min_gain=s.min_gain / 100, per_merges=step)
-    st.success(suggestion_text(found, suggestion, step), icon=":material/straighten:")
+    said = suggestion_text(found, suggestion, step)
+    if span is not None:
+        said = choose_continued.keep_text(span, suggestion) + " " + said
+    st.success(said, icon=":material/straighten:")
     sizes = sorted({*s.sizes, suggestion.vocab_size})
     measured = rows(s, subject, heldout, sizes, step)
+    if span is not None:
+        measured = choose_continued.relative(measured, span)
     st.vega_lite_chart(chart(found, measured, suggestion, step), width="stretch")
     table(measured, suggestion, s.min_uses, step)
     st.caption(
