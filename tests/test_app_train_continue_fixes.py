@@ -145,3 +145,31 @@ def test_choose_a_size_of_a_continued_tokenizer_keeps_k_of_its_new_merges():
     for size, tokens in zip(sizes, map(str, at.table[0].value["tokens"])):
         cut = trained.tokenizer.truncated(offset + size - GPT2)  # GPT-2 with the first size - 50,257 new merges
         assert int(tokens.replace(",", "")) == len(cut.encode(heldout)), size
+
+
+# -- Encode: the new tokens marked ----------------------------------------------------------------------------------
+
+
+def test_encode_marks_the_new_tokens_and_says_which_round_made_each():
+    import html
+    import re
+
+    from apptest_helpers import ENCODE, open_page
+
+    text = "字节对编码从字节开始，反复合并出现次数最多的相邻字节对。<script>"
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW))
+    trained = sess(at).trained
+    at.session_state[Session.text.key] = text
+    open_page(at, ENCODE)
+    ids = trained.tokenizer.encode(text)
+    rounds = {record.new_id: record.rank + 1 for record in trained.trace}  # the round that made each new id
+    body = next(element.proto.body for element in at.get("html") if 'class="tokens"' in element.proto.body)
+    spans = re.findall(r'<span class="(tok c\d+[^"]*)" data-token-id="(\d+)" title="([^"]*)">', body)
+    assert [int(identifier) for _, identifier, _ in spans] == ids
+    for classes, identifier, title in spans:
+        new = int(identifier) >= GPT2
+        assert ("new" in classes.split()) == new, identifier
+        said = f"new: made by round {rounds.get(int(identifier))} of the continuation"
+        assert (said in html.unescape(title)) == new, (identifier, title)
+    assert any(identifier >= GPT2 for identifier in ids) and "<script>" not in body  # text escaped as before
+    assert any("dotted outline" in unescaped(caption.value) for caption in at.caption)
