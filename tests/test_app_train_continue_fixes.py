@@ -173,3 +173,35 @@ def test_encode_marks_the_new_tokens_and_says_which_round_made_each():
         assert (said in html.unescape(title)) == new, (identifier, title)
     assert any(identifier >= GPT2 for identifier in ids) and "<script>" not in body  # text escaped as before
     assert any("dotted outline" in unescaped(caption.value) for caption in at.caption)
+
+
+# -- Compare's curve view of a continued tokenizer ------------------------------------------------------------------
+
+
+def _legend_lines(spec: dict) -> int:
+    """Lines the chart's legends take below the plot: each colour, shape or fill field's title and entries."""
+    entries: dict[str, set] = {}
+    for layer in spec.get("layer", []):
+        values = layer.get("data", {}).get("values", [])
+        for channel in ("color", "shape", "fill"):
+            field = layer.get("encoding", {}).get(channel, {}).get("field")
+            if field:
+                entries.setdefault(field, set()).update(str(row.get(field)) for row in values)
+    return sum(len(found) + 2 for found in entries.values())
+
+
+def test_the_curve_view_of_a_continued_tokenizer_keeps_its_plot_height_and_says_one_part():
+    from apptest_helpers import open_page, vega_specs
+
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW))
+    at.query_params.clear()
+    at.query_params.update({"view": "curve", "refs": "gpt2,cl100k_base,o200k_base"})
+    open_page(at, "pages/3_Compare.py")
+    no_exception(at)
+    specs = vega_specs(at)
+    assert specs
+    for spec in specs:  # autosize "fit" counts the legends in the height: at least 14 px a line is on top of the plot
+        assert spec["autosize"]["type"] == "fit"
+        assert spec["height"] - 14 * _legend_lines(spec) >= 300, (spec["height"], _legend_lines(spec))
+    said = " ".join(caption.value for caption in at.caption)
+    assert "1 parts" not in said and "counted as one part" in said
