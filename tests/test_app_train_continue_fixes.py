@@ -5,6 +5,8 @@ bigger than GPT-2 + 40 merges on the built-in English/Chinese sample."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from apptest_helpers import TRAIN, click_train, fresh, no_exception, sess, unescaped
 
@@ -205,3 +207,26 @@ def test_the_curve_view_of_a_continued_tokenizer_keeps_its_plot_height_and_says_
         assert spec["height"] - 14 * _legend_lines(spec) >= 300, (spec["height"], _legend_lines(spec))
     said = " ".join(caption.value for caption in at.caption)
     assert "1 parts" not in said and "counted as one part" in said
+
+
+def _small_said(at) -> bool:
+    return any("too small to decide on" in unescaped(warning.value) for warning in at.warning)
+
+
+def test_choose_says_when_the_held_out_text_is_too_small_to_decide_on():
+    at = fresh(TRAIN, corpus=CORPUS, base="gpt2", vocab=str(GPT2 + NEW))
+    trained = sess(at).trained
+    _choose(at)
+    offset = trained.tokenizer.num_merges - NEW
+    counts = bpe_core.size_curve(trained.tokenizer, built_in_text(CODE_PROSE_CHINESE), min_uses=None).token_counts
+    counts = counts[offset:]
+    k = int(next(m.group(1) for w in at.success if (m := re.search(r"Keep \*\*([0-9,]+) of", w.value))))
+    saved = counts[k] - counts[min(k + gain_step(NEW), len(counts) - 1)]
+    small = saved < 30 or counts[0] - counts[-1] < 0.01 * counts[0]
+    assert small  # a 3 KB held-out text and 40 new merges: a handful of tokens
+    assert _small_said(at) == small
+    # From bytes, 12 KB held out and a 5% rule: the choice rests on a hundred tokens or more, and nothing is said
+    big = fresh(TRAIN, corpus="python-reference-excerpt", vocab="600", holdout="20")
+    _choose(big, heldout="split", min_gain="5")
+    no_exception(big)
+    assert any("Suggested vocab size" in success.value for success in big.success) and not _small_said(big)

@@ -146,6 +146,8 @@ def render(s: Session, subject: Subject) -> None:
     if span is not None:
         said = choose_continued.keep_text(span, suggestion) + " " + said
     st.success(said, icon=":material/straighten:")
+    if (small := too_small_note(found, suggestion, step)) is not None:
+        st.warning(small)
     sizes = sorted({*s.sizes, suggestion.vocab_size})
     measured = rows(s, subject, heldout, sizes, step)
     if span is not None:
@@ -173,6 +175,30 @@ def render(s: Session, subject: Subject) -> None:
                 high=int(found.vocab_sizes[-1]),
             )
         )
+
+
+FEW_TOKENS = 30
+"""A choice that rests on fewer tokens than this (or on less than 1% of the held-out tokens, over the whole
+curve) is noise of the held-out text, not a difference to decide on."""
+
+
+def too_small_note(found: SizeCurve, suggestion: Suggestion, step: int) -> str | None:
+    """Said when the held-out text is too small for the choice: the rule compares the tokens ``step`` more merges
+    save at the suggestion, and those are a handful (or every size of the curve is within 1% of another)."""
+    counts, last = found.token_counts, len(found.token_counts) - 1
+    k = suggestion.merges
+    saved = int(counts[k]) - int(counts[min(k + step, last)])
+    whole = int(counts[0]) - int(counts[last])
+    if saved >= FEW_TOKENS and whole >= 0.01 * int(counts[0]):
+        return None
+    return t(
+        "The held-out text is too small to decide on: the suggestion rests on {saved:,} tokens of {total:,} "
+        "({whole:,} between the smallest and the largest size). Give a bigger held-out text (tens of KB): paste or "
+        "upload one under “Held-out text”, or hold out a bigger share of a bigger corpus on the Train page.",
+        saved=saved,
+        total=int(counts[k]),
+        whole=whole,
+    )
 
 
 def suggestion_text(found: SizeCurve, suggestion: Suggestion, step: int) -> str:
