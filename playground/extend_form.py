@@ -15,6 +15,7 @@ from playground.bases import BYTES, MAX_NEW_MERGES, BaseMissing, base_tokenizer,
 from playground.form_errors import SettingsError
 from playground.i18n import later, t
 from playground.kinds import kind_of
+from playground.patterns import PATTERN_LABELS
 from playground.session import Session
 
 BaseInfo = tuple[str, str, int]
@@ -38,6 +39,32 @@ def base_pattern_choice(s: Session) -> str:
     return pattern if pattern in PATTERNS else t("the base's own")
 
 
+def base_settings(s: Session) -> tuple[str, str, str] | None:
+    """What the Train page's greyed boxes show while a base is continued: the base's label, its pre-tokenization (by
+    its name in the page's language) and its special tokens (the first few, and how many); None when the base is not
+    here (the Train button says why)."""
+    base = _base_here(s)
+    if base is None:
+        return None
+    tokenizer = base_tokenizer(s.base, s.loaded)
+    pattern = tokenizer.pattern
+    if pattern is None:
+        shown = t(PATTERN_LABELS["none"])
+    elif pattern in PATTERN_LABELS:
+        shown = t(PATTERN_LABELS[pattern])
+    else:
+        shown = t("the base's own regex")
+    names = sorted(tokenizer.special_tokens, key=tokenizer.special_tokens.__getitem__)
+    specials = " ".join(names[:SHOWN_SPECIALS])
+    if len(names) > SHOWN_SPECIALS:
+        specials += " " + t("… ({n:,} special tokens in all)", n=len(names))
+    return base[1], shown, specials or t("(none)")
+
+
+SHOWN_SPECIALS = 4
+"""The special tokens of a base the greyed box lists (Llama 3 has 256)."""
+
+
 def check_vocab(vocab: int, label: str, size: int) -> None:
     """A continued tokenizer's vocab size is its base's size plus 1 to :data:`MAX_NEW_MERGES` new merges."""
     if not size < vocab <= size + MAX_NEW_MERGES:
@@ -54,15 +81,12 @@ def check_vocab(vocab: int, label: str, size: int) -> None:
 
 
 def vocab_range(s: Session) -> str | None:
-    """What the Train page says of the sizes a continued training allows (None when it trains from bytes, or when
-    the base is not here: the Train button says why)."""
-    try:
-        base = base_of(s)
-    except SettingsError:
+    """What the Train page says of the sizes a continued training allows (None when it trains from bytes, when the
+    base is not here: the Train button says why, or when the size is out of range: :func:`vocab_problem` says so)."""
+    found = _base_here(s)
+    if found is None or not found[2] < s.vocab <= found[2] + MAX_NEW_MERGES:
         return None
-    if base is None:
-        return None
-    _, label, size = base
+    _, label, size = found
     return t(
         "Vocab size = {base}'s {size:,} tokens + the new merges ({merges:,} now): from {low:,} to {high:,}. Every "
         "token of the base keeps its id; the new ones follow its highest id.",
@@ -72,3 +96,39 @@ def vocab_range(s: Session) -> str | None:
         low=size + 1,
         high=size + MAX_NEW_MERGES,
     )
+
+
+def vocab_problem(s: Session) -> str | None:
+    """What is wrong with the vocab size for a continued training, said as it is typed (None when nothing is, or
+    when training starts from bytes): at or below the base's size, or above it plus :data:`MAX_NEW_MERGES`."""
+    found = _base_here(s)
+    if found is None:
+        return None
+    _, label, size = found
+    if s.vocab <= size:
+        return t(
+            "Vocab size {vocab:,} is too small to continue {base}: at least {low:,}, as {base} has {size:,} tokens "
+            "(the vocab size is its size plus the new merges).",
+            vocab=s.vocab,
+            base=label,
+            low=size + 1,
+            size=size,
+        )
+    if s.vocab > size + MAX_NEW_MERGES:
+        return t(
+            "Vocab size {vocab:,} is too big: at most {high:,}, {base}'s {size:,} tokens + {most:,} new merges (the "
+            "most the app adds).",
+            vocab=s.vocab,
+            high=size + MAX_NEW_MERGES,
+            base=label,
+            size=size,
+            most=MAX_NEW_MERGES,
+        )
+    return None
+
+
+def _base_here(s: Session) -> BaseInfo | None:
+    try:
+        return base_of(s)
+    except SettingsError:
+        return None

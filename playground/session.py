@@ -115,9 +115,15 @@ def _for_kind(name: str) -> Any:
     return lambda _, s: kind_of(s.kind).uses(name)
 
 
+def _unless_continuing(_: Any, s: Any) -> bool:
+    """``carried`` for a setting a base decides (pre-tokenization, special tokens): a link that names a base to
+    continue carries neither (the session's own values are not what trains)."""
+    return not (s.base != BYTES and kind_of(s.kind).uses("base"))
+
+
 def _option(name: str) -> Any:
     """``carried`` for a trainer option: on (not 0 or empty), for a kind that takes it."""
-    return lambda value, s: bool(value) and kind_of(s.kind).uses(name)
+    return lambda value, s: bool(value) and kind_of(s.kind).uses(name) and not (isinstance(value, int) and value < 0)
 
 
 class TokenizerSettings(OwnedState):
@@ -129,14 +135,14 @@ class TokenizerSettings(OwnedState):
     kind: Field[str] = Field("byte", url="kind", parse=one_of(KINDS))
     # (up to a big base + new merges: from bytes the Train button refuses more than MAX_VOCAB, saying why)
     vocab: Field[int] = Field(SLUGS[DEFAULT_SLUG].vocab_size, url="vocab", parse=whole_number(1, MAX_EXTENDED_VOCAB))
-    pattern: Field[str] = Field("gpt2", url="pattern", parse=one_of(PATTERN_CHOICES))
+    pattern: Field[str] = Field("gpt2", url="pattern", parse=one_of(PATTERN_CHOICES), carried=_unless_continuing)
     regex: Field[str] = Field(
         r"\p{L}+|\p{N}+|\s+|[^\s\p{L}\p{N}]+",
         url="regex",
         parse=short_text(1_000),
-        carried=lambda _, s: s.pattern == "custom",
+        carried=lambda value, s: s.pattern == "custom" and _unless_continuing(value, s),
     )
-    specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500))
+    specials: Field[str] = Field("<|endoftext|>", url="specials", parse=short_text(500), carried=_unless_continuing)
     # Percent of the corpus's lines held out from training (its last lines; of each language in a parallel corpus).
     holdout: Field[int] = Field(0, url="holdout", parse=whole_number(0, HOLDOUT_MAX), carried=lambda n, _: n > 0)
     # The tie rule of the tutorial followed (TIE_RULES): links carry it only when it is not the default.

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bpe_core.pretokenize import compile_pattern
-from playground import caches, extend_form
+from playground import caches, extend_form, trainer_options
 from playground.bases import BYTES
 from playground.corpora import PASTE, SLUGS, UPLOAD, load_sample, sample_name
 from playground.corpus_limits import CUSTOM_CHECK_SECONDS, limits, limits_bounded
@@ -117,6 +117,7 @@ def corpus_digest(s: Session, text: str) -> str:
 
 def request_for(s: Session) -> tuple[Request, str]:
     """The request the settings describe and its text; SettingsError (what and what is allowed) if none."""
+    trainer_options.check(s)  # an option out of range (its box says so too) is never trained with
     text = corpus_text(s)
     kind = kind_of(s.kind)
     if not kind.keeps_whitespace and not text.split():

@@ -69,23 +69,41 @@ class Trained:
         return self.request.label_for(tokenizer.n_vocab - (tokenizer.unknown_id is not None))
 
 
-_NO_PAIR_LEFT = re.compile(r"no pair left to merge after ([0-9,]+) merges?")
+_NO_PAIR_LEFT = re.compile(r"no pair left to merge after ([0-9,]+) merges?( \(those left are skipped: .*\))?")
+_BELOW_MIN_COUNT = re.compile(
+    r"the best pair occurs ([0-9,]+) times?, below min_frequency ([0-9,]+): ([0-9,]+) merges?"
+)
 
 
 def stop_reason_text(reason: str | None) -> str:
-    """Why training stopped early, in the session's language: the library's reasons are English sentences, the
-    one training can give (no pair left) is translated here, anything else is shown as the library wrote it.
+    """Why training stopped early, in the session's language: the library's reasons are English sentences, those
+    training can give (no pair left; the best pair below the minimum pair count, named as its box is) are
+    translated here, anything else is shown as the library wrote it.
 
     >>> stop_reason_text("no pair left to merge after 35,132 merges")
     'no pair left to merge after 35,132 merges'
     >>> stop_reason_text("no pair left to merge after 1 merges")
     'no pair left to merge after 1 merge'
+    >>> stop_reason_text("the best pair occurs 3 times, below min_frequency 5: 0 merges")
+    'the most frequent pair occurs 3 times, below the minimum pair count 5, after 0 merges'
     """
+    below = _BELOW_MIN_COUNT.fullmatch(reason or "")
+    if below is not None:
+        count, least, merges = (int(group.replace(",", "")) for group in below.groups())
+        return t(
+            "the most frequent pair occurs {count:,} times, below the minimum pair count {least:,}, after {n:,} merges",
+            count=count,
+            least=least,
+            n=merges,
+        )
     found = _NO_PAIR_LEFT.fullmatch(reason or "")
     if found is None:
         return reason or ""
     n = int(found.group(1).replace(",", ""))
-    return t("no pair left to merge after 1 merge") if n == 1 else t("no pair left to merge after {n:,} merges", n=n)
+    said = t("no pair left to merge after 1 merge") if n == 1 else t("no pair left to merge after {n:,} merges", n=n)
+    if found.group(2):
+        said += t(" (the pairs left would make tokens longer than the longest token, or tokens already there)")
+    return said
 
 
 def symbols_of(tokenizer: bpe_core.TokenizerShape, n_symbols: int) -> list[bytes]:

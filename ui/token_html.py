@@ -189,11 +189,12 @@ def token_span(
     show_ids: bool = False,
     extra_class: str = "",
     title: str | None = None,
+    note: str = "",
 ) -> str:
     """One token as an escaped ``<span class="tok" data-token-id=...>``.
 
     ``token`` is a byte token, or a str (a classic symbol or a step label); ``index`` picks the
-    alternating colour. Long tokens are clipped by CSS; the title holds the full label.
+    alternating colour. Long tokens are clipped by CSS; the title holds the full label (and ``note`` after it).
 
     >>> token_span("a<\\u202e", 7, 0)
     '<span class="tok c0" data-token-id="7" title="id 7 · a&lt;⟨RLO⟩ · 3 chars">a&lt;<span class="ctl" \
@@ -204,7 +205,7 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
         label = "".join(piece[1] for piece in pieces)
         unit = "byte" if isinstance(token, bytes) else "char"
         size = f"{len(token)} {unit}{'s' if len(token) != 1 else ''}"
-        title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size])
+        title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size] + ([note] if note else []))
     inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _inner_html(pieces)
     cls = f"tok c{index % len(token_style.PALETTE)}" + (f" {extra_class}" if extra_class else "")
     tid = "" if token_id is None else str(int(token_id))
@@ -221,10 +222,24 @@ def tokens_html(
     *,
     show_ids: bool = False,
     max_tokens: int | None = None,
+    new_from: int | None = None,
 ) -> str:
-    """A block of tokens as escaped HTML (``<div class="tokens">...``)."""
+    """A block of tokens as escaped HTML (``<div class="tokens">...``). With ``new_from`` (a continued tokenizer's
+    first new id), a token of that id or above is marked new (``class="tok … new"``: a dotted outline), and its
+    hover says which round of the continuation made it (new id ``new_from + r`` is made in round ``r + 1``).
+
+    >>> tokens_html([b"a", b"ab"], [97, 300], new_from=300).count('c1 new"')
+    1
+    """
     shown = len(tokens) if max_tokens is None else min(len(tokens), max_tokens)
-    spans = [token_span(tokens[i], ids[i] if ids is not None else None, i, show_ids=show_ids) for i in range(shown)]
+    spans = []
+    for i in range(shown):
+        token_id = ids[i] if ids is not None else None
+        if new_from is not None and token_id is not None and token_id >= new_from:
+            note = t("new: made by round {k:,} of the continuation", k=token_id - new_from + 1)
+            spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids, extra_class="new", note=note))
+        else:
+            spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids))
     more = ""
     if shown < len(tokens):
         rest = t("… {n:,} more tokens not shown", n=len(tokens) - shown)

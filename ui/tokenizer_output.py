@@ -117,10 +117,22 @@ def words(tokenizer: TokenizerShape, text: str) -> list[list[str]]:
     return [cut[piece] for piece in pieces]
 
 
-def encoded_html(result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS) -> str:
+def encoded_html(
+    result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS, new_from: int | None = None
+) -> str:
+    """The encoded text drawn (``new_from``: a continued tokenizer's first new id, its new tokens marked)."""
     if result.words is not None and not show_ids:
         return token_html.words_html(result.words, result.ids, result.unknown_id)
-    return token_html.tokens_html(result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens)
+    return token_html.tokens_html(
+        result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens, new_from=new_from
+    )
+
+
+def first_new_id(trained: Trained | None) -> int | None:
+    """A continued tokenizer's first new id (None for any other: nothing is marked new)."""
+    if trained is None or not trained.request.base or not trained.num_merges:
+        return None
+    return int(trained.trace.base)
 
 
 def training_window_html(trained: Trained, max_tokens: int = 1200) -> str:
@@ -227,7 +239,8 @@ def new_tokens_note(trained: Trained | None, ids: list[int | None]) -> str:
     new = [identifier for identifier in ids if identifier is not None and identifier >= first]
     return t(
         "{n:,} of these {total:,} tokens are new (made by the merges added to {base}: ids from {first:,}); the others "
-        "are {base}'s own.",
+        "are {base}'s own. The new ones have a dotted outline; hover one for the round of the continuation that made "
+        "it.",
         n=len(new),
         total=len(ids),
         base=plain(trained.request.base_label),

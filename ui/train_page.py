@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import train_form
-from playground.bases import BYTES
+from playground import extend_form, train_form
+from playground.bases import BYTES, MAX_EXTENDED_VOCAB
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
-from playground.kinds import kind_of
+from playground.kinds import Kind, kind_of
 from playground.patterns import PATTERN_CHOICES, PATTERN_LABELS
 from playground.session import HOLDOUT_MAX, KINDS, TIE_RULES, Session
 from playground.text import human_bytes, plain
@@ -91,10 +91,11 @@ def settings_inputs(s: Session) -> None:
     )
     kind = kind_of(s.kind)
     extending = train_start.start_input(s, kind)
-    # No min/max on the widget: out of range it would keep the last good value without a word; the
-    # Train button says what is wrong instead (settings.request_for).
+    # Bounds only a link's: within them the hint below (and the Train button) says what a size needs, at once.
     st.number_input(
         t("Vocab size"),
+        min_value=1,
+        max_value=MAX_EXTENDED_VOCAB,
         step=100,
         key=Session.vocab.key,
         persist_state="session",
@@ -103,32 +104,9 @@ def settings_inputs(s: Session) -> None:
             "and <unk> (for characters never seen) as one more id."
         ),
     )
-    st.selectbox(
-        t("Pre-tokenization"),
-        PATTERN_CHOICES,
-        format_func=lambda p: t(PATTERN_LABELS[p]),
-        key=Session.pattern.key,
-        disabled=not kind.user_pattern or extending,
-        persist_state="session",
-        help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."),
-    )
-    if s.pattern == "custom" and kind.user_pattern and not extending:
-        st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
-    st.selectbox(
-        t("Ties between pairs of equal count go to"),
-        TIE_RULES,
-        format_func=lambda rule: t(TIE_LABELS[rule]),
-        key=Session.ties.key,
-        disabled=not kind.uses("ties") or extending,
-        persist_state="session",
-        help=t("Which pair a round merges when several have the highest count: the tutorial you follow."),
-    )
-    st.text_input(
-        t("Special tokens (separated by spaces)"),
-        key=Session.specials.key,
-        disabled=not kind.user_specials or extending,
-        persist_state="session",
-    )
+    # A base decides these: its own values, greyed (the session's are not what trains).
+    shown = extend_form.base_settings(s) if extending else None
+    own_settings_inputs(s, kind, extending, shown)
     if extending:
         st.caption(
             t(
@@ -140,9 +118,50 @@ def settings_inputs(s: Session) -> None:
         st.caption(t(kind.settings_note))
     if kind.uses("transition"):
         superword_inputs(s)
-    if (vocab_range := train_form.vocab_range(s)) is not None:  # else the Train button says what is wrong
+    if extending and (problem := extend_form.vocab_problem(s)) is not None:
+        st.warning(problem)
+    elif (vocab_range := train_form.vocab_range(s)) is not None:  # else the Train button says what is wrong
         st.caption(vocab_range)
     train_start.advanced_inputs(s, kind)
+
+
+def own_settings_inputs(s: Session, kind: Kind, extending: bool, shown: tuple[str, str, str] | None) -> None:
+    """The pre-tokenization, tie rule and special tokens the person chooses, greyed where the kind or a base decides;
+    a continued base's own pre-tokenization and special tokens (``shown``: its label, pattern, specials) read-only,
+    saying where they come from."""
+    from_base = t("From {base}: a continued tokenizer keeps its base's.", base=shown[0]) if shown else ""
+    if shown is not None:
+        st.text_input(t("Pre-tokenization"), shown[1], disabled=True, help=from_base)
+    else:
+        st.selectbox(
+            t("Pre-tokenization"),
+            PATTERN_CHOICES,
+            format_func=lambda p: t(PATTERN_LABELS[p]),
+            key=Session.pattern.key,
+            disabled=not kind.user_pattern or extending,
+            persist_state="session",
+            help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."),
+        )
+    if s.pattern == "custom" and kind.user_pattern and not extending:
+        st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
+    st.selectbox(
+        t("Ties between pairs of equal count go to"),
+        TIE_RULES,
+        format_func=lambda rule: t(TIE_LABELS[rule]),
+        key=Session.ties.key,
+        disabled=not kind.uses("ties") or extending,
+        persist_state="session",
+        help=t("Which pair a round merges when several have the highest count: the tutorial you follow."),
+    )
+    if shown is not None:
+        st.text_input(t("Special tokens (separated by spaces)"), shown[2], disabled=True, help=from_base)
+    else:
+        st.text_input(
+            t("Special tokens (separated by spaces)"),
+            key=Session.specials.key,
+            disabled=not kind.user_specials or extending,
+            persist_state="session",
+        )
 
 
 def result(trained: Trained, trained_before: Trained | None) -> None:
@@ -152,11 +171,13 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
     c1, c2, c3, c4 = st.columns([2, 2, 4, 2])  # the bytes-per-token label is long: its column is wider
     c1.metric(t("New merges") if trained.request.base else t("Merges made"), f"{trained.num_merges:,}")
     c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
+    changed = f"{stats['bpt_after']:.2f}" != f"{stats['bpt_before']:.2f}"
     measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
     c3.metric(
         measured,
         f"{stats['bpt_after']:.2f}",
-        delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]),
+        # (no delta when nothing changed to two decimals: "2.90 ↑ from 2.90" reads as a gain)
+        delta=t("from {bpt:.2f}", bpt=stats["bpt_before"]) if changed else None,
         delta_color="off",
         help=t("Before training: the base's tokens.")
         if trained.request.base

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from playground import references
+from playground import references, trainer_options
 from playground.bases import BYTES, EXTENDABLE, FILE, BaseMissing, extendable_files, is_file, request_base
 from playground.corpora import SLUGS
 from playground.i18n import t
 from playground.kinds import Kind
-from playground.session import MAX_ALPHABET, MAX_KEEP_CHARS, MAX_MIN_FREQ, MAX_TOKEN_LENGTH, Session
+from playground.session import MAX_KEEP_CHARS, Session
 from playground.text import plain
 from ui.callbacks import guarded
 from ui.state import current
@@ -85,15 +85,15 @@ def start_input(s: Session, kind: Kind) -> bool:
 
 
 def advanced_inputs(s: Session, kind: Kind) -> None:
-    """The trainer options the kind takes (0 or empty: off), in an expander that opens when one is on."""
+    """The trainer options the kind takes (0 or empty: off), in an expander that opens when one is on. The number
+    boxes have no widget bounds (a bounded box keeps its last good value without a word, while it shows the one
+    typed): a value out of range is said under them at once, and the Train button refuses it."""
     if not kind.options:
         return
     on = any(getattr(s, name) for name in kind.options)
     with st.expander(t("Advanced: trainer options"), expanded=on):
         st.number_input(
             t("Minimum pair count (0: none)"),
-            min_value=0,
-            max_value=MAX_MIN_FREQ,
             step=1,
             key=Session.min_freq.key,
             persist_state="session",
@@ -106,8 +106,6 @@ def advanced_inputs(s: Session, kind: Kind) -> None:
         )
         st.number_input(
             unit,
-            min_value=0,
-            max_value=MAX_TOKEN_LENGTH,
             step=1,
             key=Session.max_len.key,
             persist_state="session",
@@ -116,8 +114,6 @@ def advanced_inputs(s: Session, kind: Kind) -> None:
         if kind.uses("alphabet"):
             st.number_input(
                 t("Limit the alphabet to the most frequent characters (0: all)"),
-                min_value=0,
-                max_value=MAX_ALPHABET,
                 step=10,
                 key=Session.alphabet.key,
                 persist_state="session",
@@ -136,3 +132,7 @@ def advanced_inputs(s: Session, kind: Kind) -> None:
                     "(initial_alphabet)."
                 ),
             )
+        if (problem := trainer_options.problem(s)) is not None:
+            st.warning(t(problem))
+        elif (warning := trainer_options.nothing_merges(s)) is not None:
+            st.warning(warning)

@@ -18,7 +18,7 @@ from bpe_core.analysis.ladder import ladder
 from playground.i18n import t
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
-from ui.compare import side, texts
+from ui.compare import choose_continued, side, texts
 from ui.compare.choose_chart import chart, gain_step
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import held_out_inputs
@@ -63,8 +63,14 @@ def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int], step
     )
 
 
-def inputs(s: Session, subject: Subject, step: int) -> None:
+def inputs(s: Session, subject: Subject, step: int, span: choose_continued.Span | None) -> None:
     low, high = analysis.vocab_size_of(subject.tokenizer, 0), analysis.vocab_size_of(subject.tokenizer)
+    dropped: list[int] = []
+    if span is not None:  # a continued tokenizer: from its base's size (no new merge) to all of it
+        low, high = span.low, span.high
+        s.sizes, dropped = choose_continued.kept_sizes(s.sizes, span)
+        if not s.sizes:
+            s.sizes = choose_continued.default_sizes(span)
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
     if not side.box_shows(s):
@@ -84,6 +90,8 @@ def inputs(s: Session, subject: Subject, step: int) -> None:
             args=(s,),
             persist_state="session",
         )
+        if dropped and span is not None:
+            st.info(choose_continued.dropped_note(dropped, span))
     with second:
         st.number_input(
             t("Suggest the largest size where {step:,} more merges still save at least (% of tokens)", step=step),
@@ -120,9 +128,11 @@ def inputs(s: Session, subject: Subject, step: int) -> None:
 
 
 def render(s: Session, subject: Subject) -> None:
-    # "the gain of 1,000 more merges" scaled to small tokenizers (SentencePiece's steps: its score ranks)
-    step = gain_step(ladder(subject.tokenizer).num_merges)
-    inputs(s, subject, step)
+    span = choose_continued.span_of(subject)  # a continued tokenizer's sizes: its base's to all of it
+    # "the gain of 1,000 more merges" scaled to small tokenizers (SentencePiece's steps: its score ranks; a continued
+    # tokenizer's: its new merges)
+    step = gain_step(span.new if span is not None else ladder(subject.tokenizer).num_merges)
+    inputs(s, subject, step, span)
     heldout = texts.heldout(s, subject.trained)
     if heldout is None or not heldout.n_bytes:
         st.info(texts.heldout_missing_message(s))
@@ -131,10 +141,19 @@ def render(s: Session, subject: Subject) -> None:
     found = curve(subject, heldout, s.min_uses)
     if found is None:
         return
+    if span is not None:
+        found = choose_continued.cut(found, span)
     suggestion = suggest_size(found, min_gain=s.min_gain / 100, per_merges=step)
-    st.success(suggestion_text(found, suggestion, step), icon=":material/straighten:")
+    said = suggestion_text(found, suggestion, step)
+    if span is not None:
+        said = choose_continued.keep_text(span, suggestion) + " " + said
+    st.success(said, icon=":material/straighten:")
+    if (small := too_small_note(found, suggestion, step)) is not None:
+        st.warning(small)
     sizes = sorted({*s.sizes, suggestion.vocab_size})
     measured = rows(s, subject, heldout, sizes, step)
+    if span is not None:
+        measured = choose_continued.relative(measured, span)
     st.vega_lite_chart(chart(found, measured, suggestion, step), width="stretch")
     table(measured, suggestion, s.min_uses, step)
     st.caption(
@@ -159,6 +178,30 @@ def render(s: Session, subject: Subject) -> None:
                 high=high,
             )
         )
+
+
+FEW_TOKENS = 30
+"""A choice that rests on fewer tokens than this (or on less than 1% of the held-out tokens, over the whole
+curve) is noise of the held-out text, not a difference to decide on."""
+
+
+def too_small_note(found: SizeCurve, suggestion: Suggestion, step: int) -> str | None:
+    """Said when the held-out text is too small for the choice: the rule compares the tokens ``step`` more merges
+    save at the suggestion, and those are a handful (or every size of the curve is within 1% of another)."""
+    counts, last = found.token_counts, len(found.token_counts) - 1
+    k = suggestion.merges
+    saved = int(counts[k]) - int(counts[min(k + step, last)])
+    whole = int(counts[0]) - int(counts[last])
+    if saved >= FEW_TOKENS and whole >= 0.01 * int(counts[0]):
+        return None
+    return t(
+        "The held-out text is too small to decide on: the suggestion rests on {saved:,} tokens of {total:,} "
+        "({whole:,} between the smallest and the largest size). Give a bigger held-out text (tens of KB): paste or "
+        "upload one under “Held-out text”, or hold out a bigger share of a bigger corpus on the Train page.",
+        saved=saved,
+        total=int(counts[k]),
+        whole=whole,
+    )
 
 
 def suggestion_text(found: SizeCurve, suggestion: Suggestion, step: int) -> str:

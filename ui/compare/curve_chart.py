@@ -12,6 +12,8 @@ from ui.compare.texts import Text
 
 LINE = N_("this tokenizer (every size)")  # shown with playground.i18n.t
 PALETTE = ["#1c7ed6", "#e8590c", "#2f9e44", "#ae3ec9"]
+LEGEND_LINE_PX = 20
+"""A legend line's pixels (a 12 px label, its symbol and row padding)."""
 COMPACT_HEIGHT = 420
 """A compact chart's height in pixels (a talk's slide: title, a line of text and the chart fit 720 pixels)."""
 
@@ -150,4 +152,7 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         *([{p["tokenizer"] for p in points}] if points else []),
     ]
     legend_lines = sum(len(entries) + 2 for entries in legends)
+    # Autosize "fit" counts the legends in the height: added to it, the plot keeps its 420 px however many entries
+    # (a continued tokenizer's view, with its base among the references, left it ~50 px).
+    spec["height"] = 420 + legend_lines * LEGEND_LINE_PX
     return chart_style.style_spec(spec, lines=chart_style.TALK_HEIGHT_IN_LINES + legend_lines)

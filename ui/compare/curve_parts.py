@@ -196,18 +196,32 @@ def render(s: Session, subject: Subject, text: Text) -> None:
         ),
         hide_index=True,
     )
-    st.caption(
-        t(
-            "The whole text is counted, every part to its end ({n:,} characters, {k} parts: lines “### name” open "
-            "a part). Premium: a part's tokens per byte ÷ those of {base} with the same tokenizer (1.50×: a byte "
-            "of it costs half as many tokens again). Tokens vs the first: its tokens ÷ those of {first} on the same "
-            "part.",
+    st.caption(parts_caption(text, parts, base, measured[0].label))
+
+
+def parts_caption(text: Text, parts: list[Part], base: int, first: str) -> str:
+    """What the table measures; one part (no "### name" lines) has no premium to explain, and is not "1 parts"."""
+    if len(parts) == 1:
+        return t(
+            "The whole text is counted as one part ({n:,} characters; lines “### name” would cut it into parts, "
+            "each measured on its own). Tokens vs the first: its tokens ÷ those of {first}.",
             n=len(text.whole_text),
-            k=len(parts),
-            base=plain(parts[base].name),
-            first=plain(measured[0].label),
+            first=plain(first),
         )
+    return t(
+        "The whole text is counted, every part to its end ({n:,} characters, {k} parts: lines “### name” open "
+        "a part). Premium: a part's tokens per byte ÷ those of {base} with the same tokenizer (1.50×: a byte "
+        "of it costs half as many tokens again). Tokens vs the first: its tokens ÷ those of {first} on the same "
+        "part.",
+        n=len(text.whole_text),
+        k=len(parts),
+        base=plain(parts[base].name),
+        first=plain(first),
     )
+
+
+LEGEND_LINE_PX = 20
+"""A legend line's pixels (a 12 px label, its symbol and row padding): what a chart adds per line below its plot."""
 
 
 def chart(rows: list[dict]) -> dict:
@@ -237,6 +251,7 @@ def chart(rows: list[dict]) -> dict:
             ],
         },
     }
-    spec = {"layer": [bars], "height": 300}
     tokenizers = len({row["tokenizer"] for row in rows})
+    # The height holds the legend below the plot (autosize "fit" counts it): the plot keeps its 300 px.
+    spec = {"layer": [bars], "height": 300 + (tokenizers + 2) * LEGEND_LINE_PX}
     return chart_style.style_spec(spec, lines=chart_style.TALK_HEIGHT_IN_LINES + tokenizers + 2)
