@@ -11,6 +11,7 @@ against the base's (``playground.extend_form``). The vocab sizes a corpus allows
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from bpe_core.pretokenize import compile_pattern
 from playground import caches, extend_form, trainer_options
@@ -165,42 +166,37 @@ def _request(
     """The request of the settings, unchecked (a custom regex that does not compile is a SettingsError); one that
     continues ``base`` takes its pattern, special tokens and tie rule."""
     options = {name: getattr(s, name) if kind.uses(name) else FIELDS[name].initial() for name in OPTION_FIELDS}
-    if base is not None:
-        return Request(
-            corpus=s.corpus,
-            corpus_label=corpus_label(s),
-            text_digest=digest,
-            kind=kind.name,
-            vocab_size=s.vocab,
-            pattern_choice=extend_form.base_pattern_choice(s),
-            pattern=None,
-            special_tokens=(),
-            holdout=s.holdout,
-            languages=languages,
-            base=base[0],
-            base_label=base[1],
-            base_size=base[2],
-            min_frequency=options["min_freq"],
-            max_token_length=options["max_len"],
-        )
-    return Request(
+    shared: dict[str, Any] = dict(
         corpus=s.corpus,
         corpus_label=corpus_label(s),
         text_digest=digest,
         kind=kind.name,
         vocab_size=s.vocab,
-        pattern_choice=kind.pattern_choice(s.pattern),
-        pattern=pattern_for(s),
-        special_tokens=kind.specials_for(special_tokens(s)),
         holdout=s.holdout,
         languages=languages,
-        transition=s.transition if kind.uses("transition") else None,
-        max_words=s.maxwords if kind.uses("maxwords") else None,
-        tie_break=s.ties if kind.uses("ties") else "greatest",
         min_frequency=options["min_freq"],
         max_token_length=options["max_len"],
         limit_alphabet=options["alphabet"],
         initial_alphabet=options["keep_chars"],
+    )
+    if base is not None:  # the base decides the pattern, the special tokens and the tie rule
+        return Request(
+            **shared,
+            pattern_choice=extend_form.base_pattern_choice(s),
+            pattern=None,
+            special_tokens=(),
+            base=base[0],
+            base_label=base[1],
+            base_size=base[2],
+        )
+    return Request(
+        **shared,
+        pattern_choice=kind.pattern_choice(s.pattern),
+        pattern=pattern_for(s),
+        special_tokens=kind.specials_for(special_tokens(s)),
+        transition=s.transition if kind.uses("transition") else None,
+        max_words=s.maxwords if kind.uses("maxwords") else None,
+        tie_break=s.ties if kind.uses("ties") else "greatest",
     )
 
 

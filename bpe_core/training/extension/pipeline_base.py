@@ -110,7 +110,9 @@ def extended_pipeline(
         new = {record.new_id: record.token for record in trace}
         pairs = [(record.left, record.right) for record in trace]
         # A partial of a module function, not a lambda: the result may be pickled (to or from a worker).
-        tokenizer.make_json = partial(appended_json, base.source_json, new, pairs, dict(specials), base.special_tokens)
+        tokenizer.make_json = partial(
+            appended_hf_text, base.source_json, new, pairs, dict(specials), base.special_tokens, "tokenizer.json"
+        )
     return tokenizer
 
 
@@ -130,16 +132,6 @@ class ExtendedPipeline(PipelineTokenizer):
     @source_json.setter
     def source_json(self, text: str | None) -> None:
         self._json, self.make_json = text, None
-
-
-def appended_json(
-    source: str,
-    new: dict[int, bytes],
-    pairs: list[tuple[bytes, bytes]],
-    specials: Mapping[str, int],
-    held: Mapping[str, int],
-) -> str:
-    return appended_hf_text(source, new, pairs, specials, held, "tokenizer.json")
 
 
 def _pipeline(base: PipelineTokenizer, model: BPE, added: AddedTokens) -> PipelineTokenizer:
