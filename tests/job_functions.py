@@ -59,3 +59,8 @@ def start_grandchild_and_sleep(path: str) -> None:
     sleeper = subprocess.Popen(["sleep", "60"])
     Path(path).write_text(str(sleeper.pid))
     time.sleep(60)
+
+
+def lineage() -> tuple[int, int, int]:
+    """(its parent's pid, its process group, its own pid): where a job process came from."""
+    return os.getppid(), os.getpgid(0), os.getpid()

@@ -2,8 +2,9 @@
 
 A job process is started (:func:`launch`) as ``python -c "...; _child_main(<server pid>)"``: a
 fresh interpreter (no fork of the threaded server; the server's ``__main__`` is never imported),
-in a session of its own, so that :func:`kill` reaches every process it starts. It preloads
-``bpe_core`` and numpy, then waits on stdin for two pickles: the header ``(sys.path, memory cap in bytes,
+in a session of its own, so that :func:`kill` reaches every process it starts; or forked, in a session of
+its own too, from a runner's zygote (``runtime.jobs.zygote``), which then runs :func:`serve_one_job` the same way.
+It preloads ``bpe_core`` and numpy, then waits on stdin for two pickles: the header ``(sys.path, memory cap in bytes,
 seconds)`` and the job ``(fn, args, kwargs)``. It answers on a private copy of its stdout with
 frames: 8-byte big-endian length, 1 kind byte, body:
 
@@ -33,7 +34,7 @@ import struct
 import subprocess
 import sys
 import time
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO, Protocol
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PRELOAD = ("bpe_core", "numpy")
@@ -106,6 +107,26 @@ class _ProgressSender:
             send(self.channel, b"p", PROGRESS.pack(done, total))
 
 
+class JobProcess(Protocol):
+    """What the runner uses of a job process: a fresh interpreter (``subprocess.Popen``, :func:`launch`) or one
+    forked from a zygote (``runtime.jobs.zygote.ForkedJob``)."""
+
+    pid: int
+    returncode: int | Any
+
+    @property
+    def stdin(self) -> IO[bytes] | None: ...
+
+    @property
+    def stdout(self) -> IO[bytes] | None: ...
+
+    def poll(self) -> int | None: ...
+
+    def wait(self) -> int: ...
+
+    def communicate(self) -> tuple[Any, Any]: ...
+
+
 def launch() -> subprocess.Popen[bytes]:
     """A new job process, waiting on its stdin for a job (started from runtime.jobs' watching thread)."""
     code = (
@@ -117,7 +138,7 @@ def launch() -> subprocess.Popen[bytes]:
     )
 
 
-def feed(process: subprocess.Popen[bytes], header: tuple, payload: bytes) -> None:
+def feed(process: JobProcess, header: tuple, payload: bytes) -> None:
     # A thread of its own: a 100 MB corpus takes a while to go through the pipe.
     stdin = process.stdin
     if stdin is None:
@@ -128,7 +149,7 @@ def feed(process: subprocess.Popen[bytes], header: tuple, payload: bytes) -> Non
         stdin.close()
 
 
-def kill(process: subprocess.Popen[bytes] | None) -> None:
+def kill(process: JobProcess | None) -> None:
     if process is not None and process.returncode is None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)  # start_new_session: the group id is the pid
@@ -141,12 +162,12 @@ def _takes_progress(fn: Any) -> bool:
         return False
 
 
-def _die_with_server(server_pid: int) -> None:
-    # SIGKILL this process when the thread that started it ends (runtime.jobs starts every job from
-    # one long-lived thread, so: when the server process dies), even inside C code.
+def die_with_parent(parent_pid: int) -> None:
+    """SIGKILL this process when the thread that started it ends, even inside C code (runtime.jobs starts every
+    job, and every zygote, from one long-lived thread: so when the server process dies)."""
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != server_pid:  # the server died before prctl took effect
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
 
 
@@ -154,14 +175,24 @@ def _child_main(server_pid: int) -> None:
     """Entry point of a job process (see the module docstring)."""
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # the job's own prints go to the server's log, never into the channel
-    _die_with_server(server_pid)
+    die_with_parent(server_pid)
+    preload()
+    serve_one_job(sys.stdin.buffer, channel)
+
+
+def preload() -> None:
+    """Import what every job needs, before the job arrives."""
     # BPE does no linear algebra. Without this, importing numpy starts OpenBLAS threads, and a killed job's
     # main thread shows as a zombie while another thread still holds the pipe open: gone, yet not yet
-    # reported cancelled (tests/test_jobs.py's cancel test failed about half the time).
+    # reported cancelled (tests/test_jobs.py's cancel test failed about half the time). A forking job
+    # starter (runtime.jobs.zygote) must also stay one thread.
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     for name in PRELOAD:
         importlib.import_module(name)
-    stdin = sys.stdin.buffer
+
+
+def serve_one_job(stdin: BinaryIO, channel: BinaryIO) -> None:
+    """Read the header and the job from ``stdin``, run it under its limits, answer on ``channel``."""
     try:
         path, memory_bytes, seconds = pickle.load(stdin)
     except EOFError:  # a spare process nobody needed: the server closed its stdin

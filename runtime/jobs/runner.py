@@ -12,7 +12,6 @@ import os
 import pickle
 import select
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -21,6 +20,8 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from runtime.jobs import process as job_process
+from runtime.jobs import zygote
+from runtime.jobs.process import JobProcess
 from runtime.jobs.status import (
     CANCELLED,
     DONE,
@@ -44,7 +45,7 @@ class _Task:
         self.state = QUEUED
         self.done = self.total = 0
         self.started = self.ended = 0.0
-        self.process: subprocess.Popen[bytes] | None = None
+        self.process: JobProcess | None = None
         self.buffer = bytearray()
         self.answer: tuple[bytes, bytes] | None = None
         self.stop_reason: str | None = None
@@ -55,7 +56,7 @@ class _Task:
         self.value: Any = None
 
 
-def _process(task: _Task) -> tuple[subprocess.Popen[bytes], IO[bytes]]:
+def _process(task: _Task) -> tuple[JobProcess, IO[bytes]]:
     """A started job's process, and the pipe it writes its frames to (``job_process.launch`` always opens it)."""
     if task.process is None or task.process.stdout is None:
         raise RuntimeError(f"the job has no process pipe to read (it is {task.state})")
@@ -86,7 +87,8 @@ class JobRunner:
         self._lock = threading.Lock()
         self._queue: deque[_Task] = deque()
         self._running: list[_Task] = []
-        self._spare: subprocess.Popen[bytes] | None = None
+        self._spare: JobProcess | None = None
+        self._zygote: zygote.Zygote | None = None
         self._closed = False
         self._wake_r, self._wake_w = os.pipe()
         # Every job process is started by this one thread, so that a job dies with the server
@@ -180,6 +182,8 @@ class JobRunner:
             raise
         finally:
             job_process.kill(self._spare)
+            if self._zygote is not None:
+                self._zygote.close()
 
     def _watch_until_closed(self) -> None:
         while True:
@@ -209,7 +213,7 @@ class JobRunner:
         while self._queue and len(self._running) < self.limits.workers:
             task = self._queue.popleft()
             spare = self._spare
-            process = spare if spare is not None and spare.poll() is None else job_process.launch()
+            process = spare if spare is not None and spare.poll() is None else self._launch()
             self._spare = None
             task.process, task.state, task.started = process, RUNNING, time.monotonic()
             os.set_blocking(_process(task)[1].fileno(), False)
@@ -218,7 +222,20 @@ class JobRunner:
             task.payload = None
             self._running.append(task)
         if not self._closed and (self._spare is None or self._spare.poll() is not None):
-            self._spare = job_process.launch()
+            self._spare = self._launch()
+
+    def _launch(self) -> JobProcess:
+        # Forked from this runner's zygote (started here, in the watching thread, so that it dies with it): the
+        # imports every job needs are done once. A fresh interpreter where forking is not possible.
+        if zygote.AVAILABLE and self._zygote is None:
+            self._zygote = zygote.Zygote()
+        if self._zygote is not None:
+            try:
+                return self._zygote.fork()
+            except OSError:
+                self._zygote.close()
+                self._zygote = None
+        return job_process.launch()
 
     def _read(self, task: _Task) -> None:
         process, pipe = _process(task)
