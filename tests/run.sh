@@ -27,6 +27,6 @@ if [ "${#PACKAGES[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
 
-# Three workers (pytest-xdist): the browser tests in two groups, each one after another in its own worker, the
-# rest beside them (tests/conftest.py). They wait more than they compute, so three fit on two cores.
-exec .venv/bin/python -m pytest -q -n 3 --dist loadgroup "$@"
+# Four workers (pytest-xdist): the browser tests in three groups, each one after another in its own worker, the
+# rest beside them (tests/conftest.py). They wait more than they compute, so four fit on two cores.
+exec .venv/bin/python -m pytest -q -n 4 --dist loadgroup "$@"
