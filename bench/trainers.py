@@ -3,7 +3,8 @@
     pip install -r bench/requirements.txt
     python bench/trainers.py [--rounds 3] [--big] [--only rustbpe hf] [--corpus ../shared/corpora/docs10m.txt]
     python bench/trainers.py --scaling          # then also bench/scaling.py's table (1 and 2 processes)
-    python bench/trainers.py --corpus 1mb.txt --vocab 32000 --pattern llama3 --before ../old_checkout --only bpe_core.train rustbpe
+    python bench/trainers.py --corpus 1mb.txt --vocab 32000 --pattern llama3 \
+        --before ../old_checkout --only before bpe_core.train rustbpe
 
 ``--vocab`` sets the vocabulary of the ``--corpus`` run (default 5,000); ``--pattern`` the split regex every
 trainer is given (``gpt2`` or ``llama3``, as bpe_core names them); ``--before DIR`` adds the trainer ``before``:
@@ -53,7 +54,8 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 SPECIAL = "<|endoftext|>"
 GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""  # tiktoken's gpt2
 LLAMA3_SPLIT = (
-    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
 SPLITS = {"gpt2": GPT2_SPLIT, "llama3": LLAMA3_SPLIT}
 """The split regexes by bpe_core's names for them; the child reads its choice from ``BENCH_PATTERN``."""
@@ -222,7 +224,8 @@ def main() -> None:
                     print(f"  {megabytes:.0f} MB / {vocab}: {name}: {runs[name][-1]}", file=sys.stderr)
             report.append({"MB": megabytes, "vocab": vocab, "runs": runs})
             print(
-                f"\n{megabytes:.0f} MB, vocab {vocab:,}, {args.pattern}, {args.rounds} rounds (median, range); {os.cpu_count()} CPUs, "
+                f"\n{megabytes:.0f} MB, vocab {vocab:,}, {args.pattern}, {args.rounds} rounds (median, range); "
+                f"{os.cpu_count()} CPUs, "
                 f"load {os.getloadavg()[0]:.1f}"
             )
             print("| trainer | seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
