@@ -26,7 +26,9 @@ Each round runs every trainer once, one after another (interleaved: a load chang
 touches all of them); each run is a fresh ``python`` process, so that its peak memory is its own:
 ``peak RSS`` is the largest high-water mark of the process or of any one of its workers (``getrusage``),
 ``peak PSS`` the largest sum over it and its descendants, sampled every 0.1 s (forked workers share pages;
-PSS divides them fairly). Seconds are those of the training call, reading the corpus included, imports not.
+PSS divides them fairly). Seconds are those of the training call, reading the corpus included, imports not;
+``CPU seconds`` are its user + system time, of all its threads and its finished workers (on a machine shared
+with other work they move less than the wall seconds, which wait for a CPU).
 
 Sizes: 10 MB (the corpus file) at vocab 5,000; with ``--big``, 100 MB at 32,000, built from the corpus
 repeated ten times, copy k with its ASCII letters rotated by k mod 4 (4 variants: about 4x the distinct
@@ -156,19 +158,31 @@ def run_child(name: str, path: Path, vocab: int, timeout: float) -> dict:
     if not output:
         return {"seconds": None, "pss": peak[0], "error": f"failed after {time.monotonic() - started:.0f} s"}
     result = json.loads(output.strip().splitlines()[-1])
-    return {"seconds": result["seconds"], "vocab": result["vocab"], "rss": result["maxrss"], "pss": peak[0]}
+    return {
+        "seconds": result["seconds"],
+        "cpu": result["cpu"],
+        "vocab": result["vocab"],
+        "rss": result["maxrss"],
+        "pss": peak[0],
+    }
 
 
 def child_main(name: str, path: Path, vocab: int) -> None:
     import resource
 
+    def cpu_seconds() -> float:  # this process's threads and its finished (waited for) workers
+        mine, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return mine.ru_utime + mine.ru_stime + workers.ru_utime + workers.ru_stime
+
+    cpu_before = cpu_seconds()
     started = time.perf_counter()
     reached = train_one(name, path, vocab)
     seconds = time.perf_counter() - started
+    cpu = cpu_seconds() - cpu_before
     usage = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     )
-    print(json.dumps({"seconds": seconds, "vocab": reached, "maxrss": usage / 1024}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "vocab": reached, "maxrss": usage / 1024}))
 
 
 def big_corpus(source: Path, folder: Path, megabytes: int = 100) -> Path:
@@ -228,16 +242,18 @@ def main() -> None:
                 f"{os.cpu_count()} CPUs, "
                 f"load {os.getloadavg()[0]:.1f}"
             )
-            print("| trainer | seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
-            print("|---|---:|---:|---:|---:|")
+            print("| trainer | seconds | CPU seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
+            print("|---|---:|---:|---:|---:|---:|")
             for name, results in runs.items():
                 good = [result for result in results if result["seconds"] is not None]
                 if not good:
-                    print(f"| {name} | {results[-1].get('error')} | | | |")
+                    print(f"| {name} | {results[-1].get('error')} | | | | |")
                     continue
                 seconds = [result["seconds"] for result in good]
+                cpu = [result["cpu"] for result in good]
                 print(
-                    f"| {name} | {statistics.median(seconds):.1f} ({min(seconds):.1f}-{max(seconds):.1f}) "
+                    f"| {name} | {statistics.median(seconds):.2f} ({min(seconds):.2f}-{max(seconds):.2f}) "
+                    f"| {statistics.median(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f}) "
                     f"| {statistics.median(r['rss'] for r in good):.0f} "
                     f"| {statistics.median(r['pss'] for r in good):.0f} "
                     f"| {good[-1]['vocab']} |"
