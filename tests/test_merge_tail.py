@@ -1,4 +1,5 @@
-"""The tail of a big vocabulary: merges of pairs held by one word, runner-ups shared between rounds.
+"""The tail of a big vocabulary: merges of pairs held by one word, runner-ups shared between rounds;
+and a small text's index built without numpy.
 
 Trained to exhaustion, most late merges have count 1 or 2 and touch one word: the word engine merges
 those by splitting the word (``WordEngine._merge_in_one``), and the trace shares a runner-up's
@@ -9,15 +10,21 @@ runner-ups (count first, then the greatest pair by bytes).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive_bpe import naive_merge_pair
 
-from bpe_core.training import train_counts
+from bpe_core.training import train_counts, word_engine
 from bpe_core.training.shape import RUNNERS_UP
 from bpe_core.training.word_engine import WordEngine
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def naive_rounds(pretokens: dict[str, int], n_merges: int) -> list[tuple[tuple[bytes, bytes, int], list[tuple]]]:
@@ -82,3 +89,23 @@ def test_runner_ups_are_shared_between_rounds_not_remade():
     shown = [candidate for record in trace for candidate in record.candidates]
     assert len({id(candidate) for candidate in shown}) < len(shown) / 2
     assert all(record.candidates for record in trace[:-RUNNERS_UP])
+
+
+@settings(max_examples=60, deadline=None)
+@given(pretokens=pretoken_maps)
+def test_the_index_is_the_same_with_numpy_or_without(pretokens):
+    words = [(pretoken.encode("utf-8"), count) for pretoken, count in pretokens.items()]
+    symbols = [bytes([byte]) for byte in range(256)]
+    built = {}
+    for with_numpy in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(word_engine, "_numpy_pays", lambda texts, answer=with_numpy: answer)
+            engine = WordEngine(words, symbols)
+        built[with_numpy] = (dict(engine._counts), {pair: list(found) for pair, found in engine._words.items()})
+    assert built[True] == built[False]
+
+
+def test_training_a_small_text_never_imports_numpy():
+    script = "import sys, bpe_core; bpe_core.train('low lower lowest ' * 500, 300); print('numpy' in sys.modules)"
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert run.stdout.strip() == "False"
