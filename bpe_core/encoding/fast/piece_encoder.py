@@ -80,7 +80,21 @@ class PieceEncoder:
     def _encode_pieces(self, pieces: list[str]) -> list[int]:
         if is_a_table(pieces, lambda: self._digit_runs):
             return self._encode_table(pieces)
+        if not self._cache:
+            return self._encode_fresh(pieces)
         return _concatenated(self._ids_of_each(pieces))
+
+    def _encode_fresh(self, pieces: list[str]) -> list[int]:
+        """A call on an empty cache (a fresh tokenizer, or one just emptied): every distinct pre-token is new, so
+        they are found in C with ``dict.fromkeys``, not with one Python call each through :class:`_CallLookup`
+        (the lookup measured 13 -> 5 ms on the Chinese classics, 78 -> 54 ms on the mixed text, equal on
+        docs10m; with a warm cache the one pass of _CallLookup stays cheaper: docs10m 0.52 s against 0.76 s)."""
+        if not pieces:
+            return []
+        distinct = list(dict.fromkeys(pieces))
+        encoded = self._encode_new(distinct)
+        self._remember(encoded, distinct)
+        return _concatenated(map(encoded.__getitem__, pieces))
 
     def _ids_of_each(self, pieces: list[str]) -> list[Sequence[int]]:
         """Each pre-token's ids, in order, in one pass over the pre-tokens (see :class:`_CallLookup`):
