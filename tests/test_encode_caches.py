@@ -53,7 +53,9 @@ HAN = st.one_of(
     st.characters(min_codepoint=0x3040, max_codepoint=0x30FF),
 )
 RUN = st.one_of(st.text(HAN, min_size=1, max_size=16), st.sampled_from(["毛泽东", "说毛泽东", "中华人民共和国"]))
-OTHER = st.one_of(st.from_regex(r"\A ?[A-Za-z]{1,8}\Z"), st.from_regex(r"\A[0-9]{1,5}\Z"), st.sampled_from(["👍🏽", "é", "\n"]))
+OTHER = st.one_of(
+    st.from_regex(r"\A ?[A-Za-z]{1,8}\Z"), st.from_regex(r"\A[0-9]{1,5}\Z"), st.sampled_from(["👍🏽", "é", "\n"])
+)
 TEXT = st.lists(st.one_of(RUN, RUN, OTHER), min_size=BATCH_MIN_PIECES * 2, max_size=BATCH_MIN_PIECES * 4).map(" ".join)
 
 

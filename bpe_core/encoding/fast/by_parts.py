@@ -50,8 +50,10 @@ def encode_by_parts(
     # Each one-character part's ids: its character's, gathered from where they lie in char_ids.
     single_counts = char_counts[inverse]
     char_offsets = (np.cumsum(char_counts) - char_counts)[inverse]
-    single_ids = char_ids[np.repeat(char_offsets - (np.cumsum(single_counts) - single_counts), single_counts)
-                          + np.arange(int(single_counts.sum()))]
+    single_ids = char_ids[
+        np.repeat(char_offsets - (np.cumsum(single_counts) - single_counts), single_counts)
+        + np.arange(int(single_counts.sum()))
+    ]
     multi_ids, multi_counts = _flat(list(map(ids_of.__getitem__, multi_parts)))
     ids, part_counts = interleave(single, single_ids, single_counts, multi_ids, multi_counts)
     piece_counts = np.add.reduceat(part_counts, np.cumsum(cut.per_piece) - cut.per_piece)
