@@ -9,6 +9,7 @@ others down the paths that one rule picks, :func:`.routes.route` (``routes.py``)
 - ``digit_runs.py``: DIGITS and TABLE, many number pieces at once on small integers;
 - ``batch_steps.py``: the numpy steps both batches share;
 - ``cuts.py``: CUTS, non-ASCII pieces (long CJK runs) cut where no token can lie across, each part encoded once.
+  ``by_parts.py`` puts the parts' ids back together, one-character parts grouped by code point.
 
 Many texts: ``batch.py``, ``encode_batch`` in threads or processes (:class:`BatchEncoding`, mixed into the tokenizer).
 """

@@ -30,14 +30,14 @@ class ByteBatch:
         self._byte_ids = np.array([token_id[bytes([byte])] for byte in range(256)], dtype=np.int64)
         # The merges short enough to pack, sorted by packed key, with their ranks and ids.
         merges = list(merge_rank)
-        sizes = np.fromiter(map(len, merges), dtype=np.int64, count=len(merges))
+        sizes, ids = _sizes_and_ids(merges, token_id)
         is_short = sizes <= PACKED_BYTES
         short = list(compress(merges, is_short.tolist()))
         keys = _packed(_as_integers(b"".join(short), sizes[is_short]), sizes[is_short].astype(np.uint64))
         order = np.argsort(keys)
         self._keys = keys[order]
         self._ranks = np.fromiter(merge_rank.values(), dtype=np.int64, count=len(merges))[is_short][order]
-        self._ids = np.fromiter(map(token_id.__getitem__, short), dtype=np.int64, count=len(short))[order]
+        self._ids = ids[is_short][order]
         every_byte = np.arange(256, dtype=np.uint64)
         byte_pairs = (np.repeat(every_byte, 256) << np.uint64(8)) | np.tile(every_byte, 256)
         self._byte_pairs = self._short_pairs(byte_pairs, np.full(len(byte_pairs), 2, dtype=np.uint64))
@@ -110,6 +110,24 @@ class ByteBatch:
         ranks = np.fromiter(map(self._merge_rank.get, joined, repeat(NO_RANK)), dtype=np.int64, count=len(joined))
         ids = np.fromiter(map(self._token_id.get, joined, repeat(0)), dtype=np.int64, count=len(joined))
         return ranks, ids
+
+
+def _sizes_and_ids(merges: list[bytes], token_id: Mapping[bytes, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each merged token's length and id. When the vocabulary lists its multi-byte tokens in merge order (the
+    same objects: tiktoken ranks, trained vocabularies), both are read off it in one pass; else each id is
+    looked up (200,000 lookups in a large dict cost o200k's first encode ~40 ms, the pass ~15 ms).
+
+    >>> token_id = {**{bytes([b]): b for b in range(256)}, b"ab": 256, b"abc": 257}
+    >>> [array.tolist() for array in _sizes_and_ids([b"ab", b"abc"], token_id)]
+    [[2, 3], [256, 257]]
+    """
+    tokens = list(token_id)
+    token_sizes = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    is_merged = token_sizes > 1
+    if list(compress(tokens, is_merged.tolist())) == merges:  # mostly a comparison of pointers
+        return token_sizes[is_merged], np.fromiter(token_id.values(), dtype=np.int64, count=len(tokens))[is_merged]
+    sizes = np.fromiter(map(len, merges), dtype=np.int64, count=len(merges))
+    return sizes, np.fromiter(map(token_id.__getitem__, merges), dtype=np.int64, count=len(merges))
 
 
 def _as_integers(joined: bytes, sizes: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from itertools import filterfalse
+from typing import NamedTuple
 
 import numpy as np
 
@@ -97,6 +98,14 @@ class Crossings:
     def parts(self, pieces: list[str]) -> tuple[list[str], np.ndarray]:
         """Each piece cut at its permanent boundaries (a piece with none stays one part): all parts in order,
         and how many each piece has."""
+        cut = self.cut(pieces)
+        ends = cut.starts + cut.lengths
+        parts = list(map(cut.text.__getitem__, map(slice, cut.starts.tolist(), ends.tolist())))
+        return parts, cut.per_piece
+
+    def cut(self, pieces: list[str]) -> CutText:
+        """Each piece cut at its permanent boundaries, as positions in the pieces joined (no part made a string:
+        most parts of a CJK run are one character, which :mod:`.by_parts` looks up by code point)."""
         text = "".join(pieces)
         code_points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
         lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
@@ -105,9 +114,20 @@ class Crossings:
         piece_starts = np.cumsum(lengths) - lengths
         starts_here[piece_starts] = True
         part_starts = np.flatnonzero(starts_here)
-        part_ends = np.append(part_starts[1:], len(text))
-        parts = list(map(text.__getitem__, map(slice, part_starts.tolist(), part_ends.tolist())))
-        return parts, np.add.reduceat(starts_here, piece_starts, dtype=np.int64)
+        part_lengths = np.diff(part_starts, append=len(text))
+        per_piece = np.add.reduceat(starts_here, piece_starts, dtype=np.int64)
+        return CutText(text, code_points, part_starts, part_lengths, per_piece)
+
+
+class CutText(NamedTuple):
+    """Pieces cut into parts (:meth:`Crossings.cut`): the pieces joined, its code points, each part's start and
+    length in characters, and how many parts each piece has (every piece has one at least)."""
+
+    text: str
+    code_points: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+    per_piece: np.ndarray
 
 
 def _isin(sorted_values: np.ndarray, queries: np.ndarray) -> np.ndarray:
