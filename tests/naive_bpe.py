@@ -30,16 +30,22 @@ def naive_merge_loop(words: Counter, n_merges: int, tie_key=lambda pair: pair) -
     """Recount every pair, merge the best everywhere, repeat. Ties: the greatest tie_key(pair)."""
     merges = []
     for _ in range(n_merges):
-        pairs: Counter = Counter()
-        for word, count in words.items():
-            for pair in zip(word, word[1:]):
-                pairs[pair] += count
+        pairs = naive_pair_counts(words)
         if not pairs:
             break
         best = max(pairs, key=lambda pair: (pairs[pair], tie_key(pair)))
         merges.append(best)
         words = naive_merge_pair(words, best)
     return merges
+
+
+def naive_pair_counts(words: Counter) -> Counter:
+    """Every adjacent pair's count, recounted from scratch."""
+    pairs: Counter = Counter()
+    for word, count in words.items():
+        for pair in zip(word, word[1:]):
+            pairs[pair] += count
+    return pairs
 
 
 def naive_merge_pair(words: Counter, best: tuple) -> Counter:

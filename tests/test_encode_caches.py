@@ -8,41 +8,14 @@ NFC normalization).
 
 from __future__ import annotations
 
-import functools
-import unicodedata
-
 import pytest
-import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_encode_models import expected, pair
 
-from bpe_core import Tokenizer
 from bpe_core.encoding.fast.routes import BATCH_MIN_PIECES
-from bpe_core.reference import ReferenceDataError, build_reference
 
 NAMES = ["llama3", "qwen3.6"]  # Qwen 3.6: whole-token parts merges cannot make (毛泽东)
-
-
-@functools.cache
-def _pair(name: str) -> tuple[Tokenizer, tiktoken.Encoding]:
-    ours = build_reference(name)
-    assert isinstance(ours, Tokenizer)
-    theirs = tiktoken.Encoding(
-        f"caches-{name}", pat_str=ours.pattern_regex, mergeable_ranks=ours.mergeable_ranks, special_tokens={}
-    )
-    return ours, theirs
-
-
-def expected(name: str, text: str) -> list[int]:
-    ours, theirs = pair(name)
-    return theirs.encode_ordinary(unicodedata.normalize(ours.normalization, text) if ours.normalization else text)
-
-
-def pair(name: str) -> tuple[Tokenizer, tiktoken.Encoding]:
-    try:
-        return _pair(name)
-    except ReferenceDataError as error:
-        pytest.skip(f"{name} is not installed: {error}")
 
 
 # A few common characters (so that texts share parts), any CJK character, phrases that are tokens, and what

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from naive_bpe import naive_merge_pair
+from naive_bpe import naive_merge_pair, naive_pair_counts
 
 from bpe_core.training import train_counts, word_engine
 from bpe_core.training.shape import RUNNERS_UP
@@ -34,10 +34,7 @@ def naive_rounds(pretokens: dict[str, int], n_merges: int) -> list[tuple[tuple[b
         words[tuple(bytes([b]) for b in pretoken.encode("utf-8"))] += count
     rounds = []
     for _ in range(n_merges):
-        pairs: Counter = Counter()
-        for word, count in words.items():
-            for pair in zip(word, word[1:]):
-                pairs[pair] += count
+        pairs = naive_pair_counts(words)
         if not pairs:
             break
         ranked = sorted(pairs, key=lambda pair: (pairs[pair], pair), reverse=True)
