@@ -112,7 +112,7 @@ class JobProcess(Protocol):
     forked from a zygote (``runtime.jobs.zygote.ForkedJob``)."""
 
     pid: int
-    returncode: int | Any
+    returncode: int | None
 
     @property
     def stdin(self) -> IO[bytes] | None: ...

@@ -89,6 +89,7 @@ class JobRunner:
         self._running: list[_Task] = []
         self._spare: JobProcess | None = None
         self._zygote: zygote.Zygote | None = None
+        self._forking = zygote.AVAILABLE
         self._closed = False
         self._wake_r, self._wake_w = os.pipe()
         # Every job process is started by this one thread, so that a job dies with the server
@@ -226,15 +227,16 @@ class JobRunner:
 
     def _launch(self) -> JobProcess:
         # Forked from this runner's zygote (started here, in the watching thread, so that it dies with it): the
-        # imports every job needs are done once. A fresh interpreter where forking is not possible.
-        if zygote.AVAILABLE and self._zygote is None:
+        # imports every job needs are done once. A fresh interpreter where forking is not possible, and from the
+        # first time a zygote failed on (not one more zygote a job).
+        if self._forking and self._zygote is None:
             self._zygote = zygote.Zygote()
         if self._zygote is not None:
             try:
                 return self._zygote.fork()
             except OSError:
                 self._zygote.close()
-                self._zygote = None
+                self._zygote, self._forking = None, False
         return job_process.launch()
 
     def _read(self, task: _Task) -> None:
