@@ -27,6 +27,10 @@ if [ "${#PACKAGES[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${PACKAGES[@]}" >/dev/null
 fi
 
+# The suite starts some hundred Python processes (workers, servers, jobs, the CLI's): let each read the project's
+# compiled modules instead of compiling them again (a worker's collection alone: 9 s of CPU without, 5 s with).
+unset PYTHONDONTWRITEBYTECODE
+
 # Four workers (pytest-xdist): the browser tests in three groups, each one after another in its own worker, the
 # rest beside them (tests/conftest.py). They wait more than they compute, so four fit on two cores.
 exec .venv/bin/python -m pytest -q -n 4 --dist loadgroup "$@"

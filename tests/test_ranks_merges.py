@@ -110,6 +110,12 @@ def test_the_written_tokenizer_json_encodes_corpora_as_tiktoken(peers: Peers):
             peers.check(text[start : start + 2_000])
 
 
+# cl100k's ranks are Llama 3's first 100,256 (the same bytes, the same ranks): the merges' shape is checked on Llama 3.
+NOT_CL100K = [name for name in NAMES if name != "cl100k_base"]
+SAME_RANKS_AS_LLAMA3 = pytest.mark.parametrize("peers", NOT_CL100K, indirect=True)
+
+
+@SAME_RANKS_AS_LLAMA3
 def test_the_merges_are_every_split_in_the_converters_order(peers: Peers):
     """As transformers' TikTokenConverter: every split of each token into two tokens, by the token's rank, then the
     parts' ids; no token without a split is made by any."""
@@ -124,6 +130,7 @@ def test_the_merges_are_every_split_in_the_converters_order(peers: Peers):
     assert len(pairs) == expected
 
 
+@SAME_RANKS_AS_LLAMA3
 def test_merges_rebuild_the_same_tokenizer(peers: Peers):
     """``.merges`` (one per token, the player's list) through the GPT-2 files gives the same ids."""
     ours = peers.ours

@@ -127,6 +127,18 @@ def test_truncated_keeps_ids_and_drops_later_merges(tokenizer):
         tokenizer.truncated(tokenizer.num_merges + 1)
 
 
+def test_truncated_to_every_merge_is_the_same_tokenizer_with_empty_caches(tokenizer):
+    """All merges kept: the tables are shared, not copied (the fast paths' tests make many such fresh copies of
+    o200k), the ids and specials are the same, and the copy starts with nothing remembered."""
+    tokenizer.encode(SAMPLE)
+    whole = tokenizer.truncated(tokenizer.num_merges)
+    assert whole.vocab == tokenizer.vocab and whole.merges == tokenizer.merges
+    assert whole.special_tokens == tokenizer.special_tokens and whole.pattern == tokenizer.pattern
+    assert whole.encode(SAMPLE + "<|end|>") == tokenizer.encode(SAMPLE + "<|end|>")
+    assert whole.truncated(10).merges == tokenizer.truncated(10).merges
+    assert tokenizer.truncated(tokenizer.num_merges)._pieces._cache == {}
+
+
 def test_from_ranks_derives_the_same_merges(tokenizer):
     rebuilt = Tokenizer.from_ranks(tokenizer.mergeable_ranks, tokenizer.special_tokens, tokenizer.pattern)
     assert rebuilt.merges == tokenizer.merges

@@ -188,16 +188,17 @@ class Tokenizer(Decoding, BatchEncoding):
         """The same tokenizer with only its first k merges (ids unchanged)."""
         if not 0 <= k <= self.num_merges:
             raise ValueError(f"k must be between 0 and {self.num_merges}, got {k}")
-        kept_rank = {token: rank for token, rank in self._merge_rank.items() if rank < k}
-        special_id_set = set(self._special_ids.values())
-        vocab = {
-            identifier: token
-            for identifier, token in self._vocab.items()
-            if identifier in special_id_set or len(token) == 1 or token in kept_rank
-        }
-        token_id = {
-            token: identifier for token, identifier in self._token_id.items() if len(token) == 1 or token in kept_rank
-        }
+        if k == self.num_merges:  # all of it: the tables are never changed after _setup, so they are shared
+            vocab, token_id, kept_rank = self._vocab, self._token_id, self._merge_rank
+        else:
+            kept_rank = {token: rank for token, rank in self._merge_rank.items() if rank < k}
+            special_id_set = set(self._special_ids.values())
+            vocab = {
+                identifier: token
+                for identifier, token in self._vocab.items()
+                if identifier in special_id_set or len(token) == 1 or token in kept_rank
+            }
+            token_id = {token: i for token, i in self._token_id.items() if len(token) == 1 or token in kept_rank}
         merges = self._merges[:k] if self._merges is not None else None
         truncated = Tokenizer.__new__(Tokenizer)
         truncated._setup(vocab, token_id, kept_rank, dict(self._special_ids), self.pattern, self.name, merges)
