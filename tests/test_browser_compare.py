@@ -157,8 +157,8 @@ SEEN = {  # what each view shows once drawn: (a locator, text it holds in each l
 
 
 def test_each_decision_view_opens_by_link_on_a_fresh_server_in_both_languages(browser, shots):
-    """Choose a size, languages and health: each draws its content (the linked tokenizer trains by itself), in
-    English and Chinese, and no link value is dropped."""
+    """Choose a size, languages and health: each draws its content (the linked tokenizer trains by itself), English
+    and Chinese in turn, and no link value is dropped."""
     with streamlit_server() as server:
         _open_decision_views(server, browser, shots)
         _open_model_links(server, browser, shots)  # the same fresh server: one start for both
@@ -173,7 +173,6 @@ def _open_model_links(server: str, browser, shots) -> None:
     token count and every side-by-side id list equal each model's own ids in the library, and nothing is dropped."""
     import bpe_core
     from playground.references import REFERENCES
-
     from ui.encode_side import ids_text
 
     names = list(REFERENCES)
@@ -199,21 +198,23 @@ def _open_model_links(server: str, browser, shots) -> None:
 
 
 def _open_decision_views(server: str, browser, shots) -> None:
-    for lang in ("en", "zh"):
-        for view, query in DECISION_LINKS.items():
-            assert not parse_link({key: [value] for key, value in (p.split("=", 1) for p in query.split("&"))})[1]
-            page, watch = open_page(browser, f"{server}/Compare?{query}&lang={lang}")
-            selector, text = SEEN[view]
-            expect(page.locator(selector).first).to_contain_text(text[lang], timeout=60_000)
-            wait_idle(page)
-            chart = page.locator('[data-testid="stVegaLiteChart"]').first
-            expect(chart.locator("canvas, svg").first).to_be_visible(timeout=30_000)
-            alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
-            dropped = [alert for alert in alerts if "Link parameter" in alert or "链接参数" in alert]
-            assert not dropped, (view, lang, dropped)
-            assert page.locator('[data-testid="stException"]').count() == 0
-            assert f"view={view}" in page.url
-            page.wait_for_timeout(300)  # the last st.html blocks paint a moment after the run ends
-            page.screenshot(path=str(shots / f"decide-{view}-{lang}.png"))
-            assert not watch.problems, (view, lang, watch.problems)
-            page.context.close()
+    # Each view in one language, the two taken in turn (tests/test_i18n.py draws every view in both): a page load
+    # is the costliest step of a browser test, and the view's work is the same in either language.
+    for k, (view, query) in enumerate(DECISION_LINKS.items()):
+        lang = ("en", "zh")[k % 2]
+        assert not parse_link({key: [value] for key, value in (p.split("=", 1) for p in query.split("&"))})[1]
+        page, watch = open_page(browser, f"{server}/Compare?{query}&lang={lang}")
+        selector, text = SEEN[view]
+        expect(page.locator(selector).first).to_contain_text(text[lang], timeout=60_000)
+        wait_idle(page)
+        chart = page.locator('[data-testid="stVegaLiteChart"]').first
+        expect(chart.locator("canvas, svg").first).to_be_visible(timeout=30_000)
+        alerts = page.locator('[data-testid="stAlert"]').all_inner_texts()
+        dropped = [alert for alert in alerts if "Link parameter" in alert or "链接参数" in alert]
+        assert not dropped, (view, lang, dropped)
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert f"view={view}" in page.url
+        page.wait_for_timeout(300)  # the last st.html blocks paint a moment after the run ends
+        page.screenshot(path=str(shots / f"decide-{view}-{lang}.png"))
+        assert not watch.problems, (view, lang, watch.problems)
+        page.context.close()
