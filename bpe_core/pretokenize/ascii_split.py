@@ -38,9 +38,7 @@ _RE_HAS_POSSESSIVE = sys.version_info >= (3, 11)
 # every word of Russian or Hindi is a run). The gap's repeat is possessive: giving an ASCII character back
 # would leave an ASCII character where the next non-ASCII one must match, so it never helps.
 _GAP = f"[\\x00-\\x7f]{{0,{_MIN_ASCII_STRETCH - 1}}}"
-_NON_ASCII_BLOCK = re.compile(
-    f"[^\\x00-\\x7f]+(?:{_GAP}{'+' if _RE_HAS_POSSESSIVE else ''}[^\\x00-\\x7f]+)*"
-)
+_NON_ASCII_BLOCK = re.compile(f"[^\\x00-\\x7f]+(?:{_GAP}{'+' if _RE_HAS_POSSESSIVE else ''}[^\\x00-\\x7f]+)*")
 
 
 @lru_cache(maxsize=8)
