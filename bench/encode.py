@@ -15,10 +15,11 @@ per round and per (tokenizer, text) each is asked in turn, so that a busy spell 
 of them alike. Our side: ``build_reference(name)`` afresh (nothing remembered), then CPU seconds of
 ``encode_ordinary(text)`` -- the ``first`` column, numpy tables built inside the call as a first call builds
 them -- and, on another fresh tokenizer whose tables were built beforehand as tiktoken builds its own in its
-constructor, the ``built`` column. tiktoken's side: ``tiktoken.Encoding(name, pat_str=<the pattern>,
-mergeable_ranks=..., special_tokens=...).encode_ordinary`` (Qwen normalizes to NFC first: tiktoken's time
-includes ``unicodedata.normalize``). The ids of every call are compared with tiktoken's. Ratios are ours /
-tiktoken's of the same round: the table shows their median and range.
+constructor, the ``built`` column (the pattern's BMP twin built too, once per process, where the checkout has
+one: later ``first`` calls use it as they use the compiled patterns). tiktoken's side:
+``tiktoken.Encoding(name, pat_str=<the pattern>, mergeable_ranks=..., special_tokens=...).encode_ordinary``
+(Qwen normalizes to NFC first: tiktoken's time includes ``unicodedata.normalize``). The ids of every call are
+compared with tiktoken's. Ratios are ours / tiktoken's of the same round: the table shows their median and range.
 
 ``batch``: ``encode_ordinary_batch`` of the docs' documents: tiktoken's in ``--workers`` threads against ours
 in as many processes (and threads), wall seconds, fresh tokenizers each round.
@@ -114,11 +115,26 @@ def worker(root: str, texts_file: Path) -> None:
                     for table in ("_byte_batch", "_digit_runs", "_crossings"):
                         if hasattr(type(pieces), table):
                             getattr(pieces, table)  # a cached property
+                    _build_bmp_twin(tokenizer.pattern_regex)
                 started = time.process_time()
                 ids = tokenizer.encode_ordinary(text)
                 answer[kind] = time.process_time() - started
                 answer[kind + "_ids"] = digest(ids)
         print(json.dumps(answer), flush=True)
+
+
+def _build_bmp_twin(source: str | None) -> None:
+    """Build the pattern's BMP twin (bpe_core.pretokenize.bmp_twin), once per process as the compiled patterns
+    are, in checkouts that have one: a table built beforehand, as tiktoken compiles its regex in its constructor.
+    Later ``first`` calls in the process use it too (as they use the compiled patterns)."""
+    try:
+        from bpe_core.pretokenize.patterns import _bmp_split  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    from bpe_core.pretokenize import is_named_pattern
+
+    if is_named_pattern(source):
+        _bmp_split(source).build()
 
 
 class Contender:

@@ -6,6 +6,7 @@ pre-token boundary, so the pattern decides which merges are possible at all.
 - :mod:`.named`: the named patterns (tiktoken's, the open models', DeepSeek's three splits as one regex);
 - :mod:`.patterns`: names and custom regexes, their time budget, splitting;
 - :mod:`.ascii_split`: the named patterns' exact twins for the standard library's ``re`` on ASCII text;
+- :mod:`.bmp_twin`: their twins for ``re`` on the non-ASCII stretches of the Basic Multilingual Plane;
 - :mod:`.cuts`: where a text may be cut without changing its pre-tokens;
 - :mod:`.counts`: a text's pre-token counts, the input to training;
 - :mod:`.normalization`: Unicode normalization before everything else (NFC for Qwen), on a stream too;

@@ -30,6 +30,7 @@ from functools import cache, lru_cache
 import regex
 
 from .ascii_split import ascii_findall, split_mostly_ascii
+from .bmp_twin import BmpSplit
 from .named import PATTERNS
 
 _NAMED_SOURCES = frozenset(PATTERNS.values())
@@ -121,6 +122,13 @@ def _compile_named(source: str) -> regex.Pattern:
     return regex.compile(source)
 
 
+@cache  # as _compile_named
+def _bmp_split(source: str) -> BmpSplit:
+    """The non-ASCII stretches' splitter of a named pattern: ``regex``, or its BMP twin once it pays
+    (:mod:`.bmp_twin`)."""
+    return BmpSplit(source, _compile_named(source).findall)
+
+
 @lru_cache(maxsize=32)
 def _compile_custom(source: str) -> regex.Pattern:
     if source == "":
@@ -181,7 +189,7 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     if source in _NAMED_SOURCES:
         # Linear-time patterns: no time budget, whose bookkeeping would cost a third of the speed (and which
         # a busy machine could exceed); compile_pattern did not probe them under one either.
-        return split_mostly_ascii(text, ascii_findall(source), compiled.findall)
+        return split_mostly_ascii(text, ascii_findall(source), _bmp_split(source))
     pieces = _findall_within_budget(compiled, text)
     if sum(map(len, pieces)) != len(text):
         # A custom regex that skips characters would silently lose text on decode.
