@@ -54,10 +54,11 @@ class BmpSplit:
         self._left = after_chars  # BMP characters until the twin is built
         self.twin: Callable[[str], list[str]] | None = None
 
-    def build(self) -> None:
+    def build(self) -> Callable[[str], list[str]]:
         """Build the twin now (a benchmark's warm start, a server that knows it will see much non-ASCII text)."""
         if self.twin is None:
             self.twin = bmp_twin_findall(self._source) or self._unicode_findall
+        return self.twin
 
     def __call__(self, stretch: str) -> list[str]:
         if stretch and max(stretch) < _BEYOND_BMP:
@@ -65,8 +66,7 @@ class BmpSplit:
                 return self.twin(stretch)
             self._left -= len(stretch)
             if self._left <= 0:
-                self.build()
-                return self.twin(stretch)  # type: ignore[misc]  # built
+                return self.build()(stretch)
         return self._unicode_findall(stretch)
 
 
