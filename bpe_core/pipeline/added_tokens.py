@@ -72,6 +72,13 @@ class AddedTokens:
         raw = {token.content: token for token in tokens if not token.normalized and token.content}
         spelled: dict[str, AddedToken] = {}
         for token in tokens:
+            if token.normalized and not self.spelling[token.id] and (token.lstrip or token.rstrip):
+                # tokenizers then cuts the whitespace next to it out of the text and encodes it raw (a space as
+                # " ", not as its pre-tokenizer makes it): not reproduced, so refused.
+                raise ValueError(
+                    f"the added token {token.content!r} is normalized to nothing and strips the whitespace beside it "
+                    "(lstrip/rstrip): tokenizers then encodes that whitespace raw, which this library does not do"
+                )
             if token.normalized and self.spelling[token.id]:
                 other = spelled.setdefault(self.spelling[token.id], token)
                 if other is not token:
