@@ -44,7 +44,7 @@ except Exception as error:  # noqa: BLE001 -- reference data missing: say so, ke
     st.error(t("The {name} vocabulary is not available: {error}", name=name, error=plain(error)))
     frame.stop()
 if tokenizer is None:  # not reached: the choices are tokenizers the session has
-    st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
+    st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
     frame.stop()
 try:
     result = tokenizer_output.encode(tokenizer, s.text)

@@ -52,7 +52,7 @@ st.radio(
 )
 subject = common.subject(s)
 if subject is None:
-    st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
+    st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
     frame.stop()
 
 if common.view_applies(subject, s.view):

@@ -27,7 +27,7 @@ else:
     st.selectbox(t("Tokenizer"), list(sources), format_func=sources.__getitem__, key=Session.exported.key)
     tokenizer = tokenizer_output.tokenizer_for(s, s.exported)
     if tokenizer is None:  # not reached: the choices are tokenizers the session has
-        st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
+        st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
         frame.stop()
     st.caption(
         t(

@@ -172,3 +172,6 @@ BASE_DIGESTS: weakref.WeakKeyDictionary = weak("trained.base_digests", "a loaded
 TOKENIZER_DIGESTS: weakref.WeakKeyDictionary = weak(
     "workspace.tokenizer_digests", "a loaded tokenizer's digest in the reload store"
 )
+LOADED_SOURCES: weakref.WeakKeyDictionary = weak(
+    "tokenizer_files.sources", "the files a loaded tokenizer came from (their bytes: what a reload loads again)"
+)

@@ -10,7 +10,7 @@ form                for                                                        b
 ``{"$text": d}``    a string of over :data:`INLINE_CHARS` characters             ``text:<sha256>`` (UTF-8)
 ``{"$upload": …}``  an uploaded or pasted text (name, digest, bytes replaced)   ``text:<sha256>``
 ``{"$trained": …}`` the trained tokenizer: its request, whose key names the blob ``trained:<request key>``
-``{"$loaded": …}``  tokenizers loaded from files: [label, content digest] each   ``tokenizer:<sha256>`` (its JSON)
+``{"$loaded": …}``  loaded tokenizers: [label, {files, pattern}] each          ``file:<sha256>`` (each file)
 ==================  =========================================================  ================================
 
 >>> document, blobs = encode({"vocab": 600, "pasted": Upload("pasted text", "low lower", 0, "d1")})
@@ -33,6 +33,7 @@ from typing import Any
 
 from bpe_core import Tokenizer
 from bpe_core.encoding.sentencepiece import SentencePieceTokenizer
+from bpe_core.formats import NOT_GIVEN
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
 from bpe_core.pipeline import PipelineTokenizer
 from playground import caches
@@ -40,13 +41,16 @@ from playground.i18n import t
 from playground.session import FIELDS, Session
 from playground.text import human_bytes, plain
 from playground.text_files import Upload
+from playground.tokenizer_files import File, load_files, loaded_from
 from playground.trained import Request, Trained
 from playground.trained_codec import from_bytes, to_bytes
 from runtime.store import BlobSource, Removed, default_store, text_digest
 
 FORMAT, VERSION = "bpe-playground-workspace", 1
 LOADED_TYPES = (Tokenizer, PipelineTokenizer, SentencePieceTokenizer)
-"""What the import box loads (the session's ``loaded``); only a Tokenizer is kept across a reload."""
+"""What the import box loads (the session's ``loaded``): kept across a reload as the files it loaded them from
+(``playground.tokenizer_files``) and loaded again. One loaded otherwise (an older document's) is kept as the
+project's JSON (``tokenizer:<sha256>``) when its merges can be written."""
 INLINE_CHARS = 2_000
 """Longer strings (a pasted text, a long Encode text) go to a blob: the document stays small."""
 
@@ -54,6 +58,21 @@ INLINE_CHARS = 2_000
 def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
     """The document for these field values, and the blobs it refers to (key -> source of the bytes)."""
     blobs: dict[str, BlobSource] = {}
+
+    def loaded(label: str, tokenizer: Any) -> list[Any] | None:
+        source = loaded_from(tokenizer)
+        if source is not None:  # kept as its files, loaded again on reload: any family, never converted
+            for file, digest in zip(source.files, source.digests):
+                blobs[f"file:{digest}"] = _file_bytes(file)
+            files = [[file.name, digest] for file, digest in zip(source.files, source.digests)]
+            return [label, {"files": files, "pattern": source.pattern}]
+        if not isinstance(tokenizer, Tokenizer):  # a pipeline or SentencePiece model the box did not load
+            return None
+        digest, data = _tokenizer_json(tokenizer)
+        if not digest:  # it cannot be written as merges (Llama 3's, Qwen 3.6's ranks): not kept on reload
+            return None
+        blobs[f"tokenizer:{digest}"] = data
+        return [label, digest]
 
     def form(value: Any) -> Any:
         if isinstance(value, Upload):
@@ -67,16 +86,7 @@ def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
             blobs[f"text:{digest}"] = _text_bytes(value)
             return {"$text": digest}
         if isinstance(value, dict) and value and all(isinstance(item, LOADED_TYPES) for item in value.values()):
-            loaded = []
-            for label, tokenizer in value.items():
-                if not isinstance(tokenizer, Tokenizer):  # a pipeline, SentencePiece: the project's JSON cannot hold it
-                    continue
-                digest, data = _tokenizer_json(tokenizer)
-                if not digest:  # it cannot be written as merges (Llama 3's, Qwen 3.6's ranks): not kept on reload
-                    continue
-                blobs[f"tokenizer:{digest}"] = data
-                loaded.append([label, digest])
-            return {"$loaded": loaded}
+            return {"$loaded": [entry for label, tokenizer in value.items() if (entry := loaded(label, tokenizer))]}
         if isinstance(value, tuple):
             return list(value)
         return value
@@ -104,6 +114,10 @@ def _tokenizer_json(tokenizer: Tokenizer) -> tuple[str, BlobSource]:
             digest = ""  # remembered too: deriving the merges again would fail again, after seconds
         _tokenizer_digests[tokenizer] = digest
     return digest, data
+
+
+def _file_bytes(file: File) -> BlobSource:
+    return lambda: file.data
 
 
 def _text_bytes(text: str) -> BlobSource:
@@ -153,11 +167,15 @@ def _value(value: Any, blob: Callable[[str], bytes | None]) -> Any:
         request = Request(**{**body, **tuples})
         return from_bytes(request, _read(blob, f"trained:{request.key}"))
     if form == "$loaded":
-        return {
-            label: tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{digest}")), source=label)
-            for label, digest in body
-        }
+        return {label: _loaded(label, entry, blob) for label, entry in body}
     raise ValueError(f"unknown form {form}")
+
+
+def _loaded(label: str, entry: Any, blob: Callable[[str], bytes | None]) -> Any:
+    if isinstance(entry, str):  # the project's JSON, by its digest (a tokenizer kept before files were)
+        return tokenizer_from_json(json.loads(_read(blob, f"tokenizer:{entry}")), source=label)
+    files = [File(name, _read(blob, f"file:{digest}")) for name, digest in entry["files"]]
+    return load_files(files, NOT_GIVEN if entry["pattern"] is None else entry["pattern"])[0]
 
 
 def _read(blob: Callable[[str], bytes | None], key: str) -> bytes:

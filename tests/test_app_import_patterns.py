@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.formats import save_tiktoken
-from playground import i18n
+from playground import i18n, workspace
 from playground.session import Session
 from ui import import_box
 from ui.tokenizer_output import loaded_choice
@@ -118,6 +118,13 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     )
     where = i18n.t("recognised by the file's SHA-256")
     assert any(where in caption.value for caption in at.caption)
+    # The tab's work keeps Llama 3 as its file (its merges cannot all be derived from its ranks): a reload loads it
+    # again, recognised again, with the same ids.
+    llama3 = "Llama 3 (tiktoken ranks, 128,000 tokens) · tokenizer.model"
+    document, blobs = workspace.encode({"loaded": {llama3: sess(at).loaded[llama3]}})
+    back = workspace.decode(document, {key: source() for key, source in blobs.items()}.get)
+    again = back.values["loaded"][llama3]
+    assert again.pattern == "llama3" and again.encode(TEXT) == sess(at).loaded[llama3].encode(TEXT)
 
 
 def test_a_refused_file_leaves_the_box_empty_for_the_next_and_its_message_stays(tmp_path):

@@ -95,7 +95,7 @@ def test_the_import_box_takes_what_fills_the_shape_a_sentencepiece_model_too():
     from sentencepiece_support import model_bytes
 
     from bpe_core.encoding.sentencepiece import PieceType
-    from ui.import_box import File, load_files
+    from playground.tokenizer_files import File, load_files
 
     trained = bpe_core.train("by the way by the way", 270).tokenizer
     directory = tempfile.mkdtemp()

@@ -168,7 +168,7 @@ def test_the_command_line_says_it_does_not_stream_sentencepiece(tmp_path, capsys
 
 def test_the_app_loads_a_sentencepiece_model():
     """It fills bpe_core.TokenizerShape now: the import box takes it, and it encodes as the library reads it."""
-    from ui.import_box import File, load_files
+    from playground.tokenizer_files import File, load_files
 
     tokenizer, _ = load_files([File("tokenizer.model", model_bytes(BASIC))])
     assert isinstance(tokenizer, bpe_core.TokenizerShape)

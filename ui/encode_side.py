@@ -70,7 +70,7 @@ def one(s: Session, choice: str, label: str, text: str, show_ids: bool) -> None:
     try:
         tokenizer = tokenizer_output.tokenizer_for(s, choice)
         if tokenizer is None:
-            raise ValueError(t("it is no longer here (files loaded before a reload are not kept)"))
+            raise ValueError(t("it is not in this tab's work (a file loaded in another tab or browser)"))
         result = tokenizer_output.encode(tokenizer, text)
     except Exception as error:  # noqa: BLE001 -- one tokenizer's failure must not hide the others
         st.warning(

@@ -17,7 +17,7 @@ from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
 from playground import caches, references
 from playground.bases import base_offset
-from playground.i18n import t
+from playground.i18n import N_, t
 from playground.session import TRAINED, Session
 from playground.text import plain
 from playground.trained import Trained
@@ -142,6 +142,10 @@ def training_window_html(trained: Trained, max_tokens: int = 1200) -> str:
 
 LOADED = "file:"
 """Choice ids of tokenizers loaded from files start with this (never in links)."""
+NOT_IN_THIS_TAB = N_(
+    "That tokenizer is not in this tab's work (a file loaded in another tab or browser): load it again."
+)
+"""Said where a choice names a loaded file this tab does not have (a tab's loaded files come back after a reload)."""
 
 
 def tokenizer_choices(s: Session) -> dict[str, str]:

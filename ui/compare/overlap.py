@@ -109,7 +109,7 @@ def other_tokenizer(s: Session) -> tuple[Any, str, str] | None:
         st.error(t("The {name} vocabulary is not available: {error}", name=name, error=plain(error)))
         return None
     if tokenizer is None:
-        st.warning(t("That tokenizer is no longer here (files loaded before a reload are not kept): load it again."))
+        st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
         return None
     if choice == TRAINED and s.trained is not None:
         return tokenizer, s.trained.request.key, t("the trained tokenizer")
