@@ -98,6 +98,20 @@ def pytest_configure(config):
 
     # Each test process (an xdist worker too) gets its own store, never the user's: a test may fill or empty it.
     os.environ["BPE_DATA_DIR"] = tempfile.mkdtemp(prefix="bpe-test-store-")
+    _scan_installed_components_once()
+
+
+def _scan_installed_components_once() -> None:
+    """Every new AppTest scans the metadata of every installed package for Streamlit components (0.13 CPU-s here,
+    and the suite makes ~1,000 AppTests: ~130 CPU-s, a tenth of the suite). The installed packages do not change
+    while the tests run, so each test process scans once; a server scans once when it starts, as before."""
+    import functools
+
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # a Streamlit without v2 components does not scan
+        return
+    manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 
 # -- running in parallel (tests/run.sh: pytest-xdist, --dist loadgroup) ------------------------------------------
