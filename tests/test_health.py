@@ -37,13 +37,14 @@ def tokenizer_of(merges, pattern="gpt2", specials=None):
     return Tokenizer(vocab, merges, specials, pattern)
 
 
-def expected_class(tokenizer, token, identifier, k):
-    """The static class of a token with the first k merges, from encoding it and merging by hand."""
+def expected_class(tokenizer, token, identifier, k, cut=None):
+    """The static class of a token with the first k merges, from encoding it (with ``cut``, the tokenizer truncated
+    to k merges, when the caller has it) and merging by hand."""
     try:
         text = token.decode("utf-8")
     except UnicodeDecodeError:
         return INVALID_UTF8 if token.decode("utf-8", errors="ignore") else PARTIAL_CHARACTER
-    if tokenizer.truncated(k).encode_ordinary(text) != [identifier]:
+    if (cut or tokenizer.truncated(k)).encode_ordinary(text) != [identifier]:
         return PATTERN_SPLIT  # the only other way not to get it back
     return None if merges_build(token, tokenizer, k) else MERGE_ORDER
 
@@ -59,8 +60,9 @@ def check_static(tokenizer):
     n = tokenizer.num_merges
     for k in sorted({0, 1, n // 2, n - 1, n} & set(range(n + 1))):
         expected = {name: 0 for name in BYTE_LEVEL_CLASSES}
+        cut = tokenizer.truncated(k)  # one per size, not one per token (each a copy of the tables)
         for identifier in in_vocabulary(tokenizer, k):
-            name = expected_class(tokenizer, tokenizer.token_bytes(identifier), identifier, k)
+            name = expected_class(tokenizer, tokenizer.token_bytes(identifier), identifier, k, cut)
             if name is not None:
                 expected[name] += 1
             if k == n:

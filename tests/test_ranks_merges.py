@@ -204,3 +204,22 @@ def test_deepseeks_shipped_merges_are_what_its_ranks_give():
     assert derive_merges(ranks) == shipped
     every = iter(all_split_merges(ranks, ids))
     assert all(merge in every for merge in shipped)  # consumes the iterator: a sub-list in order
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.binary(min_size=2, max_size=4).map(lambda b: bytes(x % 3 + 97 for x in b)), st.integers(0, 30)),
+    st.binary(min_size=1, max_size=12).map(lambda b: bytes(x % 3 + 97 for x in b)),
+    st.integers(0, 31),
+)
+def test_parts_below_follow_the_educational_rule(ranks, token, ceiling):
+    """The derivation's BPE (pair ranks kept between merges) leaves the parts the educational loop leaves, on
+    random rank tables over three letters (equal ranks and repeated pairs included)."""
+    from bpe_core.encoding.educational import bpe
+    from bpe_core.encoding.ranks import parts_below
+
+    def rank_below(candidate):
+        found = ranks.get(candidate)
+        return found if found is not None and found < ceiling else None
+
+    assert parts_below(token, ceiling, ranks.get) == bpe(token, rank_below)

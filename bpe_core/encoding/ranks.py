@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping
 
-from .educational import bpe
-
 NO_RANK = 1 << 30
 """Above every merge rank: "this pair does not merge" wherever ranks are compared as integers (the
 one-piece loop, the byte batch's keys). A vocabulary needs fewer merges than this."""
@@ -107,11 +105,9 @@ def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None])
     (b'ab', b'c')
     """
 
-    def rank_below(candidate: bytes) -> int | None:
-        found = rank_of(candidate)
-        return found if found is not None and found < rank else None
-
-    parts = bpe(token, rank_below)
+    if len(token) == 2:  # its one pair is itself, not below its own rank
+        return token[:1], token[1:]
+    parts = parts_below(token, rank, rank_of)
     if len(parts) == 2:
         return parts[0], parts[1]
     splits = []
@@ -124,6 +120,40 @@ def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None])
     if not splits:  # no merge can make it: it is only ever a pre-token kept whole (see unmade_by_merges)
         return parts[0], b"".join(parts[1:])
     return min(splits)[1]
+
+
+def parts_below(token: bytes, ceiling: int, rank_of: Callable[[bytes], int | None]) -> list[bytes]:
+    """``token``'s bytes after BPE with only the merges ranked below ``ceiling``: the rule of
+    :func:`~bpe_core.encoding.educational.bpe` (the lowest rank first, the leftmost of equal ones), with each
+    pair's rank kept in a list and only the two pairs beside a merge looked up again, where the educational loop
+    looks every pair up after every merge (deriving Llama 3's 128,000 merges: 2-3 times faster).
+
+    >>> ranks = {b"aa": 0, b"ab": 1, b"aab": 2}
+    >>> parts_below(b"aaab", 3, ranks.get), parts_below(b"aaab", 1, ranks.get)
+    ([b'aa', b'ab'], [b'aa', b'a', b'b'])
+    >>> parts_below(b"abc", 1, {b"ab": 0, b"abc": 1}.get)
+    [b'ab', b'c']
+    """
+
+    def ranked(pair: bytes) -> int:
+        found = rank_of(pair)
+        return found if found is not None and found < ceiling else NO_RANK
+
+    parts = [token[i : i + 1] for i in range(len(token))]
+    ranks = [ranked(token[i : i + 2]) for i in range(len(token) - 1)]
+    while ranks:
+        lowest = min(ranks)
+        if lowest == NO_RANK:
+            break
+        i = ranks.index(lowest)  # the leftmost of equal ranks (one token can be a pair twice: abab)
+        merged = parts[i] + parts.pop(i + 1)
+        parts[i] = merged
+        del ranks[i]
+        if i:
+            ranks[i - 1] = ranked(parts[i - 1] + merged)
+        if i < len(ranks):
+            ranks[i] = ranked(merged + parts[i + 1])
+    return parts
 
 
 def unmade_by_merges(merges: Iterable[tuple[bytes, bytes]], tokens: Container[bytes]) -> list[bytes]:
