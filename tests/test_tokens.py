@@ -10,7 +10,8 @@ from __future__ import annotations
 import unicodedata
 from html.parser import HTMLParser
 
-from hypothesis import given
+import regex
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ui import token_html, token_style
@@ -70,6 +71,7 @@ def test_any_token_renders_as_escaped_visible_text(token):
 
 
 @given(st.text(max_size=60))
+@example("a\u200b\U00013439 b")  # a format character of Unicode 15, newer than this Python's unicodedata
 def test_marks_replace_exactly_the_invisible_characters(text):
     """Each piece is text without invisible characters, or one mark standing for one character."""
     pieces = token_html.text_pieces(text)
@@ -81,7 +83,10 @@ def test_marks_replace_exactly_the_invisible_characters(text):
         else:
             kind, shown, title = piece
             cp = int(title.split()[0][2:], 16)
-            assert unicodedata.category(chr(cp)) in INVISIBLE_CATEGORIES
+            category = unicodedata.category(chr(cp))
+            # `regex` knows a newer Unicode than Python 3.11's unicodedata (14.0): a format character added since
+            # (U+13439, an Egyptian hieroglyph control of Unicode 15) is unassigned here, and a mark there.
+            assert category in INVISIBLE_CATEGORIES or (category == "Cn" and regex.match(r"\p{Cf}", chr(cp))), hex(cp)
             assert (shown, title) == token_html.mark(chr(cp))
             rebuilt.append(chr(cp))
     assert "".join(rebuilt) == token_html.show_whitespace(text)
