@@ -160,10 +160,11 @@ def _as_integers(joined: bytes, sizes: np.ndarray) -> np.ndarray:
     True
     """
     data = np.frombuffer(joined, dtype=np.uint8)
-    rows = np.zeros((len(sizes), 8), dtype=np.uint8)
-    ends = np.repeat(np.cumsum(sizes), sizes)
-    rows[np.repeat(np.arange(len(sizes)), sizes), np.arange(len(data)) - ends + 8] = data
-    return rows.view(">u8").ravel().astype(np.uint64)
+    rows = np.zeros(len(sizes) * 8, dtype=np.uint8)
+    # Byte i of token t goes to place 8 * t + 8 - (t's end - i): one flat index, one repeat (a row index and a
+    # column index, two repeats, cost o200k ~9 ms against ~3).
+    rows[np.arange(len(data)) + np.repeat(np.arange(8, 8 * len(sizes) + 1, 8) - np.cumsum(sizes), sizes)] = data
+    return rows.view(">u8").astype(np.uint64)
 
 
 def _packed(payloads: np.ndarray, lengths: np.ndarray) -> np.ndarray:
