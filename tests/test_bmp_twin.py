@@ -53,6 +53,22 @@ def test_split_builds_the_twin_only_after_enough_bmp_text_and_leaves_the_rest_to
     assert split("мир 🙂") == ["мир", " 🙂"] and calls == ["мир 🙂"]  # past U+FFFF: regex still
 
 
+# Past U+FFFF: emoji (a modifier too), a math letter, a Gothic letter, a CJK ideograph of Extension B; and
+# printable ASCII around spaces, where a stretch may be cut.
+ASTRAL = ["\U0001f642", "\U0001f44d\U0001f3fd", "\U0001d400", "\U00010330", "\U00020000"]
+MIXED_TEXT = st.lists(st.sampled_from([*CORNERS, *ASTRAL, "a b", "! x", "x, y", "1 2"]) | BMP_TEXT, max_size=12)
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+@settings(max_examples=25, deadline=None)
+@given(text=MIXED_TEXT.map("".join))
+def test_a_built_split_gives_regexs_pre_tokens_on_any_text(name, text):
+    """Characters past U+FFFF go to regex between the safe cuts around them, the rest to the twin."""
+    split = BmpSplit(PATTERNS[name], compile_pattern(name).findall)
+    split.build()
+    assert split(text) == compile_pattern(name).findall(text)
+
+
 def test_case_folding_is_vouched_for_atom_by_atom():
     from bpe_core.pretokenize.bmp_twin import _same_case_folding
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Tokenizer, train
 from bpe_core.encoding.educational import SimpleTokenizer
-from bpe_core.encoding.fast import cuts
+from bpe_core.encoding.fast import batch_steps, cuts
 from bpe_core.encoding.fast.byte_batch import _as_integers
 from bpe_core.encoding.fast.routes import BATCH_MIN_PIECES, CUTS_MIN_PIECES
 from bpe_core.reference import ReferenceDataError, build_reference
@@ -124,15 +124,22 @@ def test_a_first_call_gives_tiktokens_ids(name, segments):
 
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=15, deadline=None)
-@given(drawn=st.lists(SEGMENT, max_size=12), bulk=BULK)
-def test_the_byte_batch_gives_tiktokens_ids(name, drawn, bulk):
-    """An empty cache with the tables built: a call's new pre-tokens (over BATCH_MIN_PIECES) go to the batch."""
+@given(
+    drawn=st.lists(SEGMENT, max_size=12),
+    bulk=BULK,
+    finish_below=st.sampled_from([0, batch_steps.FINISH_BELOW]),
+)
+def test_the_byte_batch_gives_tiktokens_ids(name, drawn, bulk, finish_below):
+    """An empty cache with the tables built: a call's new pre-tokens (over BATCH_MIN_PIECES) go to the batch, whose
+    steps run to the end (0) or hand their last pieces to the loop (as shipped)."""
     text = " ".join(bulk + drawn)
     ours, _ = pair(name)
     pieces = ours._pieces
     assert pieces._byte_batch is not None  # built (once per test run), kept across examples
     pieces._cache.clear()  # but nothing remembered from the last example
-    assert ours.encode_ordinary(text) == expected(name, text)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(batch_steps, "FINISH_BELOW", finish_below)
+        assert ours.encode_ordinary(text) == expected(name, text)
 
 
 # A vocabulary trained on a few CJK characters (tokens of whole characters, and across them), and a handmade

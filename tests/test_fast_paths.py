@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from bpe_core import Tokenizer, train
 from bpe_core.encoding.educational import SimpleTokenizer
-from bpe_core.encoding.fast import piece_encoder, routes
+from bpe_core.encoding.fast import batch_steps, piece_encoder, routes
 from bpe_core.encoding.fast.routes import BYTES, DIGITS, HEAP, LOOP, TABLE
 from bpe_core.reference import build_reference
 
@@ -143,13 +143,16 @@ def test_the_cache_and_the_loop_follow_the_rule(taken, name, text):
 
 @pytest.mark.parametrize("name", [name for name in ALL if name != "trained-none"])  # no pattern: one piece a call
 @settings(max_examples=6, deadline=None)
-@given(fragments=st.lists(FRAGMENT, min_size=1, max_size=8), seed=SEEDS)
-def test_the_byte_batch_follows_the_rule(taken, name, fragments, seed):
+@given(fragments=st.lists(FRAGMENT, min_size=1, max_size=8), seed=SEEDS, finish_below=st.sampled_from([0, 64, 9999]))
+def test_the_byte_batch_follows_the_rule(taken, name, fragments, seed, finish_below):
     rng = random.Random(seed)
-    # Over BATCH_BUILD_MIN_PIECES new pre-tokens: a fresh tokenizer builds the byte batch.
+    # Over BATCH_BUILD_MIN_PIECES new pre-tokens: a fresh tokenizer builds the byte batch. Its steps run to the end
+    # (0), hand the last pieces to the loop (64, as shipped) or hand it every piece after the first pairs (9999).
     pieces = words(rng, routes.BATCH_BUILD_MIN_PIECES + 500, string.ascii_lowercase + "éß中", (5, 9))
     text = " ".join(piece + rng.choice(fragments) for piece in pieces)
-    assert BYTES in paths_of_one_call(name, text, taken)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(batch_steps, "FINISH_BELOW", finish_below)
+        assert BYTES in paths_of_one_call(name, text, taken)
 
 
 @pytest.mark.parametrize("name", ["trained-gpt2", "gpt2"])

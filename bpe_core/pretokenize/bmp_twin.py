@@ -8,7 +8,10 @@ matches with it (read once, from ``regex``'s own answers on all 65,536 code poin
 matches the same characters, so the twin finds the same pre-tokens. Measured on the non-ASCII stretches of
 bench/encode.py's mixed text (21 languages): o200k 27 -> 11 ms, Llama 3 18 -> 8 ms. A class with characters past
 U+FFFF would fall out of ``re``'s bitmap into a list of ranges scanned per character (7x slower than ``regex``,
-measured), so a stretch holding one (an emoji) stays with ``regex``.
+measured), so the characters past U+FFFF (emoji) stay with ``regex``: a stretch holding some is cut at the safe cuts
+of :mod:`.ascii_split` (a space between printable ASCII) nearest each run of them, and only those windows go to
+``regex`` (bench/encode.py's mixed text sent 100,000 of its 266,000 non-ASCII stretch characters to ``regex`` for a
+few emoji; o200k 25 -> 14 ms).
 
 Building a twin costs ~50 ms (o200k: its classes ~20 ms, ``re.compile`` ~30 ms) against ~0.1 us saved a
 character, so a process builds it only after :data:`TWIN_AFTER_CHARS` characters of BMP stretches went to
@@ -26,12 +29,13 @@ from functools import cache, lru_cache
 
 import regex
 
-from .ascii_split import _CLASS_OR_ESCAPE, _V1_FLAG
+from .ascii_split import _ASCII_CUT, _CLASS_OR_ESCAPE, _V1_FLAG, _last_ascii_cut
 
 TWIN_AFTER_CHARS = 1 << 19
 """Characters of BMP stretches a process splits with ``regex`` per pattern before it builds the twin (break-even:
 ~50 ms to build against ~0.1 us a character)."""
 _BEYOND_BMP = "\U00010000"
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]+")
 _CASELESS = regex.compile(r"\(\?i:([^()]*)\)")
 _ATOM = regex.compile(r"\[(?:\\.|[^\]\\])*\]|\\.|.", regex.DOTALL)
 
@@ -46,6 +50,8 @@ class BmpSplit:
     (['🙂', ' Ünïcode'], False)
     >>> split("Привет, мир! Ünïcode"), split.twin is not None
     (['Привет', ',', ' мир', '!', ' Ünïcode'], True)
+    >>> split("Ünïcode 🙂! Привет")  # the twin built: regex only from the cut before the emoji to the one after
+    ['Ünïcode', ' 🙂!', ' Привет']
     """
 
     def __init__(self, source: str, unicode_findall: Callable[[str], list[str]], after_chars: int = TWIN_AFTER_CHARS):
@@ -67,7 +73,26 @@ class BmpSplit:
             self._left -= len(stretch)
             if self._left <= 0:
                 return self.build()(stretch)
+        elif stretch and self.twin is not None:
+            return self._around_astral(stretch, self.twin)
         return self._unicode_findall(stretch)
+
+    def _around_astral(self, stretch: str, twin: Callable[[str], list[str]]) -> list[str]:
+        """A stretch with characters past U+FFFF: from the safe cut before each run of them to the one after by
+        ``regex``, the rest by the twin (no pre-token crosses a safe cut, so each side splits alike alone)."""
+        pieces: list[str] = []
+        start = 0
+        while (astral := _ASTRAL.search(stretch, start)) is not None:
+            left = _last_ascii_cut(stretch, start, astral.start())
+            after = _ASCII_CUT.search(stretch, astral.end())
+            right = after.start() if after else len(stretch)
+            if left > start:
+                pieces += twin(stretch[start:left])
+            pieces += self._unicode_findall(stretch[left:right])
+            start = right
+        if start < len(stretch):
+            pieces += twin(stretch[start:])
+        return pieces
 
 
 @cache  # made when a twin is first built, not on import (128 KB)

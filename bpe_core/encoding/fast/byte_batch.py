@@ -14,10 +14,15 @@ import numpy as np
 
 from ..ranks import NO_RANK
 from .batch_steps import merge_steps, per_piece
+from .one_piece import merge_parts
 
 PACKED_BYTES = 7
 """Tokens up to this long are looked up as one integer, their bytes << 8 | their length (exact:
 no two such tokens share it), in a sorted numpy array; longer ones through the bytes dict."""
+SORTED_QUERIES_MIN = 1024
+"""From this many pairs at once, they are looked up in ascending order: numpy's binary search then starts each
+one where the last ended, so fewer of its steps miss the cache over the 200,000 keys (8,000 random pairs of
+o200k's: 1.5 ms as they come, 0.6 ms with their sort)."""
 
 
 class ByteBatch:
@@ -89,8 +94,18 @@ class ByteBatch:
             merged_ids[left] = pair_ids
             return pair_ranks
 
+        def finish(starts: np.ndarray, ends: np.ndarray, alive: np.ndarray) -> None:
+            # The last few pieces still merging: tiktoken's loop from their parts so far, each piece's tokens
+            # put back at its first places.
+            for start, end in zip(starts.tolist(), ends.tolist()):
+                ids = symbols[start:end][alive[start:end]].tolist()
+                parts = merge_parts(self._merge_rank, list(map(self._token_bytes.__getitem__, ids)))
+                alive[start:end] = False
+                alive[start : start + len(parts)] = True
+                symbols[start : start + len(parts)] = list(map(self._token_id.__getitem__, parts))
+
         first_ranks = np.append(byte_ranks[first_pairs], NO_RANK)
-        alive, counts = merge_steps(first_ranks, lengths, NO_RANK, merge, rank_pairs)
+        alive, counts = merge_steps(first_ranks, lengths, NO_RANK, merge, rank_pairs, finish)
         return per_piece(symbols[alive].tolist(), counts)
 
     def _short_pairs(self, payloads: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -99,7 +114,13 @@ class ByteBatch:
         if not len(self._keys):  # a vocabulary with no merges
             return np.full(len(payloads), NO_RANK, dtype=np.int64), np.zeros(len(payloads), dtype=np.int64)
         keys = _packed(payloads, lengths)
-        found = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        if len(keys) >= SORTED_QUERIES_MIN:
+            order = np.argsort(keys)
+            found = np.empty(len(keys), dtype=np.intp)
+            found[order] = np.searchsorted(self._keys, keys[order])
+        else:
+            found = np.searchsorted(self._keys, keys)
+        found = np.minimum(found, len(self._keys) - 1)
         hit = self._keys[found] == keys
         return np.where(hit, self._ranks[found], NO_RANK), np.where(hit, self._ids[found], 0)
 
@@ -139,10 +160,11 @@ def _as_integers(joined: bytes, sizes: np.ndarray) -> np.ndarray:
     True
     """
     data = np.frombuffer(joined, dtype=np.uint8)
-    rows = np.zeros((len(sizes), 8), dtype=np.uint8)
-    ends = np.repeat(np.cumsum(sizes), sizes)
-    rows[np.repeat(np.arange(len(sizes)), sizes), np.arange(len(data)) - ends + 8] = data
-    return rows.view(">u8").ravel().astype(np.uint64)
+    rows = np.zeros(len(sizes) * 8, dtype=np.uint8)
+    # Byte i of token t goes to place 8 * t + 8 - (t's end - i): one flat index, one repeat (a row index and a
+    # column index, two repeats, cost o200k ~9 ms against ~3).
+    rows[np.arange(len(data)) + np.repeat(np.arange(8, 8 * len(sizes) + 1, 8) - np.cumsum(sizes), sizes)] = data
+    return rows.view(">u8").astype(np.uint64)
 
 
 def _packed(payloads: np.ndarray, lengths: np.ndarray) -> np.ndarray:
