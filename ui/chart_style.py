@@ -53,7 +53,9 @@ def config(talk: bool | None = None) -> dict[str, Any]:
         "header": {"labelFontSize": label, "titleFontSize": title},
         "title": {"fontSize": title},
         "text": {"fontSize": label},
-        **({"padding": {"left": 16, "top": 14, "right": 8, "bottom": 8}} if talk else {}),  # room for big axis titles
+        # Room for big axis titles; on the right for a legend label Vega measured before the page's font had loaded
+        # (measured with the fallback, drawn wider: "仅在 B 中" was once cut by the chart's edge).
+        **({"padding": {"left": 16, "top": 14, "right": 24, "bottom": 8}} if talk else {}),
     }
 
 
