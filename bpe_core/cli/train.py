@@ -31,9 +31,8 @@ def run_train(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     tokenizer = result.tokenizer
-    n_tokens = result.special_token_count + sum(
-        len(tokenizer.encode_ordinary(pretoken)) * count for pretoken, count in result.pretoken_counts.items()
-    )
+    # The training text's tokens from its distinct pre-tokens, each encoded once (as encoding the text would)
+    n_tokens = result.special_token_count + tokenizer._pieces.count_tokens(result.pretoken_counts)
     training = {
         **result.settings,
         "source": args.files[0] if len(args.files) == 1 else args.files,
