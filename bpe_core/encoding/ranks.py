@@ -24,6 +24,7 @@ each one can be found when asked for (a GPT-2 export, a merge tree), as Hugging 
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping
+from typing import Protocol
 
 NO_RANK = 1 << 30
 """Above every merge rank: "this pair does not merge" wherever ranks are compared as integers (the
@@ -122,11 +123,52 @@ def merge_parts(token: bytes, rank: int, rank_of: Callable[[bytes], int | None])
     return min(splits)[1]
 
 
+class RankLookup(Protocol):
+    """What :func:`merge_loop` asks ranks of: ``get(pair, NO_RANK)``, as a dict of merge ranks answers."""
+
+    def get(self, pair: bytes, default: int, /) -> int: ...
+
+
+def merge_loop(merge_rank: RankLookup, parts: list[bytes]) -> list[bytes]:
+    """tiktoken's loop from any state of a piece (its parts so far, changed in place and returned): the lowest rank
+    first, the leftmost of equal ones (one token can be a pair twice: abab), as
+    :func:`~bpe_core.encoding.educational.bpe`; each adjacent pair's rank is kept, and after a merge only the two
+    pairs that touch the new part are ranked again. The rule's state is only the parts, so a piece that the byte
+    batch leaves half merged is finished here exactly.
+
+    >>> merge_loop({b"ab": 0, b"abc": 1, b"cd": 2}, [b"ab", b"c", b"d"])  # "ab" merged already
+    [b'abc', b'd']
+    """
+    ranks = [merge_rank.get(left + right, NO_RANK) for left, right in zip(parts, parts[1:])]
+    while ranks:
+        lowest = min(ranks)
+        if lowest == NO_RANK:
+            break
+        index = ranks.index(lowest)
+        parts[index : index + 2] = [parts[index] + parts[index + 1]]
+        del ranks[index]
+        if index < len(ranks):
+            ranks[index] = merge_rank.get(parts[index] + parts[index + 1], NO_RANK)
+        if index > 0:
+            ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], NO_RANK)
+    return parts
+
+
+class _RanksBelow:
+    """The ranks of ``rank_of`` below ``ceiling``; the others do not merge."""
+
+    def __init__(self, rank_of: Callable[[bytes], int | None], ceiling: int):
+        self._rank_of, self._ceiling = rank_of, ceiling
+
+    def get(self, pair: bytes, default: int, /) -> int:
+        found = self._rank_of(pair)
+        return found if found is not None and found < self._ceiling else default
+
+
 def parts_below(token: bytes, ceiling: int, rank_of: Callable[[bytes], int | None]) -> list[bytes]:
-    """``token``'s bytes after BPE with only the merges ranked below ``ceiling``: the rule of
-    :func:`~bpe_core.encoding.educational.bpe` (the lowest rank first, the leftmost of equal ones), with each
-    pair's rank kept in a list and only the two pairs beside a merge looked up again, where the educational loop
-    looks every pair up after every merge (deriving Llama 3's 128,000 merges: 2-3 times faster).
+    """``token``'s bytes after :func:`merge_loop` with only the merges ranked below ``ceiling`` (``rank_of`` gives
+    any token's rank, None for none). It looks up only the pairs beside each merge, where the educational loop looks
+    every pair up after every merge (deriving Llama 3's 127,744 merges: 2.11 -> 1.3 CPU-s).
 
     >>> ranks = {b"aa": 0, b"ab": 1, b"aab": 2}
     >>> parts_below(b"aaab", 3, ranks.get), parts_below(b"aaab", 1, ranks.get)
@@ -134,26 +176,7 @@ def parts_below(token: bytes, ceiling: int, rank_of: Callable[[bytes], int | Non
     >>> parts_below(b"abc", 1, {b"ab": 0, b"abc": 1}.get)
     [b'ab', b'c']
     """
-
-    def ranked(pair: bytes) -> int:
-        found = rank_of(pair)
-        return found if found is not None and found < ceiling else NO_RANK
-
-    parts = [token[i : i + 1] for i in range(len(token))]
-    ranks = [ranked(token[i : i + 2]) for i in range(len(token) - 1)]
-    while ranks:
-        lowest = min(ranks)
-        if lowest == NO_RANK:
-            break
-        i = ranks.index(lowest)  # the leftmost of equal ranks (one token can be a pair twice: abab)
-        merged = parts[i] + parts.pop(i + 1)
-        parts[i] = merged
-        del ranks[i]
-        if i:
-            ranks[i - 1] = ranked(parts[i - 1] + merged)
-        if i < len(ranks):
-            ranks[i] = ranked(merged + parts[i + 1])
-    return parts
+    return merge_loop(_RanksBelow(rank_of, ceiling), [token[i : i + 1] for i in range(len(token))])
 
 
 def unmade_by_merges(merges: Iterable[tuple[bytes, bytes]], tokens: Container[bytes]) -> list[bytes]:

@@ -12,9 +12,8 @@ from itertools import compress, repeat
 
 import numpy as np
 
-from ..ranks import NO_RANK
+from ..ranks import NO_RANK, merge_loop
 from .batch_steps import merge_steps, per_piece
-from .one_piece import merge_parts
 
 PACKED_BYTES = 7
 """Tokens up to this long are looked up as one integer, their bytes << 8 | their length (exact:
@@ -99,7 +98,7 @@ class ByteBatch:
             # put back at its first places.
             for start, end in zip(starts.tolist(), ends.tolist()):
                 ids = symbols[start:end][alive[start:end]].tolist()
-                parts = merge_parts(self._merge_rank, list(map(self._token_bytes.__getitem__, ids)))
+                parts = merge_loop(self._merge_rank, list(map(self._token_bytes.__getitem__, ids)))
                 alive[start:end] = False
                 alive[start : start + len(parts)] = True
                 symbols[start : start + len(parts)] = list(map(self._token_id.__getitem__, parts))

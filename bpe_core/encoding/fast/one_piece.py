@@ -11,38 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..lifetimes import PERMANENT, piece_lifetimes
-from ..ranks import NO_RANK
+from ..ranks import NO_RANK, merge_loop
 
 
 def loop(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
-    """tiktoken's loop (:func:`merge_parts` from single bytes). Quadratic in the piece's length: for short pieces
-    (three bytes or fewer, most often one CJK character among a cut pre-token's parts, take a few lookups instead)."""
+    """tiktoken's loop (:func:`~bpe_core.encoding.ranks.merge_loop` from single bytes). Quadratic in the piece's
+    length: for short pieces (three bytes or fewer, most often one CJK character among a cut pre-token's parts, take
+    a few lookups instead)."""
     if len(piece) <= 3:
         return _up_to_three(token_id, merge_rank, piece)
-    return [token_id[part] for part in merge_parts(merge_rank, [piece[i : i + 1] for i in range(len(piece))])]
-
-
-def merge_parts(merge_rank: Mapping[bytes, int], parts: list[bytes]) -> list[bytes]:
-    """tiktoken's loop from any state of a piece (its parts so far, changed in place and returned): keep each
-    adjacent pair's rank, and after a merge re-rank only the two pairs that touch the new part. The rule's state
-    is only the parts, so a piece that the byte batch leaves half merged is finished here exactly.
-
-    >>> merge_parts({b"ab": 0, b"abc": 1, b"cd": 2}, [b"ab", b"c", b"d"])  # "ab" merged already
-    [b'abc', b'd']
-    """
-    ranks = [merge_rank.get(left + right, NO_RANK) for left, right in zip(parts, parts[1:])]
-    while ranks:
-        lowest = min(ranks)
-        if lowest == NO_RANK:
-            break
-        index = ranks.index(lowest)
-        parts[index : index + 2] = [parts[index] + parts[index + 1]]
-        del ranks[index]
-        if index < len(ranks):
-            ranks[index] = merge_rank.get(parts[index] + parts[index + 1], NO_RANK)
-        if index > 0:
-            ranks[index - 1] = merge_rank.get(parts[index - 1] + parts[index], NO_RANK)
-    return parts
+    return [token_id[part] for part in merge_loop(merge_rank, [piece[i : i + 1] for i in range(len(piece))])]
 
 
 def _up_to_three(token_id: Mapping[bytes, int], merge_rank: Mapping[bytes, int], piece: bytes) -> list[int]:
