@@ -62,9 +62,10 @@ def encode(values: Mapping[str, Any]) -> tuple[str, dict[str, BlobSource]]:
     def loaded(label: str, tokenizer: Any) -> list[Any] | None:
         source = loaded_from(tokenizer)
         if source is not None:  # kept as its files, loaded again on reload: any family, never converted
+            files = []
             for file, digest in zip(source.files, source.digests):
                 blobs[f"file:{digest}"] = _file_bytes(file)
-            files = [[file.name, digest] for file, digest in zip(source.files, source.digests)]
+                files.append([file.name, digest])
             return [label, {"files": files, "pattern": source.pattern}]
         if not isinstance(tokenizer, Tokenizer):  # a pipeline or SentencePiece model the box did not load
             return None

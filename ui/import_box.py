@@ -19,7 +19,7 @@ from playground import references
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
-from playground.tokenizer_files import check_one_set, load_files, unpack
+from playground.tokenizer_files import check_one_set, load_files, loaded_from, unpack
 from ui.tokenizer_output import LOADED
 
 MAX_REGEX = 1_000
@@ -99,7 +99,11 @@ def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any, fmt: str = 
 
 
 def same_tokenizer(one: Any, other: Any) -> bool:
-    """The same vocabulary, special tokens, pattern and merges (what encoding depends on)."""
+    """The same vocabulary, special tokens, pattern and merges (what encoding depends on); the same files loaded the
+    same way are that without comparing (a ranks file's merges are derived to compare: seconds for Llama 3)."""
+    mine, theirs = loaded_from(one), loaded_from(other)
+    if mine is not None and theirs is not None and (mine.digests, mine.pattern) == (theirs.digests, theirs.pattern):
+        return True
     same_pattern = getattr(one, "pattern", None) == getattr(other, "pattern", None)
     if not (same_pattern and one.special_tokens == other.special_tokens and one.vocab == other.vocab):
         return False
