@@ -59,6 +59,15 @@ TEXT_SIZES = """() => {
 }"""
 
 
+# What reaches below the main column's bottom edge (said when a step does not fit): each element's box and text.
+BELOW_THE_SCREEN = """() => {
+  const main = document.querySelector('[data-testid=stMain]'), bottom = main.getBoundingClientRect().bottom;
+  return [...main.querySelectorAll('[data-testid=stElementContainer]')].map(e => [e.getBoundingClientRect(), e])
+    .filter(([r]) => r.bottom > bottom - 60 && r.height > 0)
+    .map(([r, e]) => [Math.round(r.top), Math.round(r.height), e.className.slice(0, 80), (e.innerText || '').slice(0, 80)]);
+}"""
+
+
 class Offline:
     """A browser context that lets through only requests to the app's own server, and notes the rest."""
 
@@ -158,7 +167,7 @@ def assert_legible_step(page, step: int, lang: str) -> None:
     scroll_height, client_height = page.evaluate(
         "() => { const m = document.querySelector('[data-testid=stMain]'); return [m.scrollHeight, m.clientHeight]; }"
     )
-    assert scroll_height <= client_height + 1, (lang, step, scroll_height)
+    assert scroll_height <= client_height + 1, (lang, step, scroll_height, page.evaluate(BELOW_THE_SCREEN))
     for key in ("talk_prev", "talk_next"):
         box = page.locator(f".st-key-{key} button").bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"], (lang, step, key, box)
@@ -187,13 +196,16 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
         if step == 4:  # the player: its own keys, its words in this language
             player = page.locator(PLAYER)
             expect(player.locator("[data-act='play']")).to_have_text(t("▶ Play", lang=lang))
+            sent = reported_runs(page)
             page.keyboard.press("End")
             expect(player).to_have_attribute("data-round", str(data_rounds(page)))
             assert_legible_step(page, step, lang)
+            sent = after_report(page, sent)
             page.keyboard.press("Home")
             for _ in range(60):
                 page.keyboard.press("ArrowRight")
             expect(player).to_have_attribute("data-round", "60")
+            after_report(page, sent)  # the tie below is measured on a page no run is redrawing
             page.evaluate("k => window.__bpePlayer.go(k, false)", tie_round())  # a tie: the note and runner-ups
             expect(player.locator("[data-role='info'] .note")).to_be_visible()
             assert_legible_step(page, step, lang)
@@ -219,6 +231,18 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
         # drawing until shown again (bringing it back mid-walk raced on a busy machine: n then moved nothing).
         notes.screenshot(path=str(shots / "talk-notes.png"))
     offline.assert_clean()
+
+
+def reported_runs(page) -> int:
+    """How many reruns the page has asked for (``browser_runs.watch_runs``)."""
+    return page.evaluate("() => window.__bpeRuns.sent")
+
+
+def after_report(page, sent: int) -> int:
+    """Wait for the player's debounced report of its round (a rerun) to be sent and its run to end; the count sent."""
+    page.wait_for_function("n => window.__bpeRuns.sent > n", arg=sent, timeout=30_000)
+    wait_idle(page)
+    return reported_runs(page)
 
 
 def tie_round() -> int:
