@@ -199,13 +199,13 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
             sent = reported_runs(page)
             page.keyboard.press("End")
             expect(player).to_have_attribute("data-round", str(data_rounds(page)))
+            sent = after_report(page, sent)  # measured on a page no run is redrawing
             assert_legible_step(page, step, lang)
-            sent = after_report(page, sent)
             page.keyboard.press("Home")
             for _ in range(60):
                 page.keyboard.press("ArrowRight")
             expect(player).to_have_attribute("data-round", "60")
-            after_report(page, sent)  # the tie below is measured on a page no run is redrawing
+            after_report(page, sent)
             page.evaluate("k => window.__bpePlayer.go(k, false)", tie_round())  # a tie: the note and runner-ups
             expect(player.locator("[data-role='info'] .note")).to_be_visible()
             assert_legible_step(page, step, lang)
