@@ -31,8 +31,7 @@ def run_train(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     tokenizer = result.tokenizer
-    # The training text's tokens from its distinct pre-tokens, each encoded once (as encoding the text would)
-    n_tokens = result.special_token_count + tokenizer._pieces.count_tokens(result.pretoken_counts)
+    n_tokens = result.special_token_count + tokenizer.count_pretoken_tokens(result.pretoken_counts)
     training = {
         **result.settings,
         "source": args.files[0] if len(args.files) == 1 else args.files,

@@ -248,6 +248,16 @@ class Tokenizer(Decoding, BatchEncoding):
         pieces = (piece for piece, special in self._split_on_special(text) if not special)
         return [word for piece in pieces for word in pretokenize(piece, self.pattern)]
 
+    def count_pretoken_tokens(self, counts: Mapping[str, int]) -> int:
+        """The tokens of pre-tokens (as :meth:`pretokenize` gives them), each ``counts[piece]`` times: a training
+        text's token count from its pre-token counts, each distinct piece encoded once.
+
+        >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"hi"}, [(b"h", b"i")])
+        >>> tokenizer.count_pretoken_tokens({"hi": 3, " yo": 2})  # 3 x 1 token, 2 x 3
+        9
+        """
+        return self._pieces.count_tokens(counts)
+
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
         """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
 
