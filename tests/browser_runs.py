@@ -63,6 +63,19 @@ RUN_ENDED = """() => {
 }"""
 
 
+def reruns_sent(page) -> int:
+    """How many reruns the page has asked for since it loaded (:func:`watch_runs`)."""
+    return page.evaluate("() => window.__bpeRuns.sent")
+
+
+def wait_rerun_after(page, sent: int, timeout: float = 30_000) -> int:
+    """Wait until a rerun beyond the first ``sent`` is asked for (a component's debounced value) and its run has
+    ended; the count sent then."""
+    page.wait_for_function("n => window.__bpeRuns.sent > n", arg=sent, timeout=timeout)
+    wait_idle(page)
+    return reruns_sent(page)
+
+
 def watch_runs(context) -> None:
     """Count rerun requests and run states in every page of a Playwright browser context, from its first load."""
     context.add_init_script(RUN_WATCH)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
+from browser_runs import reruns_sent, wait_rerun_after  # noqa: E402
 from browser_support import CHROMIUM, ConsoleWatch, layout_problems, layout_report, wait_idle, watch_runs  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
@@ -64,7 +65,8 @@ BELOW_THE_SCREEN = """() => {
   const main = document.querySelector('[data-testid=stMain]'), bottom = main.getBoundingClientRect().bottom;
   return [...main.querySelectorAll('[data-testid=stElementContainer]')].map(e => [e.getBoundingClientRect(), e])
     .filter(([r]) => r.bottom > bottom - 60 && r.height > 0)
-    .map(([r, e]) => [Math.round(r.top), Math.round(r.height), e.className.slice(0, 80), (e.innerText || '').slice(0, 80)]);
+    .map(([r, e]) => [Math.round(r.top), Math.round(r.height), e.className.slice(0, 80),
+                      (e.innerText || '').slice(0, 80)]);
 }"""
 
 
@@ -196,16 +198,16 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
         if step == 4:  # the player: its own keys, its words in this language
             player = page.locator(PLAYER)
             expect(player.locator("[data-act='play']")).to_have_text(t("▶ Play", lang=lang))
-            sent = reported_runs(page)
+            sent = reruns_sent(page)
             page.keyboard.press("End")
             expect(player).to_have_attribute("data-round", str(data_rounds(page)))
-            sent = after_report(page, sent)  # measured on a page no run is redrawing
+            sent = wait_rerun_after(page, sent)  # the player's debounced report: measured once its run ended
             assert_legible_step(page, step, lang)
             page.keyboard.press("Home")
             for _ in range(60):
                 page.keyboard.press("ArrowRight")
             expect(player).to_have_attribute("data-round", "60")
-            after_report(page, sent)
+            wait_rerun_after(page, sent)
             page.evaluate("k => window.__bpePlayer.go(k, false)", tie_round())  # a tie: the note and runner-ups
             expect(player.locator("[data-role='info'] .note")).to_be_visible()
             assert_legible_step(page, step, lang)
@@ -231,18 +233,6 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
         # drawing until shown again (bringing it back mid-walk raced on a busy machine: n then moved nothing).
         notes.screenshot(path=str(shots / "talk-notes.png"))
     offline.assert_clean()
-
-
-def reported_runs(page) -> int:
-    """How many reruns the page has asked for (``browser_runs.watch_runs``)."""
-    return page.evaluate("() => window.__bpeRuns.sent")
-
-
-def after_report(page, sent: int) -> int:
-    """Wait for the player's debounced report of its round (a rerun) to be sent and its run to end; the count sent."""
-    page.wait_for_function("n => window.__bpeRuns.sent > n", arg=sent, timeout=30_000)
-    wait_idle(page)
-    return reported_runs(page)
 
 
 def tie_round() -> int:
