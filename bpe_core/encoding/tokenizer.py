@@ -118,8 +118,7 @@ class Tokenizer(Decoding, BatchEncoding):
         self._merges: list[tuple[bytes, bytes]] | None = merges
         self.pattern = pattern
         self.name = name
-        self.normalization = None
-        self.pattern_source = None
+        self.normalization = self.pattern_source = None  # set by the constructors that take them
         # True when built from ranks: .merges is then one derived split per token, and a format that lists
         # merges writes every split (bpe_core.encoding.ranks.all_split_merges) to encode as the ranks do.
         self.merges_derived = False
@@ -249,13 +248,7 @@ class Tokenizer(Decoding, BatchEncoding):
         return [word for piece in pieces for word in pretokenize(piece, self.pattern)]
 
     def count_pretoken_tokens(self, counts: Mapping[str, int]) -> int:
-        """The tokens of pre-tokens (as :meth:`pretokenize` gives them), each ``counts[piece]`` times: a training
-        text's token count from its pre-token counts, each distinct piece encoded once.
-
-        >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"hi"}, [(b"h", b"i")])
-        >>> tokenizer.count_pretoken_tokens({"hi": 3, " yo": 2})  # 3 x 1 token, 2 x 3
-        9
-        """
+        """The tokens that ``counts``' pre-tokens make, each counted its times (``TrainResult.pretoken_counts``)."""
         return self._pieces.count_tokens(counts)
 
     def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
