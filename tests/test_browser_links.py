@@ -125,20 +125,35 @@ def test_a_copied_link_shows_the_same_view_in_a_fresh_browser(server, browser, p
     page, watch = open_page(browser, f"{server}/{path}?{query}")
     expect(page.locator(selector).first).to_be_visible(timeout=60_000)
     wait_idle(page)
-    shown = page.locator(selector).all_inner_texts()
     link = _copied_link(page)
     assert "ws=" not in link
 
     fresh, fresh_watch = open_page(browser, link)
     expect(fresh.locator(selector).first).to_be_visible(timeout=60_000)
     wait_idle(fresh)
-    # Every token the first page showed, in order: polled (a condition, not a pause), since on a busy machine the
-    # page's parts arrive one by one and the word panel's byte tokens can be drawn before the text's own.
+    # Every token either page shows, in order, read from both each time: polled (a condition, not a pause), since on
+    # a busy machine a page's parts arrive one by one (the word panel's byte tokens before the text's own; CI once
+    # read the first page when only the last of Compare's three views was in it).
     for _ in range(150):
-        if fresh.locator(selector).all_inner_texts() == shown:
+        shown, again = page.locator(selector).all_inner_texts(), fresh.locator(selector).all_inner_texts()
+        if shown and again == shown:
             break
         fresh.wait_for_timeout(200)
-    assert fresh.locator(selector).all_inner_texts() == shown
+    assert shown and again == shown, (_views(page), _views(fresh))
     assert not watch.problems and not fresh_watch.problems, (watch.problems, fresh_watch.problems)
     fresh.context.close()
     page.context.close()
+
+
+VIEWS = """() => ({
+  state: document.querySelector('[data-testid="stApp"]')?.getAttribute("data-test-script-state"),
+  runs: window.__bpeRuns,
+  views: [...document.querySelectorAll(".cmp-view")].map(
+    (v) => [v.innerText.slice(0, 60), v.querySelectorAll(".tok").length]),
+  alerts: [...document.querySelectorAll('[data-testid="stAlert"]')].map((a) => a.innerText.slice(0, 200)),
+})"""
+"""What a page shows when two pages differ: its run state, its views (title and token count), its messages."""
+
+
+def _views(page) -> dict:
+    return page.evaluate(VIEWS)
