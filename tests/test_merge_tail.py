@@ -27,8 +27,10 @@ from bpe_core.training.word_engine import WordEngine
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def naive_rounds(pretokens: dict[str, int], n_merges: int) -> list[tuple[tuple[bytes, bytes, int], list[tuple]]]:
-    """Each round's best pair with its count, and its runner-ups as (left, right, count)."""
+def naive_rounds(
+    pretokens: dict[str, int], n_merges: int, runners_up: int = RUNNERS_UP
+) -> list[tuple[tuple[bytes, bytes, int], list[tuple]]]:
+    """Each round's best pair with its count, and its ``runners_up`` next-best pairs as (left, right, count)."""
     words: Counter = Counter()
     for pretoken, count in pretokens.items():
         words[tuple(bytes([b]) for b in pretoken.encode("utf-8"))] += count
@@ -38,14 +40,16 @@ def naive_rounds(pretokens: dict[str, int], n_merges: int) -> list[tuple[tuple[b
         if not pairs:
             break
         ranked = sorted(pairs, key=lambda pair: (pairs[pair], pair), reverse=True)
-        best, others = ranked[0], ranked[1 : 1 + RUNNERS_UP]
+        best, others = ranked[0], ranked[1 : 1 + runners_up]
         rounds.append(((*best, pairs[best]), [(*pair, pairs[pair]) for pair in others]))
         words = naive_merge_pair(words, best)
     return rounds
 
 
-def trained_rounds(pretokens: dict[str, int], n_merges: int) -> list[tuple[tuple[bytes, bytes, int], list[tuple]]]:
-    result = train_counts(pretokens, 256 + n_merges)
+def trained_rounds(
+    pretokens: dict[str, int], n_merges: int, runners_up: int = RUNNERS_UP
+) -> list[tuple[tuple[bytes, bytes, int], list[tuple]]]:
+    result = train_counts(pretokens, 256 + n_merges, runners_up=runners_up)
     return [
         (
             (record.left, record.right, record.count),
@@ -60,10 +64,10 @@ pretoken_maps = st.dictionaries(st.text(alphabet="abcé ", min_size=1, max_size=
 
 
 @settings(max_examples=120, deadline=None)
-@given(pretokens=pretoken_maps)
-def test_training_to_exhaustion_matches_a_naive_recount_round_by_round(pretokens):
+@given(pretokens=pretoken_maps, runners_up=st.sampled_from([RUNNERS_UP, RUNNERS_UP, 0, 1, 12]))
+def test_training_to_exhaustion_matches_a_naive_recount_round_by_round(pretokens, runners_up):
     n_merges = sum(len(pretoken.encode("utf-8")) for pretoken in pretokens)  # more than can be made
-    assert trained_rounds(pretokens, n_merges) == naive_rounds(pretokens, n_merges)
+    assert trained_rounds(pretokens, n_merges, runners_up) == naive_rounds(pretokens, n_merges, runners_up)
 
 
 def test_one_word_merges_take_their_own_path_and_agree(monkeypatch):

@@ -65,6 +65,23 @@ def test_bad_options_are_refused(bad):
         bpe_core.train_classic("abc", 10, **bad)
 
 
+@pytest.mark.parametrize("bad", [-1, 2.5, True, "5"])
+def test_a_bad_runners_up_is_refused_before_any_file_is_read(bad, tmp_path):
+    with pytest.raises(ValueError, match="runners_up must be an int >= 0"):
+        bpe_core.train("abc", 260, runners_up=bad)
+    with pytest.raises(ValueError, match="runners_up must be an int >= 0"):
+        bpe_core.train_files(tmp_path / "no such file.txt", 260, runners_up=bad)
+
+
+def test_train_files_keeps_as_many_runner_ups_as_asked(tmp_path):
+    text = "low lower lowest newer newest widest " * 9
+    (tmp_path / "a.txt").write_text(text, encoding="utf-8")
+    kept = bpe_core.train_files(tmp_path / "a.txt", 275, runners_up=2).trace
+    full = bpe_core.train(text, 275).trace
+    assert [record.candidates[:2] for record in full] == [record.candidates for record in kept]
+    assert [record.count for record in full] == [record.count for record in kept]
+
+
 classic_texts = st.text(st.sampled_from("aab c\ndéé!xyz"), max_size=150)
 
 

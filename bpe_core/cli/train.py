@@ -74,6 +74,7 @@ def _run_training(
             progress=on_step,
             min_frequency=args.min_frequency,
             max_token_length=args.max_token_length,
+            runners_up=0,  # the trace's runner-ups are for the app's player: the files written hold none
         )
         return result, len(text.encode("utf-8"))
     if "-" in args.files:
@@ -93,6 +94,7 @@ def _run_training(
         dask=dask,
         min_frequency=args.min_frequency,
         max_token_length=args.max_token_length,
+        runners_up=0,
     )
     return result, sum(path.stat().st_size for path in paths)
 

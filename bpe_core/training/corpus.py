@@ -27,6 +27,7 @@ from . import counting
 from .blocks import BLOCK_BYTES, text_blocks
 from .byte_level import TrainResult, check_settings, count_special_tokens, train_counts
 from .counting import count_text
+from .shape import RUNNERS_UP, check_limits
 from .sharded import count_files
 
 if TYPE_CHECKING:  # only for the annotation: the app runs without Dask installed
@@ -92,6 +93,7 @@ def train_files(
     block_bytes: int = BLOCK_BYTES,
     min_frequency: int = 0,
     max_token_length: int | None = None,
+    runners_up: int = RUNNERS_UP,
 ) -> TrainResult:
     """Train a byte-level BPE tokenizer on files too big to hold in memory, or on many of them.
 
@@ -100,7 +102,7 @@ def train_files(
     worker per core (:mod:`.sharded`) or, with ``dask=DaskSettings(...)``, on a Dask cluster; the
     counts, and so the merges, are exactly those ``train`` finds on the files' text, one file after
     another, each its own text. The other arguments are ``train``'s (``min_frequency``,
-    ``max_token_length`` too); ``progress(stage, done, total)`` reports bytes read, then merges made.
+    ``max_token_length``, ``runners_up`` too); ``progress(stage, done, total)`` reports bytes read, then merges made.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -116,6 +118,7 @@ def train_files(
     """
     started = time.perf_counter()
     specials, n_merges = check_settings(vocab_size, special_tokens, pattern)
+    check_limits(min_frequency, max_token_length, runners_up)  # before any file is read
     paths = expand_paths(sources)
     total_bytes = sum(path.stat().st_size for path in paths)
     read = [0]
@@ -153,6 +156,7 @@ def train_files(
         started=started,
         min_frequency=min_frequency,
         max_token_length=max_token_length,
+        runners_up=runners_up,
     )
     result.settings["sources"] = [str(path) for path in paths]
     result.special_token_count = special_count[0]

@@ -31,7 +31,7 @@ ProgressCallback = Callable[[int, int], None]
 """``progress(done, total)``; an exception raised from it (say :class:`TrainingCancelled`) stops training."""
 
 RUNNERS_UP = 5
-"""How many runner-up pairs each trace record keeps."""
+"""How many runner-up pairs each trace record keeps by default (the trainers' ``runners_up``)."""
 
 
 class TrainingCancelled(Exception):
@@ -123,10 +123,12 @@ def merge_rounds(
     report: Callable[[int], None],
     *,
     min_frequency: int = 0,
+    runners_up: int = RUNNERS_UP,
 ) -> Rounds:
     """Build the engine and run up to ``n_merges`` rounds on it; ``report(rounds done)`` after each,
     and ``report(n_merges)`` when it stops early: no pair left, or the best one occurs fewer than
-    ``min_frequency`` times (Hugging Face's ``min_frequency``).
+    ``min_frequency`` times (Hugging Face's ``min_frequency``). Each round's record keeps up to
+    ``runners_up`` next-best pairs.
 
     The cycle collector is paused meanwhile (see :mod:`bpe_core.collector`): an engine allocates
     hundreds of thousands of lists, sets and tuples that live until training ends and form no
@@ -136,7 +138,7 @@ def merge_rounds(
     with collector_paused():
         engine = build_engine()
         indexed = time.perf_counter()
-        trace, stop_reason = run_merges(engine, n_merges, report, min_frequency)
+        trace, stop_reason = run_merges(engine, n_merges, report, min_frequency, runners_up)
         symbol_bytes = engine.symbol_bytes
         del engine  # freed now, by reference counting, so the collector never sees its objects
     if stop_reason is not None:
@@ -145,10 +147,14 @@ def merge_rounds(
 
 
 def run_merges(
-    engine: MergeEngine, n_merges: int, report: Callable[[int], None], min_frequency: int = 0
+    engine: MergeEngine,
+    n_merges: int,
+    report: Callable[[int], None],
+    min_frequency: int = 0,
+    runners_up: int = RUNNERS_UP,
 ) -> tuple[list[MergeRecord], str | None]:
-    """Run up to n_merges rounds; return the trace and, if it ran out of pairs (or of pairs that
-    occur at least ``min_frequency`` times), why it stopped."""
+    """Run up to n_merges rounds; return the trace (each record with up to ``runners_up`` next-best pairs) and,
+    if it ran out of pairs (or of pairs that occur at least ``min_frequency`` times), why it stopped."""
     trace: list[MergeRecord] = []
     symbol_bytes = engine.symbol_bytes
     # A runner-up is mostly a runner-up again next round, at the same count (in the tail of a big
@@ -156,18 +162,18 @@ def run_merges(
     # shared while it stays. On 1 MB of docs10m at 32,000: 19,280 candidates made instead of 98,625.
     shown: dict[tuple[int, int, int], Candidate] = {}
     for rank in range(n_merges):
-        best = engine.best(RUNNERS_UP)
+        best = engine.best(runners_up)
         if best is None:
             skipped = " (those left are skipped: too long, or already tokens)" if engine.live_pairs() else ""
             return trace, f"no pair left to merge after {rank:,} merges{skipped}"
-        (count, left_id, right_id), runners_up = best
+        (count, left_id, right_id), next_best = best
         if count < min_frequency:
             return (
                 trace,
                 f"the best pair occurs {count:,} times, below min_frequency {min_frequency:,}: {rank:,} merges",
             )
         now = {}
-        for runner in runners_up:
+        for runner in next_best:
             candidate = shown.get(runner)
             if candidate is None:
                 count_now, a, b = runner
@@ -193,10 +199,12 @@ def run_merges(
     return trace, None
 
 
-def check_limits(min_frequency: int, max_token_length: int | None) -> None:
-    """Validate the trainers' ``min_frequency`` (an int >= 0) and ``max_token_length`` (None or an int >= 1)."""
-    if isinstance(min_frequency, bool) or not isinstance(min_frequency, int) or min_frequency < 0:
-        raise ValueError(f"min_frequency must be an int >= 0, not {min_frequency!r}")
+def check_limits(min_frequency: int, max_token_length: int | None, runners_up: int = RUNNERS_UP) -> None:
+    """Validate the trainers' ``min_frequency`` and ``runners_up`` (ints >= 0) and ``max_token_length`` (None or
+    an int >= 1)."""
+    for name, value in (("min_frequency", min_frequency), ("runners_up", runners_up)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be an int >= 0, not {value!r}")
     if max_token_length is not None and (
         isinstance(max_token_length, bool) or not isinstance(max_token_length, int) or max_token_length < 1
     ):
