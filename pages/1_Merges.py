@@ -10,7 +10,7 @@ import streamlit as st
 from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import plain
-from playground.trained import Trained
+from playground.trained import Trained, stop_reason_text
 from ui import chart_style, frame, merge_frames, merges_notes, merges_pairs, page_training, stage, tokenizer_output
 from ui.animation_html import animation_html
 from ui.player import merge_player
@@ -37,8 +37,13 @@ else:
         "occurrences merged in that round are outlined in red."
     )
 st.caption(t(intro, label=plain(trained.label), n=n, base=plain(trained.request.base_label)))
-if n == 0:
-    st.warning(t("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate."))
+if n == 0:  # why: the training text ran out of pairs, or the vocab size left no room
+    reason = stop_reason_text(trained.result.stop_reason) if trained.result.stopped_early else ""
+    st.warning(
+        t("This tokenizer has no merges ({reason}): nothing to animate.", reason=plain(reason))
+        if reason
+        else t("This tokenizer has no merges (vocab size leaves no room for any): nothing to animate.")
+    )
     frame.stop()
 
 # --- the player (browser-side animation; reports its round when paused or stepped) ----------

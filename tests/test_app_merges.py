@@ -17,9 +17,11 @@ from apptest_helpers import (
     MERGES,
     SENNRICH,
     XSS_PROBES,
+    click_train,
     fresh,
     no_exception,
     open_page,
+    options_in,
     sess,
     trained_on,
     vega_specs,
@@ -31,6 +33,7 @@ import bpe_core
 from bpe_core import ClassicTokenizer
 from bpe_core.encoding.lifetimes import PERMANENT
 from playground.corpora import DEFAULT_SLUG, PASTE
+from playground.i18n import t
 from playground.session import Session
 from playground.trained import Request, Trained
 from ui import merge_frames
@@ -242,6 +245,26 @@ def test_a_tokenizer_without_merges_says_so():
     at = _merges_page("toy-aaabdaaabac", vocab=257)
     assert sess(at).trained.num_merges == 0
     assert any("no merges" in warning.value for warning in at.warning)
+    assert not _players(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_text_with_no_pair_says_that_it_ran_out_of_pairs_not_out_of_vocab(lang, monkeypatch):
+    """Pasted "a" at vocab 600: no merge, because no pair occurs, and the page says that (it said the vocab size
+    left no room)."""
+    options_in(lang, monkeypatch)
+    at = fresh(lang=lang)
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.text_area(key=Session.paste_box.key).input("a").run()
+    click_train(at)
+    assert sess(at).trained.num_merges == 0 and sess(at).vocab == 600
+    open_page(at, MERGES)
+    (warning,) = [w.value for w in at.warning if "：没有可以播放" in w.value or "nothing to animate" in w.value]
+    said = {
+        "en": "no pair left to merge after 0 merges",
+        "zh": t("no pair left to merge after {n:,} merges", lang="zh", n=0),
+    }
+    assert said[lang] in warning and "vocab" not in warning and "词表" not in warning
     assert not _players(at)
 
 
