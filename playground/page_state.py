@@ -192,10 +192,11 @@ class CompareState(OwnedState):
     health_class: Field[str] = Field("all", url="class", parse=one_of(HEALTH_FILTERS), carried=_in_view("health"))
     health_search: Field[str] = Field("")
     health_page: Field[int] = Field(1)
-    # Overlap: the tokenizer B that the page's tokenizer (A) is compared with (a file's never travels in links),
-    # and the list shown: shared, only in A or only in B, of one script or all.
+    # Overlap: the tokenizer B that the page's tokenizer (A) is compared with (a file's never travels in links;
+    # "": not chosen yet, the first one that is not A), and the list shown: shared, only in A or only in B, of one
+    # script or all.
     overlap_with: Field[str] = Field(
-        "gpt2",
+        "",
         url="with",
         parse=one_of((TRAINED, *REFERENCES)),
         carried=lambda name, s: s.view == "overlap" and name in (TRAINED, *REFERENCES),

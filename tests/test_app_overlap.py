@@ -150,8 +150,23 @@ def test_bad_link_values_are_named_and_the_view_goes_on(parameter, value):
     at = compare({**CAT, "view": "overlap", "compared": "cl100k_base", parameter: value})
     warnings = [warning.value for warning in at.warning]
     assert any(f"“{parameter}”" in text and value in text and "was ignored" in text for text in warnings), warnings
-    assert field(at, FIELDS_BY_URL[parameter]) == FIELDS[FIELDS_BY_URL[parameter]].initial()
+    if parameter == "with":  # not chosen: the first tokenizer that is not A
+        assert field(at, "overlap_with") not in (value, "cl100k_base")
+    else:
+        assert field(at, FIELDS_BY_URL[parameter]) == FIELDS[FIELDS_BY_URL[parameter]].initial()
     assert field(at, "view") == "overlap" and listed(at)
+
+
+@pytest.mark.parametrize("compared", ["gpt2", "cl100k_base", "trained"])
+def test_b_is_another_tokenizer_until_one_is_chosen(compared):
+    """A fresh page compared GPT-2 with itself ("A and B are the same tokenizer")."""
+    at = compare({**CAT, "view": "overlap", "compared": compared})
+    assert field(at, "compared") == compared and field(at, "overlap_with") not in ("", compared)
+    assert not [info.value for info in at.info if "same tokenizer" in info.value]
+    assert [text for text in markdown_texts(at) if text.startswith("**A**")]  # the sizes and what they share
+    at.selectbox(key=Session.overlap_with.key).set_value(compared).run()  # chosen: kept, and said
+    assert field(at, "overlap_with") == compared
+    assert [info.value for info in at.info if "same tokenizer" in info.value]
 
 
 FIELDS_BY_URL = {"with": "overlap_with", "list": "overlap_list", "script": "overlap_script"}

@@ -54,7 +54,7 @@ WHITESPACE_MARKS = {"·": " ", "↵": "\n", "→": "\t"}
 
 def render(s: Session, subject: Subject) -> None:
     choices = other_choices(s)
-    if s.overlap_with not in choices:
+    if s.overlap_with not in choices:  # not chosen yet (a fresh page compared GPT-2 with itself), or gone
         s.overlap_with = next((name for name in choices if name != subject.choice), next(iter(choices)))
     st.selectbox(
         t("Compare with (B)"),
