@@ -166,3 +166,28 @@ def test_bad_values_in_their_links_are_told_by_the_view(lang):
     (warning,) = sizes_warnings(at)
     high = ladder(bpe_core.reference("mistral-7b-v3")).vocab_size()
     assert "150,000" in warning and f"{high:,}" in warning  # measured at the nearest end, and said so
+
+
+@pytest.mark.parametrize(
+    ("view", "link", "foreign"),
+    [
+        ("choose", {"compared": "mistral-7b-v3", "heldout": HELDOUT}, [291, 371, 600]),
+        ("side", {"corpus": "toy-the-cat-in-the-hat", "vocab": "300"}, [1_000, 2_000]),  # the trained one's: 256-300
+    ],
+)
+def test_sizes_typed_for_another_tokenizer_give_way_to_its_own_and_say_so(view, link, foreign):
+    """291, 371, 600 (a small trained tokenizer's) against Mistral 7B v3: every one outside its range, so each was
+    drawn at its smallest size, three identical rows. Its own sizes instead, and a note."""
+    if "compared" in link:
+        needs(link["compared"])
+    at = fresh(COMPARE, view=view, sizes=",".join(map(str, foreign)), **link)
+    (said,) = [unescaped(info.value) for info in at.info if "are all outside" in info.value]
+    assert ", ".join(f"{n:,}" for n in foreign) in said
+    sizes = sess(at).sizes
+    assert sizes and not set(foreign) & set(sizes) and f"its own {', '.join(f'{n:,}' for n in sizes)}" in said
+    if view == "choose":
+        shown = [number(cell) for cell in table_with(at, "tokens")["vocab size"]]
+        assert len(shown) == len(set(shown)) and set(sizes) <= set(shown)  # the suggestion may add one
+        assert not sizes_warnings(at)
+    else:
+        assert not [w.value for w in at.warning if "nearest end" in w.value]

@@ -71,6 +71,8 @@ def inputs(s: Session, subject: Subject, step: int, span: choose_continued.Span 
         s.sizes, dropped = choose_continued.kept_sizes(s.sizes, span)
         if not s.sizes:
             s.sizes = choose_continued.default_sizes(span)
+    else:
+        side.replace_foreign_sizes(s, low, high, default_sizes(subject.tokenizer))
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
     if not side.box_shows(s):
