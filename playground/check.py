@@ -246,12 +246,13 @@ def candidate_rows(check: MergeCheck) -> list[dict[str, object]]:
     k = check.first_difference
     mine = check.learner_merges[k] if k is not None else None
     theirs = check.reference_merges[k] if k is not None and k < len(check.reference_merges) else None
-    tied = {(c.left, c.right) for c in check.tie_set}
+    # A pair alone at the top count is in the tie set too (it ties with nothing): marked only where two or more are.
+    tied = {(c.left, c.right) for c in check.tie_set} if len(check.tie_set) > 1 else set()
     rows: list[dict[str, object]] = []
     for candidate in check.candidates:
         pair = (candidate.left, candidate.right)
         whose = [t("yours")] if pair == mine else []
-        whose += [t("bpe_core's")] if pair == theirs else []
+        whose += [t("bpe_core")] if pair == theirs else []
         rows.append(
             {
                 t("Pair"): shown_pair(*pair),

@@ -162,6 +162,19 @@ def test_empty_paste_is_refused_and_the_last_result_stays():
     paste_and_check(at, [])
     assert sess(at).checked is before and at.dataframe
     assert errors(at) == ["No merges pasted yet: paste your merges, one pair a line (“t h”)."]
+    # ...and the kept result says it is the last check's, not an answer to the empty paste
+    assert [unescaped(i.value) for i in at.info if "previous check's (pasted merges)" in i.value]
+
+
+@pytest.mark.parametrize("merges", [FIRST_SEEN, [(b"t", b"h"), (b"h", b"e")]])
+def test_tied_at_the_top_marks_only_pairs_that_share_the_top_count_with_another(merges):
+    """A pair alone at the top count was marked "tied" too (the tie set held just it)."""
+    at = paste_and_check(check_page(), merges)
+    _, candidates = (frame.value for frame in at.dataframe)
+    counts, marks = candidates["Count"].tolist(), candidates["Tied at the top"].tolist()
+    top = [count == max(counts) for count in counts]
+    assert marks == (["✓" if at_top else "" for at_top in top] if sum(top) > 1 else [""] * len(counts))
+    assert set(candidates["Merged by"]) <= {"", "yours", "bpe_core", "yours, bpe_core"}
 
 
 def test_an_uploaded_merges_txt_with_its_vocab_is_checked_like_pasted_lines():

@@ -27,6 +27,13 @@ def run_check(s: Session) -> None:
         learner = model.merges_from_paste(s.check_paste) if s.check_input == "paste" else _uploaded(s)
     except model.CheckInputError as error:
         st.error(plain(t(error.message), limit=800), icon=":material/error:")
+        if s.checked is not None:  # kept, but it must not read as the answer to what was just given
+            st.info(
+                t(
+                    "The result below is the previous check's ({merges}), not of what was just given.",
+                    merges=plain(s.checked.merges_label, limit=120),
+                )
+            )
         return
     options = model.settings(s.check_specials, s.check_pattern, s.check_classic)
     try:
