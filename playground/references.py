@@ -69,9 +69,9 @@ def licence(name: str, lang: str | None = None) -> str:
 
 
 def label(name: str, lang: str | None = None) -> str:
-    """A choice's label: short name · family · vocab size · licence."""
+    """A choice's label: short name · family · vocab size (its tokens, as every view counts them) · licence."""
     spec = reference_spec(name)
-    return f"{short_name(name)} · {spec.family} · {spec.vocab_size:,} · {licence(name, lang)}"
+    return f"{short_name(name)} · {spec.family} · {spec.tokens or spec.vocab_size:,} · {licence(name, lang)}"
 
 
 def licence_note(names: list[str] | tuple[str, ...]) -> str:

