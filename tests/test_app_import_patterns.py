@@ -108,8 +108,8 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     for path in paths:
         at = load(at, "tokenizer.model", path.read_bytes())
     assert list(sess(at).loaded) == [
-        "Llama 3 (tiktoken ranks, 128,000 tokens) · tokenizer.model",
-        "Llama 4 (tiktoken ranks, 200,000 tokens) · tokenizer.model",
+        "Llama 3 (tiktoken ranks, 128,256 tokens) · tokenizer.model",
+        "Llama 4 (tiktoken ranks, 202,048 tokens) · tokenizer.model",
     ]
     ours, theirs = own.pair("llama4")
     (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
@@ -120,7 +120,7 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     assert any(where in caption.value for caption in at.caption)
     # The tab's work keeps Llama 3 as its file (its merges cannot all be derived from its ranks): a reload loads it
     # again, recognised again, with the same ids.
-    llama3 = "Llama 3 (tiktoken ranks, 128,000 tokens) · tokenizer.model"
+    llama3 = "Llama 3 (tiktoken ranks, 128,256 tokens) · tokenizer.model"
     document, blobs = workspace.encode({"loaded": {llama3: sess(at).loaded[llama3]}})
     back = workspace.decode(document, {key: source() for key, source in blobs.items()}.get)
     again = back.values["loaded"][llama3]

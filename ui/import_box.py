@@ -55,8 +55,9 @@ model instead (:func:`description`)."""
 
 def description(tokenizer: Any, fmt: str = "") -> str:
     """What a loaded tokenizer is: a recognised model's tiktoken file by its model (``Llama 3 (tiktoken ranks,
-    128,000 tokens)``), else its format, size (tokens besides special tokens) and pattern."""
-    n = len(tokenizer.vocab) - len(tokenizer.special_tokens)
+    128,256 tokens)``), else its format, size and pattern. The size counts every token, special ones too, as the
+    views and the built-in models' labels do (it left them out, and "599 tokens" stood above "600 tokens")."""
+    n = len(tokenizer.vocab)
     source = getattr(tokenizer, "pattern_source", None) or ""
     if source.startswith("recognised"):
         model = references.short_name(tokenizer.name or "")
@@ -164,11 +165,7 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
         s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
         if on_loaded is not None:
             on_loaded(label)
-        loaded_message = t(
-            "Loaded {label}: {n:,} tokens. It is now selectable on Encode and Compare.",
-            label=plain(label),
-            n=len(tokenizer.vocab),
-        )
+        loaded_message = t("Loaded {label}. It is now selectable on Encode and Compare.", label=plain(label))
         s.notice("success", loaded_message + " " + pattern_note(tokenizer))
 
     uploads = st.file_uploader(
