@@ -604,3 +604,14 @@ def test_load_reads_a_tokenizer_zipped_in_any_format(small, tmp_path, fmt):
     paths = formats.save(small, tmp_path / "files", fmt)
     (tmp_path / "tok.zip").write_bytes(zip_of({path.name: path.read_bytes() for path in paths}))
     assert formats.load(tmp_path / "tok.zip", pattern=small.pattern).mergeable_ranks == small.mergeable_ranks
+
+
+def test_a_binary_file_read_as_tiktoken_ranks_is_named_as_binary_not_quoted_as_garbage(tmp_path):
+    """A junk upload's message quoted its first line decoded with U+FFFD and control characters in it."""
+    path = tmp_path / "junk.tiktoken"
+    path.write_bytes(bytes([0x14, 0xE3, 0x23, 0xFF, 0x20, 0x6A]) * 40 + b"\n")
+    with pytest.raises(ValueError) as refused:
+        formats.load_tiktoken(path, pattern="gpt2")
+    message = str(refused.value)
+    assert "junk.tiktoken, line 1" in message and "binary data, not text: b'\\x14\\xe3#\\xff" in message
+    assert "\ufffd" not in message and "\x14" not in message and len(message.split(" got ")[1]) < 120

@@ -192,7 +192,16 @@ def _parse_ranks_line_by_line(data: bytes, source: PathLike) -> dict[bytes, int]
 
 
 def _show(raw: bytes) -> str:
-    return repr(raw.decode("utf-8", errors="replace")[:60])
+    r"""A bad line as a message quotes it: its text cut short, or, when it is not UTF-8 (a binary file), its first
+    bytes escaped (its text would be a run of U+FFFD and control characters).
+
+    >>> _show(b"abc 1 2"), _show(bytes([0x14, 0xE3, 0x23, 0xFF]))
+    ("'abc 1 2'", "binary data, not text: b'\\x14\\xe3#\\xff'")
+    """
+    try:
+        return repr(raw.decode("utf-8")[:60])
+    except UnicodeDecodeError:
+        return f"binary data, not text: {raw[:24]!r}" + ("…" if len(raw) > 24 else "")
 
 
 def looks_like_tiktoken(head: bytes) -> bool:
