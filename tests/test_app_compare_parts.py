@@ -117,6 +117,21 @@ def test_the_table_by_part_in_chinese():
     assert any(i18n.t("The held-out text by part, with every tokenizer", lang="zh") in h.value for h in at.subheader)
 
 
+def test_the_part_before_the_first_heading_is_named_in_each_pages_language():
+    """The counts (kept for every session) carry their parts' names: after an English page had counted the text, a
+    Chinese one showed "start" for 开头."""
+    text = "an opening line before any heading\n### two\nsecond part, 第二部分\n" * 20
+    upload = Upload("opening.txt", text, digest=text_digest(text + "opening"))
+    english = parts_table(compare({**CAT, "refs": "gpt2", "heldout": "upload"}, heldout_text=upload))
+    chinese = parts_table(
+        compare({**CAT, "refs": "gpt2", "heldout": "upload", "lang": "zh"}, heldout_text=upload), "zh"
+    )
+    start = i18n.t("start", lang="zh")
+    assert {part for _, part in english} >= {"start", "two"} and {part for _, part in chinese} >= {start, "two"}
+    assert "start" not in {part for _, part in chinese}
+    assert sorted(english.values()) == sorted(chinese.values())  # the same counts, named in each language
+
+
 def test_a_cancelled_count_waits_for_a_click_then_counts():
     """Cancel (its callback, ``curve_parts.cancel``) leaves the count stopped: the page says so and offers a button
     instead of starting again by itself; the click counts the whole text."""

@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core.analysis.heldout import CHUNK_CHARS, Part, PartCount, count_parts, premiums, split_sections
-from playground.i18n import N_, t
+from playground.i18n import N_, language, t
 from playground.session import REFERENCES, Session
 from playground.text import plain
 from runtime import jobs
@@ -86,7 +86,7 @@ def resume(s: Session, key: str) -> None:
 
 def counted(s: Session, measured: list[Entry], text: Text, parts: list[Part]) -> dict[str, list[PartCount]] | None:
     """Each tokenizer's counts of every part (from the cache, or counted now); None while a cancelled count waits."""
-    pending = [entry for entry in measured if known(("parts", entry.key, text.whole_digest)) is None]
+    pending = [entry for entry in measured if known(_parts_key(entry, text)) is None]
     key = stop_key(text)
     if pending and key in s.stopped_jobs:
         st.info(t("Counting the whole held-out text was cancelled."))
@@ -128,9 +128,13 @@ def _counter(
     entry: Entry, text: Text, parts: list[Part], on_chunk: Callable[[int], None] | None
 ) -> Callable[[], list[PartCount]]:
     """What counts ``entry``'s tokens of every part once (kept under the tokenizer's key and the text's digest)."""
-    return lambda: remembered(
-        ("parts", entry.key, text.whole_digest), lambda: count_parts(entry.tokenizer, parts, on_chunk)
-    )
+    return lambda: remembered(_parts_key(entry, text), lambda: count_parts(entry.tokenizer, parts, on_chunk))
+
+
+def _parts_key(entry: Entry, text: Text) -> tuple[str, str, str, str]:
+    """The counts' cache key. The counts carry their parts' names, which are in the session's language (the part
+    before the first heading is "start", 开头): a room's cache is shared, and a Chinese page showed "start"."""
+    return ("parts", entry.key, text.whole_digest, language())
 
 
 def table_rows(measured: list[Entry], found: dict[str, list[PartCount]], base: int) -> list[dict]:
