@@ -213,7 +213,12 @@ def test_health_counts_equal_health_report(compared):
     if compared == "gpt2":
         unreachable = sum(expected.get(name, 0) for name in health_view.UNREACHABLE)  # (never built: not GPT-2's)
         assert unreachable == 344
-        assert any("**344 tokens of GPT-2" in unescaped(m.value) for m in at.markdown)
+        (said,) = [unescaped(m.value) for m in at.markdown if "**344 tokens of GPT-2" in unescaped(m.value)]
+        # single bytes were never learned, and the sentence says so apart from the learned ones
+        rows = bpe_core.health_report(tokenizer, heldout).rows
+        single = sum(row.kind in health_view.UNREACHABLE and len(row.token) == 1 for row in rows)
+        assert single > 0 and f"{single:,} of them are single bytes, which BPE did not learn" in said
+        assert f"BPE learned the other {344 - single:,} because" in said
     assert link(at)["class"] == "invalid"
 
 

@@ -23,7 +23,7 @@ from ui import chart_style, token_html
 from ui.compare import texts
 from ui.compare.common import Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
-from ui.compare.health_reasons import reason_text
+from ui.compare.health_reasons import reason_text, unreachable_said
 
 CLASS_OF = {
     "partial": reach.PARTIAL_CHARACTER,
@@ -206,16 +206,7 @@ def glitch_examples(
     """The tokens no text gives on their own, as the real examples of under-trained ("glitch") tokens."""
     by_class = {name: sum(row.kind == name for row in unreachable) for name in UNREACHABLE}
     parts = ", ".join(t("{n:,} {name}", n=n, name=t(NAMES[name])) for name, n in by_class.items() if n)
-    st.markdown(
-        t(
-            "**{n:,} tokens of {tokenizer} never come out of encoding their own text** ({parts}). BPE learned "
-            "them because their bytes were frequent inside longer text; a model meets them only there, or never, "
-            "so it learns them poorly: this is how under-trained “glitch tokens” come about.",
-            n=len(unreachable),
-            tokenizer=plain(subject.label),
-            parts=parts,
-        )
-    )
+    st.markdown(unreachable_said(plain(subject.label), parts, [row.token for row in unreachable]))
     shown = unreachable[:EXAMPLES]
     spans = "".join(token_html.token_span(row.token, row.id, i) for i, row in enumerate(shown))
     st.html(f'<div class="tokens">{spans}</div>')

@@ -68,3 +68,35 @@ def _said(template: str, found: re.Match[str]) -> str:
             "error": t(_DECODE_ERRORS[values["error"]]) if values["error"] in _DECODE_ERRORS else values["error"],
         }
     return t(template, **values)
+
+
+def unreachable_said(tokenizer: str, parts: str, tokens: list[bytes]) -> str:
+    """Why ``tokens`` never come out of encoding their own text, in the reader's language: single bytes were never
+    learned (the alphabet training starts from, or SentencePiece's byte fallback); the others were, and are the
+    under-trained "glitch tokens". ``tokenizer`` and ``parts`` are Markdown-safe already."""
+    single = sum(len(token) == 1 for token in tokens)
+    said = [
+        t(
+            "**{n:,} tokens of {tokenizer} never come out of encoding their own text** ({parts}).",
+            n=len(tokens),
+            tokenizer=tokenizer,
+            parts=parts,
+        )
+    ]
+    if single:
+        said.append(
+            t(
+                "{n:,} of them are single bytes, which BPE did not learn: they are the alphabet it starts from (or the "
+                "byte fallback), there so that any text can be encoded, and a byte above 127 alone is not a character.",
+                n=single,
+            )
+        )
+    if single < len(tokens):
+        said.append(
+            t(
+                "BPE learned the other {n:,} because their bytes were frequent inside longer text; a model meets them "
+                "only there, or never, so it learns them poorly: this is how under-trained “glitch tokens” come about.",
+                n=len(tokens) - single,
+            )
+        )
+    return " ".join(said)
