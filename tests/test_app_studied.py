@@ -191,3 +191,17 @@ def test_sizes_typed_for_another_tokenizer_give_way_to_its_own_and_say_so(view, 
         assert not sizes_warnings(at)
     else:
         assert not [w.value for w in at.warning if "nearest end" in w.value]
+
+
+@pytest.mark.parametrize("compared", ["mistral-7b-v3", "trained"])
+def test_languages_names_the_trained_tokenizer_as_such_when_another_is_studied(compared):
+    """With Mistral 7B v3 studied, the trained tokenizer's rows said "this tokenizer"."""
+    if compared != "trained":
+        needs(compared)
+    at = fresh(COMPARE, view="languages", compared=compared, corpus="toy-the-cat-in-the-hat", vocab="300")
+    assert sess(at).trained is not None and sess(at).compared == compared
+    names = set(at.dataframe[0].value["tokenizer"])
+    if compared == "trained":
+        assert "this tokenizer" in names and "the trained tokenizer" not in names
+    else:
+        assert {references.short_name(compared), "the trained tokenizer"} <= names and "this tokenizer" not in names

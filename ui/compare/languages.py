@@ -72,8 +72,9 @@ def measured(s: Session, subject: Subject) -> list[Measured]:
     """The view's tokenizers: the one compared (cut to ``s.cut_vocab`` too, by its own rule: a trained tokenizer,
     a file, any built-in model), the trained one, files loaded this session and the chosen references, each once."""
     found: list[Measured] = []
-    if s.trained is not None:
-        found.append(Measured(t("this tokenizer"), s.trained.tokenizer, s.trained.request.key))
+    if s.trained is not None:  # "this tokenizer" when it is the one compared, else named as what it is
+        mine = t("this tokenizer") if subject.choice == TRAINED else t("the trained tokenizer")
+        found.append(Measured(mine, s.trained.tokenizer, s.trained.request.key))
     if subject.choice != TRAINED:
         found.insert(0, Measured(subject.label, subject.tokenizer, subject.key))
     if s.cut_vocab:
