@@ -21,6 +21,7 @@ from apptest_helpers import (
     sess,
     token_spans,
     unescaped,
+    vega_specs,
 )
 from streamlit.testing.v1 import AppTest
 
@@ -149,6 +150,20 @@ def test_the_curve_draws_an_open_model_as_a_point_its_library_counts():
     (point,) = [row for row in rows if row["text"].startswith(i18n.t("training text"))]
     assert point["vocab size"] == 128_256
     assert point["tokens"] == len(own.their_ids("llama3", theirs, load_sample(CAT), specials=False))
+
+
+def test_the_largest_models_point_lies_inside_the_curves_axis():
+    """Qwen 3.6 (248,077) sat on the axis' fixed end (250,000): its point was drawn half outside the plot."""
+    needs("qwen3.6")
+    at = fresh(COMPARE, corpus=CAT, vocab="300", view="curve", refs="qwen3.6")
+    spec = vega_specs(at)[0]  # the curve (the chart by part follows it)
+    domains = [
+        layer["encoding"]["x"]["scale"]["domain"] for layer in spec["layer"] if "scale" in layer["encoding"]["x"]
+    ]
+    assert domains
+    low, high = domains[0]
+    sizes = [row["vocab size"] for row in chart_rows(at) if "vocab size" in row]
+    assert 248_077 in sizes and all(low <= size and size * 1.15 <= high for size in sizes)
 
 
 def test_talk_step_8_in_chinese_compares_qwen_deepseek_and_gpt4o_on_a_chinese_sentence():

@@ -52,11 +52,13 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
     ]
     values = [item["bytes per token"] for item in (*curve, *points)]
     top, low = max(values, default=2.0), max(0.0, min(values, default=1.0) - 0.2)
+    # Room past the largest size: a point at the domain's end was drawn half outside the plot (Qwen 3.6's 248,077).
+    right = max(250_000, 1.2 * max((item["vocab size"] for item in (*curve, *points)), default=0))
     x = {
         "field": "vocab size",
         "type": "quantitative",
         "title": t("vocab size (log scale)"),
-        "scale": {"type": "log", "domain": [200, 250_000], "nice": False},
+        "scale": {"type": "log", "domain": [200, right], "nice": False},
         "axis": {"values": [256, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000], "format": "~s"},
     }
     y = {
