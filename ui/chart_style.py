@@ -53,9 +53,12 @@ def config(talk: bool | None = None) -> dict[str, Any]:
         "header": {"labelFontSize": label, "titleFontSize": title},
         "title": {"fontSize": title},
         "text": {"fontSize": label},
-        # Room for big axis titles; on the right for a legend label Vega measured before the page's font had loaded
-        # (measured with the fallback, drawn wider: "仅在 B 中" was once cut by the chart's edge).
-        **({"padding": {"left": 16, "top": 14, "right": 24, "bottom": 8}} if talk else {}),
+        # Room for big axis titles; on the right for a legend label or a right-hand axis title Vega measured before
+        # the page's font had loaded (measured with the fallback, drawn wider: "仅在 B 中" and Choose's 再合并 were cut
+        # by the chart's edge). Vega's own padding is 5 on each side.
+        "padding": {"left": 16, "top": 14, "right": 24, "bottom": 8}
+        if talk
+        else {"left": 5, "top": 5, "right": 16, "bottom": 5},
     }
 
 
