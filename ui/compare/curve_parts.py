@@ -23,7 +23,7 @@ from playground.text import plain
 from runtime import jobs
 from ui import progress_bar, tokenizer_output
 from ui.compare.common import Subject, attempt, content_key, known, remembered
-from ui.compare.texts import Text, name, plain_name
+from ui.compare.texts import Text, name
 
 PROGRESS_ABOVE = CHUNK_CHARS
 """Characters of text (all tokenizers together) above which counting shows a progress bar with Cancel."""
@@ -60,10 +60,8 @@ def entries(s: Session, subject: Subject) -> list[Entry]:
 def parts_of(text: Text) -> list[Part]:
     """The held-out text's parts: its ``### name`` sections (what comes before the first is "start"), or the whole
     text as one part named by the text."""
-    parts = split_sections(text.whole_text)
-    if len(parts) == 1 and not parts[0].name:  # no heading: one part, named by the text (it was called "start")
-        return [Part(plain_name(text), text.whole_text)]
-    return [Part(part.name or t("start"), part.text) for part in parts]
+    parts = split_sections(text.whole_text, t("start"))
+    return parts if len(parts) > 1 or parts[0].name else [Part(name(text), text.whole_text)]
 
 
 def baseline(parts: list[Part]) -> int:

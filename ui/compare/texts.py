@@ -232,12 +232,7 @@ def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOv
 def name(text: Text) -> str:
     """The text's name, Markdown-safe, without a sample's own note in brackets (``~60 KB`` would
     stand next to the measured size)."""
-    return plain(plain_name(text))
-
-
-def plain_name(text: Text) -> str:
-    """:func:`name` as text, for a table's cell (which shows no Markdown)."""
-    return re.sub(r" \([^()]*\)$", "", text.label.split(": ", 1)[-1])
+    return plain(re.sub(r" \([^()]*\)$", "", text.label.split(": ", 1)[-1]))
 
 
 def describe(text: Text) -> str:
