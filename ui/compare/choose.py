@@ -72,7 +72,7 @@ def inputs(s: Session, subject: Subject, step: int, span: choose_continued.Span 
         if not s.sizes:
             s.sizes = choose_continued.default_sizes(span)
     else:
-        side.replace_foreign_sizes(s, low, high, default_sizes(subject.tokenizer))
+        side.replace_foreign_sizes(s, low, high, lambda: default_sizes(subject.tokenizer))
     if not s.sizes:
         s.sizes = default_sizes(subject.tokenizer)
     if not side.box_shows(s):

@@ -6,6 +6,7 @@ Every size comes from one segmentation of the text (boundary lifetimes), not one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import streamlit as st
@@ -33,20 +34,20 @@ def default_sizes(tokenizer: Tokenizer) -> list[int]:
     return list(dict.fromkeys(analysis.vocab_size_of(tokenizer, k) for k in (n // 10, n // 3, n)))
 
 
-def replace_foreign_sizes(s: Session, low: int, high: int, own: list[int]) -> None:
+def replace_foreign_sizes(s: Session, low: int, high: int, own: Callable[[], list[int]]) -> None:
     """Sizes all on one side of this tokenizer's range (typed for another: 291, 371, 600 against DeepSeek's
-    1,539–129,280) would all be drawn at that end, the same view or row over and over: ``own`` instead, and said.
+    1,539–129,280) would all be drawn at that end, the same view or row over and over: ``own()`` instead, and said.
     Other sizes are kept (the view says which it moved to the nearest end)."""
     if not s.sizes or not (all(size < low for size in s.sizes) or all(size > high for size in s.sizes)):
         return
-    before, s.sizes = s.sizes, own
+    before, s.sizes = s.sizes, own()
     st.info(
         t(
             "Vocab sizes {sizes} are all outside what this tokenizer has ({low:,}–{high:,}): its own {own} instead.",
             sizes=", ".join(f"{size:,}" for size in before),
             low=low,
             high=high,
-            own=", ".join(f"{size:,}" for size in own),
+            own=", ".join(f"{size:,}" for size in s.sizes),
         ),
         icon=":material/swap_horiz:",
     )
@@ -94,7 +95,7 @@ def reference_view(name: str, text: str, n_bytes: int) -> View:
 def render(s: Session, subject: Subject) -> None:
     tokenizer = subject.tokenizer
     low, high = analysis.vocab_size_of(tokenizer, 0), analysis.vocab_size_of(tokenizer)
-    replace_foreign_sizes(s, low, high, default_sizes(tokenizer))
+    replace_foreign_sizes(s, low, high, partial(default_sizes, tokenizer))
     if not s.sizes:
         s.sizes = default_sizes(tokenizer)
     if not box_shows(s):
