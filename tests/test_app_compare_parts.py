@@ -132,6 +132,18 @@ def test_the_part_before_the_first_heading_is_named_in_each_pages_language():
     assert sorted(english.values()) == sorted(chinese.values())  # the same counts, named in each language
 
 
+def test_a_text_without_headings_is_one_part_called_the_whole_text_in_each_language():
+    """Not "start" (nothing follows it): one short name, which labels the chart's axis at talk size too."""
+    text = "one plain held-out text, no headings in it\n" * 30
+    upload = Upload("plain.txt", text, digest=text_digest(text + "plain"))
+    for lang in ("en", "zh"):
+        at = compare({**CAT, "refs": "gpt2", "heldout": "upload", "lang": lang}, heldout_text=upload)
+        shown = parts_table(at, lang)
+        assert {part for _, part in shown} == {i18n.t("whole text", lang=lang)}
+        (gpt2,) = [tokens for (tokenizer, _), tokens in shown.items() if tokenizer.startswith("GPT-2")]
+        assert gpt2 == len(bpe_core.reference("gpt2").encode(text))
+
+
 def test_a_cancelled_count_waits_for_a_click_then_counts():
     """Cancel (its callback, ``curve_parts.cancel``) leaves the count stopped: the page says so and offers a button
     instead of starting again by itself; the click counts the whole text."""

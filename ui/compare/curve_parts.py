@@ -59,9 +59,11 @@ def entries(s: Session, subject: Subject) -> list[Entry]:
 
 def parts_of(text: Text) -> list[Part]:
     """The held-out text's parts: its ``### name`` sections (what comes before the first is "start"), or the whole
-    text as one part named by the text."""
-    parts = split_sections(text.whole_text, t("start"))
-    return parts if len(parts) > 1 or parts[0].name else [Part(name(text), text.whole_text)]
+    text as one part, "whole text" (short: a part's name labels the chart's axis, at talk size too)."""
+    parts = split_sections(text.whole_text)
+    if len(parts) == 1 and not parts[0].name:
+        return [Part(t("whole text"), text.whole_text)]
+    return [Part(part.name or t("start"), part.text) for part in parts]
 
 
 def baseline(parts: list[Part]) -> int:
