@@ -138,16 +138,18 @@ def test_sizes_read_as_the_uploader_counts_them(size):
     assert human_bytes(size).replace(" ", "") == streamlit_uploader_size(size)
 
 
-def test_a_token_holding_a_newline_ends_its_line_wherever_tokens_are_drawn():
-    assert token_span(b"\n\n  ", 7, 0).endswith("<br>") and token_span("a\nb", None, 0).endswith("<br>")
+def test_a_token_holding_newlines_ends_a_line_for_each_wherever_tokens_are_drawn():
+    """One break per newline: a "\\n\\n" token drawn with one break lost the text's blank line."""
+    assert token_span(b"\n\n  ", 7, 0).endswith("</span><br><br>") and token_span("a\nb", None, 0).endswith("><br>")
     assert not token_span(b"  x", 7, 0).endswith("<br>")
     body = tokens_html([b"def", b":\n\n    ", b"return"])
-    assert re.search(r"↵↵····</span><br><span", body)
+    assert re.search(r"↵↵····</span><br><br><span", body)
     at = fresh(None, corpus="python-standard-library-code", vocab="700")
     (window,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')]
-    holding = [m for m in re.finditer(r"<span class=\"tok[^>]*>([^<]*↵[^<]*)</span>(<br>)?", window)]
+    holding = [m for m in re.finditer(r"<span class=\"tok[^>]*>([^<]*↵[^<]*)</span>((?:<br>)*)", window)]
     assert any(not m.group(1).endswith("↵") for m in holding)  # the corpus has ↵···· tokens
-    assert all(m.group(2) for m in holding)
+    assert any(m.group(1).count("↵") > 1 for m in holding)  # and ↵↵ ones
+    assert all(m.group(2) == "<br>" * m.group(1).count("↵") for m in holding)
 
 
 def test_after_a_reload_the_paste_box_holds_the_pasted_text_again():

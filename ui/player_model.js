@@ -254,10 +254,13 @@ class Model {
 
   // Whether the window's token from atom s to e ends a line: it holds a newline (``↵↵··`` too, as ui/tokens.py
   // draws it); classic: a word's </w>.
-  endsLine(s, e) {
-    if (!this.bytesMode) return this.atoms[e - 1] === "</w>";
-    for (let j = s; j < e; j++) if (this.atoms[j] === 10) return true;
-    return false;
+  // How many line ends follow the token s..e: one per newline byte it holds, so "\n\n" keeps its blank line
+  // (classic: a word's </w> ends it, drawn as a space).
+  linesEnded(s, e) {
+    if (!this.bytesMode) return this.atoms[e - 1] === "</w>" ? 1 : 0;
+    let lines = 0;
+    for (let j = s; j < e; j++) if (this.atoms[j] === 10) lines++;
+    return lines;
   }
 
   // The word (pre-token) holding atom j: between the payload's word boundaries (PERMANENT;

@@ -49,10 +49,16 @@ class TokenWindow {
     this.spanOf[s] = span;
   }
 
-  // A line break after a token holding a newline (classic: a space after a word's </w>).
+  // Line breaks after a token holding newlines, one each (classic: a space after a word's </w>); one node, so
+  // that setAfter can replace it when a merge changes the token.
   afterNode(s, e) {
-    if (!this.model.endsLine(s, e)) return null;
-    return this.model.bytesMode ? document.createElement("br") : document.createTextNode(" ");
+    const lines = this.model.linesEnded(s, e);
+    if (!lines) return null;
+    if (!this.model.bytesMode) return document.createTextNode(" ");
+    if (lines === 1) return document.createElement("br");
+    const breaks = el("span");
+    for (let i = 0; i < lines; i++) breaks.appendChild(document.createElement("br"));
+    return breaks;
   }
 
   setAfter(span, e) {

@@ -210,9 +210,9 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
     cls = f"tok c{index % len(token_style.PALETTE)}" + (f" {extra_class}" if extra_class else "")
     tid = "" if token_id is None else str(int(token_id))
     span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
-    holds_newline = b"\n" in token if isinstance(token, bytes) else "\n" in token
-    if holds_newline and not show_ids:  # a token holding a newline ends its line (``↵↵··`` too, not only ``↵``)
-        span += "<br>"
+    newlines = token.count(b"\n") if isinstance(token, bytes) else token.count("\n")
+    if not show_ids:  # a token holding newlines ends its line (``↵↵··`` too), once per newline: a blank line stays
+        span += "<br>" * newlines
     return span
 
 
