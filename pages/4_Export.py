@@ -29,13 +29,7 @@ else:
     if tokenizer is None:  # not reached: the choices are tokenizers the session has
         st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
         frame.stop()
-    st.caption(
-        t(
-            "{n:,} tokens ({merges:,} merges). Each file loads back with the same token ids.",
-            n=len(tokenizer.vocab),
-            merges=tokenizer.num_merges,
-        )
-    )
+    st.caption(t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=tokenizer.num_merges))
     st.radio(
         t("Format"),
         FORMATS,
@@ -84,13 +78,7 @@ else:
             type="primary",
         )
         st.caption(f"{plain(file_name)} · {human_bytes(len(data))} · {t(export.HELP[s.format])}")
-    if s.format == "tiktoken":
-        st.caption(
-            t(
-                "tiktoken files hold only the ranks: the pattern and special tokens are not part of that format "
-                "(on import, GPT-2's pattern is assumed and special tokens are dropped)."
-            )
-        )
+    st.caption(export.round_trip_note(tokenizer, s.format))
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))

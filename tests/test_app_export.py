@@ -8,6 +8,7 @@ from apptest_helpers import APP, TIMEOUT, markdown_texts, no_exception, unescape
 from streamlit.testing.v1 import AppTest
 from test_app_compare import CAT, RAW_MARKDOWN_LINK, field, views_html
 
+from bpe_core.formats import GPT2_ASSUMED
 from playground.session import FORMATS, Session
 from playground.text import plain
 from ui.export import LABELS, export_files
@@ -117,3 +118,28 @@ def test_without_a_tokenizer_the_page_says_so():
     at.run()
     no_exception(at)
     assert any("Nothing to export yet" in info.value for info in at.info)
+
+
+def test_files_that_store_no_pattern_say_how_to_load_them_back_with_the_same_ids():
+    """An o200k-pattern tokenizer exported as GPT-2 files (no pattern in them) loaded back with GPT-2's: 38 tokens
+    became 39, and the page had promised the same ids and said the pattern was "stored in the file". Export now names
+    the pattern to choose; the import says GPT-2's was assumed; chosen, the ids are the trained tokenizer's."""
+    text = "Hello world's 12345 numbers, don't    stop!\n\t你好 x" * 3
+    at = export_page({**CAT, "pattern": "o200k", "format": "gpt2"})
+    trained = field(at, "trained").tokenizer
+    assert trained.pattern == "o200k"
+    captions = [unescaped(caption.value) for caption in at.caption]
+    assert any("store no pattern" in caption and "(o200k)" in caption for caption in captions), captions
+    ((name, data),) = export_files(trained, "gpt2").items()
+    at = load(at, name, data)
+    ((label, assumed),) = field(at, "loaded").items()
+    assert assumed.pattern == "gpt2" and assumed.pattern_source == GPT2_ASSUMED
+    assert any("gpt2, assumed" in unescaped(success.value) for success in at.success)
+    at.selectbox(key=Session.import_pattern.key).set_value("o200k").run()
+    at = load(at, name, data)
+    chosen = [tokenizer for tokenizer in field(at, "loaded").values() if tokenizer.pattern == "o200k"]
+    assert chosen and chosen[0].encode(text) == trained.encode(text)
+    at.radio(key=Session.format.key).set_value("tiktoken").run()
+    assert any("(o200k)" in unescaped(caption.value) for caption in at.caption)
+    at.radio(key=Session.format.key).set_value("hf").run()
+    assert any("same token ids" in unescaped(caption.value) for caption in at.caption)

@@ -615,3 +615,20 @@ def test_a_binary_file_read_as_tiktoken_ranks_is_named_as_binary_not_quoted_as_g
     message = str(refused.value)
     assert "junk.tiktoken, line 1" in message and "binary data, not text: b'\\x14\\xe3#\\xff" in message
     assert "\ufffd" not in message and "\x14" not in message and len(message.split(" got ")[1]) < 120
+
+
+def test_gpt2_files_say_their_pattern_was_assumed_unless_one_is_given(tmp_path):
+    """vocab.json + merges.txt store no pattern: loaded without one they run GPT-2's, and say it was assumed (the app
+    had said "stored in the file"); given the pattern the tokenizer was trained with, they encode as it does."""
+    text = "Don't stop: 12345 apples, 你好!\n\n  x " * 20
+    trained = bpe_core.train(text, 330, pattern="o200k").tokenizer
+    paths = bpe_core.save(trained, tmp_path / "pair", "gpt2")
+    with zipfile.ZipFile(tmp_path / "pair.zip", "w") as archive:
+        for path in paths:
+            archive.write(path, path.name)
+    for source in (tmp_path / "pair", tmp_path / "pair.zip"):
+        assumed = bpe_core.load(source)
+        assert (assumed.pattern, assumed.pattern_source) == ("gpt2", bpe_core.formats.GPT2_ASSUMED)
+        given = bpe_core.load(source, pattern="o200k")
+        assert (given.pattern, given.pattern_source) == ("o200k", "given")
+        assert given.encode(text) == trained.encode(text)

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from bpe_core import ExtendResult, Tokenizer, formats, save_extension
+from bpe_core import PATTERNS, ExtendResult, Tokenizer, formats, save_extension
 from bpe_core.formats.detection import FormatName
 from playground.i18n import N_, t
 from playground.kinds import kind_of
+from playground.text import plain
 from playground.trained import Request, Trained
 
 LABELS = {
@@ -95,6 +96,34 @@ def export_error(error: Exception, fmt: str) -> str:
     if str(error) == SUPERWORD_REFUSAL.format(fmt=fmt):
         return t(SUPERWORD_REFUSAL, fmt=fmt)
     return str(error)
+
+
+def round_trip_note(tokenizer: Any, fmt: str) -> str:
+    """What loading the file back gives (Markdown-safe): the same ids, or what the format does not keep and how to
+    load it back the same (GPT-2 files and tiktoken ranks store no pattern; tiktoken ranks no special tokens)."""
+    if fmt not in ("gpt2", "tiktoken"):
+        return t("Loaded back in the import box below, the file gives the same token ids.")
+    pattern = getattr(tokenizer, "pattern", None)
+    shown = t("none") if pattern is None else pattern if pattern in PATTERNS else t("the regex {regex}", regex=pattern)
+    specials = bool(getattr(tokenizer, "special_tokens", None))
+    if fmt == "gpt2":
+        if pattern == "gpt2":
+            return t(
+                "Loaded back in the import box below, the file gives the same token ids (with GPT-2's pattern, which "
+                "these files assume)."
+            )
+        how = t("vocab.json + merges.txt store no pattern and are read with GPT-2's")
+    else:
+        how = t("tiktoken ranks store no pattern")
+    note = t(
+        "{how}: to get the same token ids back, choose this tokenizer's pattern ({pattern}) under Pattern when you "
+        "load the file.",
+        how=how,
+        pattern=plain(shown, limit=300),
+    )
+    if fmt == "tiktoken" and specials:
+        note += " " + t("Its special tokens are not part of the format and are not loaded back.")
+    return note
 
 
 def training_info(request: Request, seconds: float) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core import PATTERNS
-from bpe_core.formats import NOT_GIVEN
+from bpe_core.formats import GPT2_ASSUMED, NOT_GIVEN
 from playground import references
 from playground.i18n import N_, t
 from playground.session import Session
@@ -79,6 +79,11 @@ def pattern_shown(tokenizer: Any) -> str:
 def pattern_note(tokenizer: Any) -> str:
     """Which pattern a loaded tokenizer runs with and where it came from (Markdown-safe)."""
     source = getattr(tokenizer, "pattern_source", None) or ""
+    if source == GPT2_ASSUMED:  # not read from the files: say so, and how to load them with another
+        return t(
+            "Pre-tokenization pattern: gpt2, assumed: vocab.json + merges.txt store no pattern. If the tokenizer was "
+            "trained with another (the Export page names it), choose it under Pattern and load the files again."
+        )
     if source.startswith("recognised"):
         where = t("recognised by the file's SHA-256")
     else:

@@ -220,7 +220,7 @@ def load(
     if fmt == "gpt2":
         if path.name in GPT2_MERGES_NAMES:
             path = find_vocab_beside(path)
-        return load_gpt2(path, pattern="gpt2" if pattern is NOT_GIVEN else pattern, name=name)
+        return _with_gpt2_source(load_gpt2(path, pattern=_gpt2_pattern(pattern), name=name), pattern)
     return load_tiktoken(path, special_tokens=special_tokens, pattern=pattern, name=name)
 
 
@@ -259,16 +259,31 @@ def load_zip(
     vocab = next((member for member in GPT2_VOCAB_NAMES if member in files), None)
     merges = next((member for member in GPT2_MERGES_NAMES if member in files), None)
     if vocab and merges:
-        return parse_gpt2(
+        tokenizer = parse_gpt2(
             text(vocab),
             text(merges),
-            pattern="gpt2" if pattern is NOT_GIVEN else pattern,
+            pattern=_gpt2_pattern(pattern),
             name=name,
             vocab_source=f"{path}:{vocab}",
             merges_source=f"{path}:{merges}",
         )
+        return _with_gpt2_source(tokenizer, pattern)
     ranks = sorted(member for member in files if member.endswith(".tiktoken"))
     if ranks:
         data, source = text(ranks[0]).encode("utf-8"), f"{path}:{ranks[0]}"
         return parse_tiktoken(data, special_tokens=special_tokens, pattern=pattern, name=name, source=source)
     raise FormatError(path, f"no tokenizer files in the zip (it holds {', '.join(sorted(files)) or 'nothing'})")
+
+
+GPT2_ASSUMED = "assumed: GPT-2 files store no pattern, GPT-2's is their default"
+"""A GPT-2 pair's ``pattern_source`` when no pattern was given: the files could have been written by a tokenizer
+trained with another one (they would then encode differently), so nothing says the pattern was read from them."""
+
+
+def _gpt2_pattern(pattern: PatternArgument) -> str | None:
+    return "gpt2" if pattern is NOT_GIVEN else pattern
+
+
+def _with_gpt2_source(tokenizer: Tokenizer, pattern: PatternArgument) -> Tokenizer:
+    tokenizer.pattern_source = GPT2_ASSUMED if pattern is NOT_GIVEN else "given"
+    return tokenizer
