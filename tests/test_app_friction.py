@@ -152,6 +152,19 @@ def test_a_token_holding_newlines_ends_a_line_for_each_wherever_tokens_are_drawn
     assert all(m.group(2) == "<br>" * m.group(1).count("↵") for m in holding)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_training_texts_start_is_cut_with_a_line_that_does_not_count_the_rest(lang):
+    """The Train page draws the start of the training text (1,500 characters); cut at 1,200 tokens it said "… 39 more
+    tokens not shown", which read as the rest of a 220 KB corpus. It now says the text goes on."""
+    at = fresh(None, corpus="chinese-classics", vocab="300", lang=lang)
+    trained = sess(at).trained
+    assert len(trained.tokenizer.encode(trained.window_text)) > 1200  # the start is cut
+    (window,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')]
+    assert i18n.t("… the training text goes on", lang=lang) in window
+    assert "more tokens not shown" not in window and len(token_spans(window)) == 1200
+    assert tokens_html([b"a", b"b", b"c", b"d"], max_tokens=2).endswith("… 2 more tokens not shown</span></div>")
+
+
 def test_after_a_reload_the_paste_box_holds_the_pasted_text_again():
     text = "my own corpus, pasted\n" * 20
     s = Session({})

@@ -223,10 +223,13 @@ def tokens_html(
     show_ids: bool = False,
     max_tokens: int | None = None,
     new_from: int | None = None,
+    more: str | None = None,
 ) -> str:
     """A block of tokens as escaped HTML (``<div class="tokens">...``). With ``new_from`` (a continued tokenizer's
     first new id), a token of that id or above is marked new (``class="tok … new"``: a dotted outline), and its
     hover says which round of the continuation made it (new id ``new_from + r`` is made in round ``r + 1``).
+    Tokens past ``max_tokens`` are counted in a line after them, or said by ``more`` where ``tokens`` are
+    themselves an excerpt (a count would read as the whole text's).
 
     >>> tokens_html([b"a", b"ab"], [97, 300], new_from=300).count('c1 new"')
     1
@@ -240,12 +243,12 @@ def tokens_html(
             spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids, extra_class="new", note=note))
         else:
             spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids))
-    more = ""
+    after = ""
     if shown < len(tokens):
-        rest = t("… {n:,} more tokens not shown", n=len(tokens) - shown)
-        more = f'<span class="more">{html.escape(rest)}</span>'
+        rest = more if more is not None else t("… {n:,} more tokens not shown", n=len(tokens) - shown)
+        after = f'<span class="more">{html.escape(rest)}</span>'
     cls = "tokens ids" if show_ids else "tokens"
-    return f'<div class="{cls}">{"".join(spans)}{more}</div>'
+    return f'<div class="{cls}">{"".join(spans)}{after}</div>'
 
 
 def words_html(

@@ -46,6 +46,7 @@ TOKEN_CSS = (
     ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
     "padding:0 1px;margin:0 1px;unicode-bidi:isolate}"
     ".tokens .tok.unk{border:2px dashed #7a1f00;font-style:italic;color:#7a1f00}"
-    ".tokens .more{color:#555;font-style:italic;margin-left:.5rem}"
+    # (the page's own font, upright: a monospace italic line of Chinese drew each character apart, slanted)
+    ".tokens .more{color:#555;font-family:'Source Sans',sans-serif;font-size:1rem;margin-left:.5rem}"
     ".tokens.ids .tok{font-size:1.05rem}"
 )

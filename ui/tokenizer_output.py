@@ -118,13 +118,18 @@ def words(tokenizer: TokenizerShape, text: str) -> list[list[str]]:
 
 
 def encoded_html(
-    result: Encoded, show_ids: bool = False, max_tokens: int = MAX_RENDERED_TOKENS, new_from: int | None = None
+    result: Encoded,
+    show_ids: bool = False,
+    max_tokens: int = MAX_RENDERED_TOKENS,
+    new_from: int | None = None,
+    more: str | None = None,
 ) -> str:
-    """The encoded text drawn (``new_from``: a continued tokenizer's first new id, its new tokens marked)."""
+    """The encoded text drawn (``new_from``: a continued tokenizer's first new id, its new tokens marked; ``more``:
+    what the line after the last token drawn says, see ``token_html.tokens_html``)."""
     if result.words is not None and not show_ids:
         return token_html.words_html(result.words, result.ids, result.unknown_id)
     return token_html.tokens_html(
-        result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens, new_from=new_from
+        result.tokens, result.ids, show_ids=show_ids, max_tokens=max_tokens, new_from=new_from, more=more
     )
 
 
@@ -136,8 +141,11 @@ def first_new_id(trained: Trained | None) -> int | None:
 
 
 def training_window_html(trained: Trained, max_tokens: int = 1200) -> str:
-    """The start of the training text with the trained tokenizer (the Train page's sample)."""
-    return encoded_html(encode(trained.tokenizer, trained.window_text), max_tokens=max_tokens)
+    """The start of the training text with the trained tokenizer (the Train page's sample). Its tokens are the
+    start's, so where they are cut the line says the text goes on, not how many of the start's tokens are left
+    (39 "more tokens not shown" read as the rest of a 220 KB corpus)."""
+    more = t("… the training text goes on")
+    return encoded_html(encode(trained.tokenizer, trained.window_text), max_tokens=max_tokens, more=more)
 
 
 LOADED = "file:"
