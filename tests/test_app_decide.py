@@ -82,6 +82,34 @@ def test_the_held_out_part_is_exactly_what_training_did_not_see():
     assert line and all(abs(row["bytes per token"] - curve[row["vocab size"]]) < 1e-3 for row in line)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_corpus_repeating_lines_in_its_held_out_part_is_told_so_not_sent_to_its_own_held_out(lang):
+    """Held-out lines the corpus repeats from its trained part: the warning said "choose a text it was not trained on:
+    the default held-out text of its corpus is one" — the very text chosen."""
+    repeated = "this line of the corpus comes back again and again\n"
+    text = "".join(
+        f"line {i}: the quick brown fox number {i * 7} jumps over the lazy dog\n" + repeated for i in range(30)
+    )
+    at = fresh()
+    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
+    at.number_input(key=Session.vocab.key).set_value(300).run()
+    at.number_input(key=Session.holdout.key).set_value(10).run()
+    at.text_area(key=Session.paste_box.key).input(text).run()
+    click_train(at)
+    at.session_state[Session.lang.key] = lang  # Compare in this language
+    at.switch_page(COMPARE)
+    at.run()
+    no_exception(at)
+    train, held = hold_out(text, 0.1)
+    found = line_overlap(held, train)
+    assert found.shared == 3
+    (warning,) = [unescaped(w.value) for w in at.warning]
+    assert f"{found.shared:,}" in warning and f"{found.lines:,}" in warning
+    own = "the corpus repeats them" if lang == "en" else "语料本身重复了这些行"
+    circular = "the default held-out text of its corpus is one" if lang == "en" else "默认留出文本就是一个"
+    assert own in warning and circular not in warning
+
+
 # -- choose a vocab size ---------------------------------------------------------------------------------
 
 
