@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tutorial_trainers import ENDOFTEXT, tutorial_train
+from tutorial_trainers import ENDOFTEXT, GPT2, count_pairs, tutorial_train, words_of
 
 import bpe_core
 from bpe_core.analysis.check import EXPLANATIONS, check_merges
@@ -47,6 +47,7 @@ BUGS = {
     "special-tokens": {"split_specials": False},
     "pre-tokenization": {"pattern": None},
     "counts": {"update_counts": False},
+    "word-frequency": {"weighted": False},
 }
 
 
@@ -176,3 +177,16 @@ def test_classic_own_merges_pass(text, n_merges, rule):
     merges = bpe_core.train_classic(text, base + n_merges, tie_break=rule).merges
     check = check_merges(text, merges, classic=True, tie_break=rule)
     assert (check.cause, check.first_difference) == ("none", None)
+
+
+def test_a_first_merge_no_hypothesis_explains_asks_how_pairs_are_counted_not_updated():
+    """At merge 1 no count has been updated yet: "check that the pair counts are updated after every merge" sent the
+    learner to the wrong place."""
+    text = prose()
+    correct = tutorial_train(text, 3)
+    (rarest,) = [min(count_pairs(words_of(text, [ENDOFTEXT], GPT2, True), True).items(), key=lambda item: item[1])]
+    merges = [rarest[0], *correct[1:]]
+    check = check_merges(text, merges, special_tokens=[ENDOFTEXT])
+    assert (check.first_difference, check.cause, check.finding) == (0, "counts", "counts-first")
+    assert check.explanation.startswith("At merge 1, ") and "before the first merge" in check.explanation
+    assert "updated after every merge" not in check.explanation

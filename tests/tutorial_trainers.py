@@ -8,7 +8,8 @@ one, and name the bug.
 - ``split_specials=False``: special tokens left in the text as ordinary characters;
 - ``pattern=None`` / ``pattern=r"\\S+"``: no pre-tokenization / ``text.split()``'s words;
 - ``update_counts=False``: counts made once and then only added to: a merge adds its new pairs but
-  never takes away the pairs it destroyed.
+  never takes away the pairs it destroyed;
+- ``weighted=False``: each distinct word's pairs counted once, the word's count forgotten.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ def words_of(text: str, specials: list[str], pattern: str | None, split_specials
     return words
 
 
-def count_pairs(words: Counter, overlapping: bool) -> dict:
+def count_pairs(words: Counter, overlapping: bool, weighted: bool = True) -> dict:
     stats: dict = {}
-    for word, n in words.items():
+    for word, count in words.items():
+        n = count if weighted else 1
         ends: dict = {}  # pair -> where its last counted occurrence ended (non-overlapping counting)
         for i in range(len(word) - 1):
             pair = (word[i], word[i + 1])
@@ -68,13 +70,14 @@ def tutorial_train(
     split_specials: bool = True,
     overlapping: bool = True,
     update_counts: bool = True,
+    weighted: bool = True,
 ) -> list[tuple[bytes, bytes]]:
     words = words_of(text, list(specials), pattern, split_specials)
     merges: list[tuple[bytes, bytes]] = []
-    stats = count_pairs(words, overlapping)
+    stats = count_pairs(words, overlapping, weighted)
     for _ in range(n_merges):
         if update_counts:
-            stats = count_pairs(words, overlapping)
+            stats = count_pairs(words, overlapping, weighted)
         stats = {pair: n for pair, n in stats.items() if n > 0}
         if not stats:
             break

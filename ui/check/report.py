@@ -63,7 +63,7 @@ def report(checked: model.Checked, talk: bool = False) -> None:
         )
     )
     # On a projector one column under the other, each a static table the stage's type sizes reach (stage.table).
-    left, right = (st.container(), st.container()) if talk else st.columns([3, 2])
+    left, right = (st.container(), st.container()) if talk else st.columns(2)  # (3:2 cut "Merged by")
     with left:
         st.markdown(t("**Both lists up to the difference**"))
         rows = model.side_by_side(check)

@@ -4,7 +4,8 @@
 2. Replay the learner's merges under the project's rule (:mod:`.replay`): at that round, the pairs
    that lead, the tie set, and how often the learner's pair occurs.
 3. Replay them under each hypothesis: every other tie rule, counting without overlap, special
-   tokens left in the text, every other pre-tokenization (each named pattern, none, ``text.split()``).
+   tokens left in the text, each distinct word counted once (its count left out), every other
+   pre-tokenization (each named pattern, none, ``text.split()``).
    The hypothesis that predicts the most of the learner's merges in a row, past the difference,
    is the cause; when none predicts the learner's merge there, the learner's pair ties under the
    project's counting (a tie rule we do not know) or it does not: "counts".
@@ -35,7 +36,8 @@ class MergeCheck:
     first_difference: int | None
     """0-based rank of the first merge that differs from bpe_core's training, or None."""
     cause: str
-    """``none``, ``tie-break``, ``overlapping-pairs``, ``special-tokens``, ``pre-tokenization`` or ``counts``."""
+    """``none``, ``tie-break``, ``overlapping-pairs``, ``word-frequency``, ``special-tokens``, ``pre-tokenization`` or
+    ``counts``."""
     explanation: str
     """One plain English sentence: ``EXPLANATIONS[finding]`` with ``fields`` filled in."""
     finding: str
@@ -137,6 +139,7 @@ def _hypotheses(rule: str, pattern: str | None, specials: tuple[str, ...], class
     found.append(
         Hypothesis("non-overlapping counts", "overlapping-pairs", rule, pattern, overlapping=False, classic=classic)
     )
+    found.append(Hypothesis("each word once", "word-frequency", rule, pattern, classic=classic, weighted=False))
     if classic:
         return found
     if specials:
@@ -187,12 +190,15 @@ def _report(
         fields["learner_rule"] = RULES[hypothesis.tie_break]
         fields["learner_pattern"] = shown_pattern(hypothesis.pattern)
         fields["learner_kept_count"] = f"{seen_there.learner_count:,}" if seen_there else "0"
+        fields["learner_words"] = fields["learner_kept_count"]  # (counted with each word once: words holding it)
         fields["reference_non_overlapping"] = f"{seen_there.other_count:,}" if seen_there else "0"
     elif top is not None and learner_count == top[2]:
         finding = "tie-break-unknown"
-    else:
-        finding = "counts"
-    cause = {"tie-break-unknown": "tie-break", "counts-no-pair": "counts"}.get(finding, finding)
+    else:  # at the first merge no count has been updated yet: the counting itself is off
+        finding = "counts-first" if k == 0 else "counts"
+    cause = {"tie-break-unknown": "tie-break", "counts-no-pair": "counts", "counts-first": "counts"}.get(
+        finding, finding
+    )
     later = range(k + 1, len(learner))
     in_reference = set(reference)
     return MergeCheck(

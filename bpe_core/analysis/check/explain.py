@@ -41,6 +41,16 @@ EXPLANATIONS: dict[str, str] = {
         "while {reference} occurs {count} times; no tie rule, counting or splitting explains it, so check that "
         "the pair counts are updated after every merge."
     ),
+    "word-frequency": (
+        "At merge {number}, your trainer merged {learner}, the most frequent pair only if each distinct word counts "
+        "once ({learner_words} times so); weighted by how often each word occurs, as BPE counts, {reference} occurs "
+        "{count} times and {learner} {learner_count}: add each word's pairs as many times as the word occurs."
+    ),
+    "counts-first": (
+        "At merge 1, your trainer merged {learner}, which occurs {learner_count} times in this text, while "
+        "{reference} occurs {count} times; no tie rule, counting or splitting explains it, so check how the pairs "
+        "are counted before the first merge."
+    ),
     "counts-no-pair": (
         "After {number_done} merges no pair is left to merge in this text, but your list goes on with {learner}; "
         "check that the pair counts are updated after every merge."

@@ -1,9 +1,10 @@
 """Hypotheses about how a learner's trainer works, each replayed on the learner's own merges.
 
 A :class:`Hypothesis` is one way to train (a tie rule, a pre-tokenization pattern, special tokens
-split out or not, pairs counted with or without overlap). :func:`reproduced` replays the learner's
-merges under it: before each merge it asks which pair the hypothesis would merge next, then applies
-the learner's merge (whatever it predicted), so every round starts from the learner's own state.
+split out or not, pairs counted with or without overlap, words weighted by their counts or not).
+:func:`reproduced` replays the learner's merges under it: before each merge it asks which pair the
+hypothesis would merge next, then applies the learner's merge (whatever it predicted), so every round
+starts from the learner's own state.
 It returns how many of the learner's merges in a row the hypothesis predicts, and what it saw at
 one round of interest (the first that differs from the project's training).
 
@@ -42,6 +43,8 @@ class Hypothesis:
     split_specials: bool = True
     overlapping: bool = True
     classic: bool = False
+    weighted: bool = True
+    """False: each distinct word counts once, however often the text holds it (a word's count left out)."""
 
 
 @dataclass
@@ -78,7 +81,8 @@ class Replay:
             symbols = [*(c.encode("utf-8") for c in characters), END_OF_WORD]
             index = {character: n for n, character in enumerate(characters)}
             sequences: list[tuple[Sequence[int], int]] = [
-                ([index[c] for c in word] + [len(characters)], count) for word, count in words.items()
+                ([index[c] for c in word] + [len(characters)], count if hypothesis.weighted else 1)
+                for word, count in words.items()
             ]
             base_rank: list[int] = list(range(len(symbols)))
         else:
@@ -89,7 +93,9 @@ class Replay:
             else:
                 counts = count_pretokens(text, hypothesis.pattern, specials)
             symbols = [bytes([byte]) for byte in range(256)]
-            sequences = [(word.encode("utf-8"), count) for word, count in counts.items()]  # bytes: the fast path
+            sequences = [  # bytes: the fast path
+                (word.encode("utf-8"), count if hypothesis.weighted else 1) for word, count in counts.items()
+            ]
             base_rank = gpt2_byte_order()
         # Without pre-tokenization each piece is one long sequence: the positional layout, unless pairs are
         # counted without overlap, which reads words (the word layout is exact there too, if slower).
