@@ -4,11 +4,11 @@ tokenizer a link describes (special tokens included), and the page's own link wr
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import APP, TIMEOUT, no_exception, sess, unescaped
+from apptest_helpers import APP, MERGES, TIMEOUT, no_exception, sess, unescaped
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from playground.corpora import load_sample
+from playground.corpora import load_sample, sample_name
 from playground.session import URL_FIELDS, Session
 from ui.frame import PAGES
 
@@ -70,10 +70,25 @@ def test_a_link_trains_its_tokenizer_with_its_special_tokens(page):
         assert written[key] in (value, [value]), key
 
 
-def test_a_link_made_from_pasted_text_says_so_and_substitutes_nothing():
-    at = _open("merges", {"corpus": "paste", "vocab": "300"})
+@pytest.mark.parametrize("corpus", ["paste", "upload"])
+def test_a_link_made_from_own_text_says_so_once_and_substitutes_nothing(corpus):
+    """One warning, not two: "No file uploaded yet …: upload a .txt file first" stood below it, on a page with no
+    uploader."""
+    at = _open("merges", {"corpus": corpus, "vocab": "300"})
     assert sess(at).trained is None
-    assert any("never travels in links" in unescaped(w.value) for w in at.warning)
+    (warning,) = [unescaped(w.value) for w in at.warning]
+    assert "never travels in links" in warning and f"your own text ({sample_name(corpus)})" in warning
+    assert not at.get("button") or not [b for b in at.button if b.key == "quick_train"]
+
+
+def test_without_a_link_a_page_says_the_train_pages_own_text_is_missing_there():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state[Session.corpus.key] = "upload"
+    at.switch_page(MERGES)
+    at.run()
+    no_exception(at)
+    (warning,) = [unescaped(w.value) for w in at.warning]
+    assert "chosen on the Train page is your own text (uploaded file), not added yet" in warning
 
 
 def test_a_link_above_the_budget_waits_for_a_click():

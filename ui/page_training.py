@@ -164,13 +164,14 @@ def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Tra
 def ensure(s: Session, what: str) -> Trained | None:
     """The tokenizer a page shows: the one a just-opened link describes (trained if cheap, else on a
     click), or the session's; with none, one click trains the Train page's settings."""
+    missing_said = False
     if s.link_pending:
         if s.corpus in (PASTE, UPLOAD) and corpus_missing(s):
-            s.link_pending = False
+            s.link_pending, missing_said = False, True
             st.warning(
                 t(
-                    "This link was made from {corpus}, which never travels in links: add the text on the Train "
-                    "page to train this tokenizer. Nothing else was substituted.",
+                    "This link was made with your own text ({corpus}), which never travels in links: add the text "
+                    "on the Train page to train this tokenizer. Nothing else was substituted.",
                     corpus=sample_name(s.corpus),
                 )
             )
@@ -187,7 +188,7 @@ def ensure(s: Session, what: str) -> Trained | None:
                     s.link_pending = False
                     s.round = asked_round
     if s.trained is None:
-        _quick_train(s, what)
+        _quick_train(s, what, missing_said)
     return s.trained
 
 
@@ -195,16 +196,29 @@ def corpus_missing(s: Session) -> bool:
     return (s.corpus == PASTE and s.pasted is None) or (s.corpus == UPLOAD and s.upload is None)
 
 
-def _quick_train(s: Session, what: str) -> None:
+def _quick_train(s: Session, what: str, missing_said: bool) -> None:
     st.info(t("No tokenizer trained yet in this session. Train one to {what}.", what=t(what)))
+    if not corpus_missing(s):
+        _quick_train_button(s)
+    elif not missing_said:  # only the Train page takes a text: "upload a .txt file first" read as if here
+        st.warning(
+            t(
+                "The corpus chosen on the Train page is your own text ({corpus}), not added yet: add it there to "
+                "train.",
+                corpus=sample_name(s.corpus),
+            )
+        )
+    st.page_link(
+        "pages/0_Train.py", label=t("Or choose a corpus and settings on the Train page"), icon=":material/tune:"
+    )
+
+
+def _quick_train_button(s: Session) -> None:
     try:
         request, text = request_for(s)
     except SettingsError as error:
         st.warning(t(error.message))
-    else:
-        clicked = st.button(t("▶ Train {label} now", label=plain(request.label)), type="primary", key="quick_train")
-        if clicked and run(s, request, text, key="quick") is not None:
-            st.rerun()  # draw the page with its tokenizer
-    st.page_link(
-        "pages/0_Train.py", label=t("Or choose a corpus and settings on the Train page"), icon=":material/tune:"
-    )
+        return
+    clicked = st.button(t("▶ Train {label} now", label=plain(request.label)), type="primary", key="quick_train")
+    if clicked and run(s, request, text, key="quick") is not None:
+        st.rerun()  # draw the page with its tokenizer
