@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from playground.fields import LinkValueError
 from playground.i18n import Later, later
@@ -155,3 +156,19 @@ def _params(session: Session, names: Iterable[str]) -> dict[str, str]:
 def signature(params: Mapping[str, Any]) -> str:
     """A canonical form of query parameters, to tell a new link from the page's own writes."""
     return "&".join(f"{key}={params[key]}" for key in sorted(params) if key != WORKSPACE_PARAM)
+
+
+def page_address(url: str, base_url_path: str, page_path: str) -> str:
+    """The address of the page shown, from the address the browser asked for: its origin, the app's own path
+    (``server.baseUrlPath``) and the page's path. Not the path asked for: an unknown one (``/NoSuchPage``) opens the
+    first page, and a link copied there would carry the wrong path on.
+
+    >>> page_address("http://localhost:8501/NoSuchPage?x=1", "", "")
+    'http://localhost:8501/'
+    >>> page_address("https://e.org/bpe/Merges", "/bpe/", "Encode")
+    'https://e.org/bpe/Encode'
+    """
+    parts = urlsplit(url)
+    prefix = "/".join(part for part in base_url_path.split("/") if part)
+    path = "/" + "/".join(part for part in (prefix, page_path) if part)
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))

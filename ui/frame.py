@@ -40,6 +40,7 @@ PAGES = (
     ("talk", "pages/5_Talk.py", N_("Talk"), "Talk", ":material/co_present:"),
     ("check", "pages/6_Check.py", N_("Check your BPE"), "Check", ":material/fact_check:"),
 )
+_PATHS = {page: path for page, _, _, path, _ in PAGES}
 STYLE = (
     "<style>" + token_style.TOKEN_CSS + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
     "</style>"
@@ -266,7 +267,7 @@ def _link_box(s: Session) -> None:
     if {key: ",".join(values) for key, values in _params().items()} != address:
         st.query_params.from_dict(address)
     _note_signature(s, links.signature(address))
-    base = (st.context.url or "").split("?")[0]
+    base = links.page_address(st.context.url or "", st.get_option("server.baseUrlPath") or "", _PATHS[s.page])
     st.caption(":material/link: " + t("Link to this view (copy with the icon)"))
     # The link is drawn by the page's own small component, not st.code: st.code loads a 1.5 MB syntax
     # highlighter whose parsing held Chromium's main thread ~0.3 s on every fresh page (measured).
