@@ -124,7 +124,15 @@ def test_choose_rows_equal_encoding_with_the_tokenizer_cut_to_each_size():
     suggestion = bpe_core.suggest_size(curve, min_gain=0.005, per_merges=20)
     assert sizes == [300, 450, suggestion.vocab_size, 600]  # 9,000 measured at the tokenizer's end, and said so
     gains = [f"{curve.gains(20)[bpe_core.merges_for_vocab_size(tokenizer, size)]:.2%}" for size in sizes]
-    assert column(at, "gain of 20 more merges") == gains
+    assert sizes[-1] == int(curve.vocab_sizes[-1])  # the tokenizer's end: no merge left to gain from
+    assert column(at, "gain of 20 more merges") == [*gains[:-1], "—"]
+    per_1000 = [
+        f"{value:,.1f}"
+        for value in curve.token_counts[[bpe_core.merges_for_vocab_size(tokenizer, n) for n in sizes]]
+        * 1000
+        / len(heldout)
+    ]
+    assert column(at, "tokens per 1,000 characters") == per_1000
     assert any("9,000" in w.value and "nearest end" in w.value for w in at.warning)
     assert "★" in column(at, "vocab size")[2]
     for size, tokens, bpt, params in zip(sizes, column(at, "tokens"), column(at, "bytes per token"),

@@ -204,3 +204,15 @@ def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
     assert [int(span.token_id) for span in token_spans(body)] == model.encode(sess(at).text)
     open_page(at, COMPARE)
     assert at.selectbox(key=Session.compared.key).value == choice
+
+
+def test_tables_write_whole_numbers_with_thousands_separators():
+    """The grid wrote "46952" beside text that says 46,952: its whole-number columns are set to group digits."""
+    import pandas as pd
+
+    from ui import stage
+
+    frame = pd.DataFrame({"script": ["Latin"], "shared": [46952], "share": [0.5], "only in B": [1364]})
+    config = stage.grouped_integers(frame)
+    assert set(config) == {"shared", "only in B"}
+    assert all(column["type_config"]["format"] == "localized" for column in config.values())

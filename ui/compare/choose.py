@@ -157,7 +157,7 @@ def render(s: Session, subject: Subject) -> None:
     if span is not None:
         measured = choose_continued.relative(measured, span)
     st.vega_lite_chart(chart(found, measured, suggestion, step), width="stretch")
-    table(measured, suggestion, s.min_uses, step)
+    table(measured, suggestion, s.min_uses, step, int(found.vocab_sizes[-1]))
     st.caption(
         t(
             "Measured on {text}. Bytes per token and tokens per 1,000 characters: the held-out text with the "
@@ -250,11 +250,15 @@ def suggestion_text(found: SizeCurve, suggestion: Suggestion, step: int) -> str:
     return text
 
 
-def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int, step: int) -> None:
+def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int, step: int, largest: int) -> None:
+    """The typed sizes' rows; at the tokenizer's largest size no merge is left to gain from: "—", not 0.00%."""
     import pandas as pd  # here: pandas costs a fresh server ~1 s to import
 
     def mark(row: SizeRow) -> str:
         return f"{row.vocab_size:,}" + (" ★" if row.vocab_size == suggestion.vocab_size else "")
+
+    def gain(row: SizeRow) -> str:
+        return "—" if row.vocab_size >= largest else f"{row.gain:.2%}"
 
     st.table(
         pd.DataFrame(
@@ -262,8 +266,8 @@ def table(measured: Sequence[SizeRow], suggestion: Suggestion, min_uses: int, st
                 t("vocab size"): [mark(row) for row in measured],
                 t("tokens"): [f"{row.tokens:,}" for row in measured],
                 t("bytes per token"): [f"{row.bytes_per_token:.3f}" for row in measured],
-                t("tokens per 1,000 characters"): [f"{row.tokens_per_1000_chars:.1f}" for row in measured],
-                t("gain of {step:,} more merges", step=step): [f"{row.gain:.2%}" for row in measured],
+                t("tokens per 1,000 characters"): [f"{row.tokens_per_1000_chars:,.1f}" for row in measured],
+                t("gain of {step:,} more merges", step=step): [gain(row) for row in measured],
                 t("embedding parameters"): [f"{row.embedding_parameters:,}" for row in measured],
                 t("rare tokens (< {k} uses)", k=min_uses): [f"{row.rare_tokens:,}" for row in measured],
             }

@@ -76,7 +76,7 @@ def render(s: Session, subject: Subject) -> None:
     if key == subject.key:
         st.info(t("A and B are the same tokenizer: every token is shared. Choose another B."))
     summary(found, short_label(subject), label_b)
-    left, right = st.columns(2, gap="medium")
+    left, right = st.columns([3, 2], gap="medium")  # (in halves the table's last column was cut)
     with left:
         st.subheader(t("By script"))
         script_table(s, found)

@@ -15,7 +15,7 @@ from bpe_core.analysis.languages import LanguageCosts, language_costs
 from playground.i18n import N_, t
 from playground.session import ParallelTexts
 from playground.text import plain
-from ui import chart_style
+from ui import chart_style, stage
 from ui.compare import texts
 from ui.compare.common import attempt, remembered
 from ui.compare.texts import Text
@@ -174,21 +174,17 @@ def costs_table(found: Found) -> None:
     import pandas as pd
 
     rows = [(row, item) for item, result in found for row in result.rows]
-    st.dataframe(
-        pd.DataFrame(
-            {
-                t("language"): [language_name(row.code) for row, _ in rows],
-                t("code"): [row.code for row, _ in rows],
-                t("tokenizer"): [item.label for _, item in rows],
-                t("tokens"): [row.tokens for row, _ in rows],
-                t("tokens per sentence"): [round(row.tokens_per_sentence, 2) for row, _ in rows],
-                t("premium"): [round(row.premium, 3) for row, _ in rows],
-            }
-        ),
-        hide_index=True,
-        width="stretch",
-        height=320,
+    frame = pd.DataFrame(
+        {
+            t("language"): [language_name(row.code) for row, _ in rows],
+            t("code"): [row.code for row, _ in rows],
+            t("tokenizer"): [item.label for _, item in rows],
+            t("tokens"): [row.tokens for row, _ in rows],
+            t("tokens per sentence"): [round(row.tokens_per_sentence, 2) for row, _ in rows],
+            t("premium"): [round(row.premium, 3) for row, _ in rows],
+        }
     )
+    st.dataframe(frame, hide_index=True, width="stretch", height=320, column_config=stage.grouped_integers(frame))
     st.caption(
         t(
             "Max/min: the dearest language's premium ÷ the cheapest's. Gini: 0 when every language costs the "

@@ -74,10 +74,21 @@ def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK
     ``rows`` rows, which the stage's type sizes reach (the grid draws its cells on a canvas at ~14 px whatever the
     page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``playground.text.plain``)."""
     if not talk:
-        st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto")
+        config = grouped_integers(frame)
+        st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto", column_config=config)
         return
     shown = frame.head(rows).map(lambda value: plain(value) if isinstance(value, str) else value)
     st.table(shown, hide_index=True)
+
+
+def grouped_integers(frame: Any) -> dict[str, Any]:
+    """Column settings that write a table's whole numbers with thousands separators (the grid wrote "46952" where
+    the page's text says 46,952)."""
+    return {
+        str(name): st.column_config.NumberColumn(format="localized")
+        for name, dtype in frame.dtypes.items()
+        if dtype.kind in "iu"
+    }
 
 
 def apply(on: bool) -> None:
