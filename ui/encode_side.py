@@ -37,6 +37,8 @@ def choose(s: Session, choices: dict[str, str]) -> None:
         key=Session.also.key,
         persist_state="session",  # kept while another page shows (it is in the page's link)
         help="\n".join(f"- {choices[choice]}" for choice in options),
+        placeholder=t("Choose tokenizers"),  # (Streamlit's own placeholder is English in every language)
+        select_all=False,  # every model at once: seconds of loading, from one click of an untranslated option
     )
 
 

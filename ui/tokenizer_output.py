@@ -57,6 +57,8 @@ def choose_references(s: Session, label: str) -> None:
         key=Session.refs.key,
         persist_state="session",
         help=described,
+        placeholder=t("Choose tokenizers"),  # (Streamlit's own placeholder is English in every language)
+        select_all=False,  # every model at once: seconds of loading, from one click of an untranslated option
     )
 
 

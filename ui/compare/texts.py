@@ -94,10 +94,14 @@ def _sample_text(choice: str) -> Text:
     return make_text("", held_out.built_in_text(choice) if choice in held_out.BUILT_IN else load_sample(choice))
 
 
+_ROLE = re.compile(r": |：")
+"""Between a text's role and its name (:func:`as_role`): Chinese writes a full-width colon."""
+
+
 def as_role(text: Text, role: str) -> Text:
     """``text`` labelled with what it is on the page (``training text: …``, ``held-out: …``); ``role`` is
     translated here."""
-    return replace(text, label=f"{t(role)}: {text.label}")
+    return replace(text, label=t("{role}: {label}", role=t(role), label=text.label))
 
 
 def training_text(s: Session, trained: Trained) -> Text | None:
@@ -244,7 +248,7 @@ def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOv
 def name(text: Text) -> str:
     """The text's name, Markdown-safe, without a sample's own note in brackets (``~60 KB`` would
     stand next to the measured size)."""
-    return plain(re.sub(r" \([^()]*\)$", "", text.label.split(": ", 1)[-1]))
+    return plain(re.sub(r" \([^()]*\)$", "", _ROLE.split(text.label, 1)[-1]))
 
 
 def describe(text: Text) -> str:

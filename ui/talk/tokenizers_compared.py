@@ -34,6 +34,7 @@ def three_tokenizers() -> None:
                 key=Session.talk_refs.key,
                 persist_state="session",
                 max_selections=4,
+                placeholder=t("Choose tokenizers"),
             )
     views = [reference_view(name, text, n_bytes) for name in s.talk_refs]
     st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
