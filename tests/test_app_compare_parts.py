@@ -140,6 +140,8 @@ def test_a_text_without_headings_is_one_part_called_the_whole_text_in_each_langu
         at = compare({**CAT, "refs": "gpt2", "heldout": "upload", "lang": lang}, heldout_text=upload)
         shown = parts_table(at, lang)
         assert {part for _, part in shown} == {i18n.t("whole text", lang=lang)}
+        (table,) = [table.value for table in at.table if i18n.t("part", lang=lang) in table.value.columns]
+        assert i18n.t("premium", lang=lang) not in table.columns  # its own ÷ its own: 1.00× in every row
         (gpt2,) = [tokens for (tokenizer, _), tokens in shown.items() if tokenizer.startswith("GPT-2")]
         assert gpt2 == len(bpe_core.reference("gpt2").encode(text))
 

@@ -185,23 +185,23 @@ def render(s: Session, subject: Subject, text: Text) -> None:
         return
     base = baseline(parts)
     rows = table_rows(measured, found, base)
-    st.vega_lite_chart(chart([row for row in rows if row["premium"] is not None]), width="stretch")
+    several = len(parts) > 1  # one part has no premium (its own tokens per byte ÷ its own: 1.00× everywhere)
+    if several:
+        st.vega_lite_chart(chart([row for row in rows if row["premium"] is not None]), width="stretch")
     import pandas as pd  # (imported once the curve is on screen: see ui.compare.curve.summary_table)
 
-    st.table(
-        pd.DataFrame(
-            {
-                t("tokenizer"): [plain(row["tokenizer"]) for row in rows],
-                t("part"): [plain(row["part"]) for row in rows],
-                t("bytes"): [f"{row['bytes']:,}" for row in rows],
-                t("tokens"): [f"{row['tokens']:,}" for row in rows],
-                t("bytes per token"): [f"{row['bytes per token']:.3f}" for row in rows],
-                t("premium"): ["" if row["premium"] is None else f"{row['premium']:.2f}×" for row in rows],
-                t("tokens vs the first"): ["" if row["relative"] is None else f"{row['relative']:.1%}" for row in rows],
-            }
-        ),
-        hide_index=True,
-    )
+    columns = {
+        t("tokenizer"): [plain(row["tokenizer"]) for row in rows],
+        t("part"): [plain(row["part"]) for row in rows],
+        t("bytes"): [f"{row['bytes']:,}" for row in rows],
+        t("tokens"): [f"{row['tokens']:,}" for row in rows],
+        t("bytes per token"): [f"{row['bytes per token']:.3f}" for row in rows],
+        t("premium"): ["" if row["premium"] is None else f"{row['premium']:.2f}×" for row in rows],
+        t("tokens vs the first"): ["" if row["relative"] is None else f"{row['relative']:.1%}" for row in rows],
+    }
+    if not several:
+        del columns[t("premium")]
+    st.table(pd.DataFrame(columns), hide_index=True)
     st.caption(parts_caption(text, parts, base, measured[0].label))
 
 
