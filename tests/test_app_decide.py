@@ -133,7 +133,7 @@ def test_choose_rows_equal_encoding_with_the_tokenizer_cut_to_each_size():
         / len(heldout)
     ]
     assert column(at, "tokens per 1,000 characters") == per_1000
-    assert any("9,000" in w.value and "nearest end" in w.value for w in at.warning)
+    assert any("Vocab size 9,000 is outside" in w.value and "nearest end" in w.value for w in at.warning)
     assert "★" in column(at, "vocab size")[2]
     for size, tokens, bpt, params in zip(sizes, column(at, "tokens"), column(at, "bytes per token"),
                                          column(at, "embedding parameters")):  # fmt: skip

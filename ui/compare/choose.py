@@ -15,7 +15,7 @@ import streamlit as st
 from bpe_core import TokenizerShape, analysis
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion, size_curve, size_table, suggest_size
 from bpe_core.analysis.ladder import ladder
-from playground.i18n import t
+from playground.i18n import listed, t, tn
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
 from ui.compare import choose_continued, side, texts
@@ -172,10 +172,13 @@ def render(s: Session, subject: Subject) -> None:
     clamped = [row for row in measured if not low <= row.requested <= high]
     if clamped:
         st.warning(
-            t(
+            tn(
+                "Vocab size {sizes} is outside what this tokenizer has ({low:,}–{high:,}): measured at the nearest "
+                "end instead.",
                 "Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): measured at the "
                 "nearest end instead.",
-                sizes=", ".join(f"{row.requested:,}" for row in clamped),
+                len(clamped),
+                sizes=listed([f"{row.requested:,}" for row in clamped]),
                 low=low,
                 high=high,
             )

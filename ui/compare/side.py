@@ -14,7 +14,7 @@ import streamlit as st
 from bpe_core import Tokenizer, analysis
 from bpe_core.encoding.lifetimes import Segmentation
 from playground.fields import LinkValueError
-from playground.i18n import t
+from playground.i18n import listed, t, tn
 from playground.session import MAX_SIZES, Session
 from playground.text import plain
 from runtime.store import text_digest
@@ -114,10 +114,13 @@ def render(s: Session, subject: Subject) -> None:
     outside = [size for size in s.sizes if not low <= size <= high]
     if outside:
         st.warning(
-            t(
+            tn(
+                "Vocab size {sizes} is outside what this tokenizer has ({low:,}–{high:,}): shown at the nearest end "
+                "instead.",
                 "Vocab sizes {sizes} are outside what this tokenizer has ({low:,}–{high:,}): shown at the nearest "
                 "end instead.",
-                sizes=", ".join(f"{size:,}" for size in outside),
+                len(outside),
+                sizes=listed([f"{size:,}" for size in outside]),
                 low=low,
                 high=high,
             )
