@@ -58,14 +58,20 @@ def test_a_chosen_overlapping_heldout_is_named_and_the_default_is_not():
         assert not [w for w in at.warning if "is not held out" in w.value], view
 
 
-def test_the_held_out_part_is_exactly_what_training_did_not_see():
-    text = "".join(f"line {i}: the quick brown fox number {i * 7} jumps over the lazy dog\n" for i in range(60))
+def trained_on_paste(text: str) -> AppTest:
+    """A session that pasted ``text`` and trained it at vocab 300, its last 10% held out."""
     at = fresh()
     at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
     at.number_input(key=Session.vocab.key).set_value(300).run()
     at.number_input(key=Session.holdout.key).set_value(10).run()
     at.text_area(key=Session.paste_box.key).input(text).run()
     click_train(at)
+    return at
+
+
+def test_the_held_out_part_is_exactly_what_training_did_not_see():
+    text = "".join(f"line {i}: the quick brown fox number {i * 7} jumps over the lazy dog\n" for i in range(60))
+    at = trained_on_paste(text)
     trained = sess(at).trained
     train, held = hold_out(text, 0.1)
     assert train + held == text and held.count("\n") == 6 and held.startswith("line 54:")
@@ -90,12 +96,7 @@ def test_a_corpus_repeating_lines_in_its_held_out_part_is_told_so_not_sent_to_it
     text = "".join(
         f"line {i}: the quick brown fox number {i * 7} jumps over the lazy dog\n" + repeated for i in range(30)
     )
-    at = fresh()
-    at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
-    at.number_input(key=Session.vocab.key).set_value(300).run()
-    at.number_input(key=Session.holdout.key).set_value(10).run()
-    at.text_area(key=Session.paste_box.key).input(text).run()
-    click_train(at)
+    at = trained_on_paste(text)
     at.session_state[Session.lang.key] = lang  # Compare in this language
     at.switch_page(COMPARE)
     at.run()

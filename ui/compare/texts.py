@@ -219,27 +219,22 @@ def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOv
     if not found.shared:
         return found
     own = trained is not None and (held := heldout_part(s, trained)) is not None and held.digest == measured.digest
+    numbers = dict(
+        name=describe(measured), shared=found.shared, lines=found.lines, share=found.share, n=found.min_bytes
+    )
     if own:  # the corpus's own held-out lines: advising "its held-out text" would send the reader in a circle
         message = t(
             "{name}: {shared:,} of its {lines:,} lines ({share:.1%}; lines of {n} bytes or more) also occur in the "
             "part trained on — the corpus repeats them —, so what is measured on them flatters the tokenizer a "
             "little. A text from elsewhere (“Held-out text” above) is free of them.",
-            name=describe(measured),
-            shared=found.shared,
-            lines=found.lines,
-            share=found.share,
-            n=found.min_bytes,
+            **numbers,
         )
     else:
         message = t(
             "{name} is not held out: {shared:,} of its {lines:,} lines ({share:.1%}; lines of {n} bytes or "
             "more) are also in this tokenizer's training text, so what is measured on it flatters the "
             "tokenizer. Choose a text it was not trained on: the default held-out text of its corpus is one.",
-            name=describe(measured),
-            shared=found.shared,
-            lines=found.lines,
-            share=found.share,
-            n=found.min_bytes,
+            **numbers,
         )
     st.warning(message, icon=":material/warning:")
     return found
