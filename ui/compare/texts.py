@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any
 
 import streamlit as st
 
@@ -219,7 +220,7 @@ def check_overlap(s: Session, trained: Trained | None, measured: Text) -> LineOv
     if not found.shared:
         return found
     own = trained is not None and (held := heldout_part(s, trained)) is not None and held.digest == measured.digest
-    numbers = dict(
+    numbers: dict[str, Any] = dict(
         name=describe(measured), shared=found.shared, lines=found.lines, share=found.share, n=found.min_bytes
     )
     if own:  # the corpus's own held-out lines: advising "its held-out text" would send the reader in a circle
