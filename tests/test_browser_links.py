@@ -74,7 +74,7 @@ def test_a_reload_keeps_pasted_text_settings_and_the_tokenizer(server, browser, 
     # The same address in another browser (no cookie): nothing of this tab's work is handed out.
     other, other_watch = open_page(browser, page.url)
     wait_idle(other)
-    expect(other.get_by_text("was made from pasted text").first).to_be_visible(timeout=30_000)
+    expect(other.get_by_text("was made with your own text (pasted text)").first).to_be_visible(timeout=30_000)
     assert other.get_by_text("Your work in this tab was restored").count() == 0
     assert not watch.problems and not other_watch.problems, (watch.problems, other_watch.problems)
     other.context.close()

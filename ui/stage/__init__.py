@@ -84,10 +84,12 @@ def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK
 def grouped_integers(frame: Any) -> dict[str, Any]:
     """Column settings that write a table's whole numbers with thousands separators (the grid wrote "46952" where
     the page's text says 46,952)."""
+    from pandas.api.types import is_integer_dtype  # (pandas is loaded: ``frame`` is one of its frames)
+
     return {
         str(name): st.column_config.NumberColumn(format="localized")
         for name, dtype in frame.dtypes.items()
-        if dtype.kind in "iu"
+        if is_integer_dtype(dtype)
     }
 
 
