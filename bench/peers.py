@@ -34,11 +34,21 @@ _TIKTOKEN_URLS = {
 }
 
 
-def _hf_setup(vocab_size: int):
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+def _hf_setup(vocab_size: int, split: str | None = None):
+    """A byte-level BPE and its trainer; ``split``: a split regex other than GPT-2's, as Llama 3's tokenizer.json
+    gives its own (a Split pre-tokenizer, then ByteLevel without its built-in GPT-2 regex)."""
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
 
     tokenizer = Tokenizer(models.BPE())
-    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    if split is None:
+        tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    else:
+        tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(split), behavior="isolated", invert=False),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
         min_frequency=0,
@@ -49,23 +59,32 @@ def _hf_setup(vocab_size: int):
     return tokenizer, trainer
 
 
-def hf_train_file(path: Path, vocab_size: int) -> int:
+def hf_train_file(path: Path, vocab_size: int, split: str | None = None) -> int:
     """Train HF tokenizers from a file, as its documentation shows; returns the vocabulary size."""
-    tokenizer, trainer = _hf_setup(vocab_size)
+    tokenizer, trainer = _hf_setup(vocab_size, split)
     tokenizer.train([str(path)], trainer)
     return tokenizer.get_vocab_size()
 
 
-def hf_train_iterator(documents: Iterable[str], vocab_size: int) -> int:
+def hf_train_iterator(documents: Iterable[str], vocab_size: int, split: str | None = None) -> int:
     """Train HF tokenizers from an iterator of documents; returns the vocabulary size."""
-    tokenizer, trainer = _hf_setup(vocab_size)
+    tokenizer, trainer = _hf_setup(vocab_size, split)
     tokenizer.train_from_iterator(documents, trainer)
     return tokenizer.get_vocab_size()
 
 
 def documents(text: str) -> Iterator[str]:
-    """The documents of a corpus whose documents are separated by ``<|endoftext|>``."""
-    return iter(text.split(SPECIAL))
+    """The documents of a corpus whose documents are separated by ``<|endoftext|>``, one at a time (a list of
+    them all would copy the text once more).
+
+    >>> list(documents("a<|endoftext|>b"))
+    ['a', 'b']
+    """
+    start = 0
+    while (end := text.find(SPECIAL, start)) >= 0:
+        yield text[start:end]
+        start = end + len(SPECIAL)
+    yield text[start:]
 
 
 def tiktoken_encoding(name: str):

@@ -15,6 +15,9 @@ Trainers (``TRAINERS``), all byte-level BPE with the GPT-2 split regex and one s
 - ``bpe_core.train``: the file read into one string, ``bpe_core.train(text, V, special_tokens=[...])``;
 - ``bpe_core.train_files``: ``bpe_core.train_files(path, V, special_tokens=[...])``, streamed;
 - ``hf``: Hugging Face ``tokenizers``, ``Tokenizer.train([path], BpeTrainer(...))`` (bench/peers.py);
+- ``hf.memory``: the same trainer as its users train on text they hold in memory (a dataset's column, say): the
+  file read into one string, ``train_from_iterator`` over its documents (cut one at a time): the peer of
+  ``bpe_core.train``, which is also given the text in memory, so that both peaks hold the same string;
 - ``rustbpe``: nanochat's trainer as nanochat calls it, ``rustbpe.Tokenizer().train_from_iterator(documents,
   V - 1, pattern=...)`` (the special token is added afterwards, as nanochat does); here the GPT-2 regex;
 - ``bpeasy``: ``bpeasy.train_bpe(documents, regex, max_token_length=128, vocab_size=V - 1)``;
@@ -61,7 +64,7 @@ LLAMA3_SPLIT = (
 )
 SPLITS = {"gpt2": GPT2_SPLIT, "llama3": LLAMA3_SPLIT}
 """The split regexes by bpe_core's names for them; the child reads its choice from ``BENCH_PATTERN``."""
-TRAINERS = ["bpe_core.train", "before", "bpe_core.train_files", "hf", "rustbpe", "bpeasy", "sentencepiece"]
+TRAINERS = ["bpe_core.train", "before", "bpe_core.train_files", "hf", "hf.memory", "rustbpe", "bpeasy", "sentencepiece"]
 
 
 def documents(path: Path, chunk_chars: int = 1 << 20):
@@ -80,7 +83,8 @@ def import_trainer(name: str) -> None:
     import time (bpe_core ~0.2 s, the peers' a few ms) is not training."""
     if name == "before":  # the other checkout's bpe_core, ahead of this one's
         sys.path.insert(0, os.environ["BENCH_BEFORE"])
-    modules = {"hf": ["peers", "tokenizers"], "rustbpe": ["rustbpe"], "bpeasy": ["bpeasy"]}
+    hf = ["peers", "tokenizers"]
+    modules = {"hf": hf, "hf.memory": hf, "rustbpe": ["rustbpe"], "bpeasy": ["bpeasy"]}
     for module in modules.get(name, ["sentencepiece"] if name == "sentencepiece" else ["bpe_core"]):
         __import__(module)
 
@@ -98,10 +102,17 @@ def train_one(name: str, path: Path, vocab: int) -> int:
         import bpe_core
 
         return len(bpe_core.train_files(path, vocab, special_tokens=[SPECIAL], pattern=pattern).vocab)
+    hf_split = None if pattern == "gpt2" else split  # ByteLevel's own regex is GPT-2's
     if name == "hf":
         from peers import hf_train_file
 
-        return hf_train_file(path, vocab)
+        return hf_train_file(path, vocab, hf_split)
+    if name == "hf.memory":
+        from peers import documents as in_memory_documents
+        from peers import hf_train_iterator
+
+        text = path.read_text(encoding="utf-8")
+        return hf_train_iterator(in_memory_documents(text), vocab, hf_split)
     if name == "rustbpe":
         import rustbpe
 
