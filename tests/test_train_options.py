@@ -131,3 +131,42 @@ def test_alphabet_ties_and_initial():
     assert alphabet(words, None, initial="z") == ["a", "b", "c", "d", "z"]
     with pytest.raises(ValueError, match="single characters"):
         alphabet(words, 2, initial=["ab"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.text(st.sampled_from("aab c\ndé!x😀"), max_size=200),
+    st.integers(0, 40),
+    st.integers(0, 3),
+    limits,
+    st.sampled_from(["gpt2", "llama3", None]),
+    st.booleans(),
+)
+def test_the_clis_token_count_from_the_record_is_the_encoders(
+    text, n_merges, min_frequency, max_token_length, pattern, with_special
+):
+    """The CLI reports the training text's tokens from the training's record (each merge's replacements), not by
+    encoding it again: it must be what encoding the text gives."""
+    from bpe_core.cli.train import tokens_on_training_text
+
+    specials = ["<|s|>"] if with_special else []
+    if with_special:
+        text = text.replace("x", "<|s|>")
+    result = bpe_core.train(
+        text,
+        256 + n_merges + len(specials),
+        special_tokens=specials,
+        pattern=pattern,
+        min_frequency=min_frequency,
+        max_token_length=max_token_length,
+    )
+    assert tokens_on_training_text(result) == len(result.tokenizer.encode(text))
+
+
+@pytest.mark.parametrize("name, pattern", [("chinese_classics.txt", "o200k"), ("tinyshakespeare.txt", "gpt2")])
+def test_the_clis_token_count_from_the_record_on_real_text(name, pattern):
+    from bpe_core.cli.train import tokens_on_training_text
+
+    text = corpus(name, 60_000)
+    result = bpe_core.train(text, 2_000, pattern=pattern)
+    assert tokens_on_training_text(result) == len(result.tokenizer.encode(text))

@@ -31,7 +31,7 @@ def run_train(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.close()
     tokenizer = result.tokenizer
-    n_tokens = result.special_token_count + tokenizer.count_pretoken_tokens(result.pretoken_counts)
+    n_tokens = tokens_on_training_text(result)
     training = {
         **result.settings,
         "source": args.files[0] if len(args.files) == 1 else args.files,
@@ -56,6 +56,23 @@ def run_train(args: argparse.Namespace) -> int:
     ]
     print("\n".join(lines), file=sys.stderr)
     return 0
+
+
+def tokens_on_training_text(result: TrainResult) -> int:
+    """How many tokens the trained tokenizer makes of its training text, from the training's own record.
+
+    The pre-tokens start as their bytes, and each merge replaced ``replaced`` (weighted) occurrences of its pair by
+    one symbol; encoding replays the merges in rank order as training made them, so what is left is what encoding
+    gives (tests hold the two equal). Special tokens are one token each. O(merges + distinct pre-tokens), where
+    encoding the pre-tokens again took 0.23 s of the CLI's 1.6 s on docs10m at 5,000.
+
+    >>> from bpe_core import train
+    >>> result = train("low low lower", 259)
+    >>> tokens_on_training_text(result), len(result.tokenizer.encode("low low lower"))
+    (5, 5)
+    """
+    start = sum(len(pretoken.encode("utf-8")) * count for pretoken, count in result.pretoken_counts.items())
+    return result.special_token_count + start - sum(record.replaced for record in result.trace)
 
 
 def _run_training(
