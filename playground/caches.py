@@ -167,7 +167,7 @@ REFERENCES: LRU[str, Any] = lru(  # bpe_core.Tokenizer, weighed by its vocab siz
     weight=lambda tokenizer: tokenizer.n_vocab,
     max_idle=900.0,
 )
-CONTENT_KEYS: weakref.WeakKeyDictionary = weak("compare.content_keys", "a loaded tokenizer's content digest")
+CONTENT_KEYS: weakref.WeakKeyDictionary = weak("compare.content_keys", "a loaded tokenizer's key for its results")
 BASE_DIGESTS: weakref.WeakKeyDictionary = weak("trained.base_digests", "a loaded base tokenizer's content digest")
 TOKENIZER_DIGESTS: weakref.WeakKeyDictionary = weak(
     "workspace.tokenizer_digests", "a loaded tokenizer's digest in the reload store"

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.pretokenize import count_pretokens
 from bpe_core.pretokenize.superword import SUPERWORD_PATTERN
 from playground.i18n import N_, t
@@ -112,6 +113,7 @@ class Kind:
     byte_level: bool = True  # its tokens are bytes of the text (else symbols of characters and </w>)
     keeps_whitespace: bool = True  # whitespace is trained on (classic BPE splits words on it and drops it)
     views: tuple[str, ...] = VIEWS
+    views_note: str = ""  # why Compare's other views do not apply, and which do (when ``views`` is not all)
     formats: tuple[str, ...] = FORMATS  # export formats that can hold its tokenizers
     link_fields: tuple[str, ...] = ()  # session fields it uses (its links carry) besides every tokenizer's
     base_note: str = N_("256 byte tokens + special tokens")  # why the vocab starts where it does
@@ -196,6 +198,11 @@ TABLE: dict[str, Kind] = {
         byte_level=False,
         keeps_whitespace=False,
         views=("algos", "languages"),
+        views_note=N_(
+            "This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
+            "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
+            "view."
+        ),
         formats=(),
         base_note=N_("the characters of the corpus + </w>"),
         settings_note=N_("Classic BPE splits on whitespace and marks word ends with </w>."),
@@ -228,13 +235,38 @@ TABLE: dict[str, Kind] = {
         time_factor=3,
     ),
     # Tokenizers loaded from files (GPT-2, tiktoken, HF, the project's JSON) and the references: never trained
-    # here. The next families (HF pipelines, SentencePiece, tiktoken files with their pattern) get a row each.
+    # here.
     "file": Kind("file", N_("Loaded from files"), N_("pattern {name}"), pretoken_limits, trains_on=None),
+    # Files of the other families (a SentencePiece .model, a Hugging Face tokenizer.json with a pipeline of its
+    # own): they encode exactly, and are cut to any size by their own rule (bpe_core.analysis.ladder), but the
+    # curve, side-by-side and vocabulary views read a byte-level tokenizer's ranks.
+    "family-file": Kind(
+        "family-file",
+        N_("Loaded from files of other families"),
+        N_("pattern {name}"),
+        pretoken_limits,
+        trains_on=None,
+        views=("algos", "choose", "languages", "health", "overlap"),
+        views_note=N_(
+            "This tokenizer is a SentencePiece model or a Hugging Face pipeline: the curve, side-by-side and "
+            "vocabulary views read a byte-level tokenizer's merge ranks. Open the Choose a size, Languages, Health "
+            "or Overlap view, where it is measured as its own library encodes."
+        ),
+    ),
 }
 KINDS = tuple(name for name, kind in TABLE.items() if kind.trains_on is not None)
 """The kinds the Train page trains (and a link's ``kind`` may name)."""
 LOADED = TABLE["file"]
 CLASSIC = TABLE["classic"]
+
+
+def loaded_kind(tokenizer: TokenizerShape) -> Kind:
+    """The kind of a tokenizer loaded from files: byte-level BPE by merge ranks (GPT-2, tiktoken, most HF files, the
+    project's JSON), char-level BPE (classic, or a SentencePiece model without byte fallback), or a byte-level file of
+    another family (SentencePiece with byte fallback, a Hugging Face pipeline). The views ask the kind."""
+    if isinstance(tokenizer, Tokenizer):
+        return LOADED
+    return TABLE["family-file"] if tokenizer.byte_level else CLASSIC
 
 
 def kind_of(name: str) -> Kind:
@@ -243,7 +275,7 @@ def kind_of(name: str) -> Kind:
     >>> kind_of("bytes")
     Traceback (most recent call last):
     ...
-    KeyError: "no tokenizer kind 'bytes': the kinds are byte, classic, parity, superword, file"
+    KeyError: "no tokenizer kind 'bytes': the kinds are byte, classic, parity, superword, file, family-file"
     """
     found = TABLE.get(name)
     if found is None:

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 import test_open_models as own
-from apptest_helpers import ENCODE, fresh, no_exception, sess, token_spans, unescaped
+from apptest_helpers import CAT, ENCODE, fresh, no_exception, open_page, sess, token_spans, trained_on, unescaped
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.formats import save_tiktoken
 from playground import i18n, workspace
-from playground.session import Session
+from playground.session import TRAINED, Session
 from ui import import_box
 from ui.tokenizer_output import loaded_choice
 
@@ -139,3 +139,30 @@ def test_a_refused_file_leaves_the_box_empty_for_the_next_and_its_message_stays(
     at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
     assert list(sess(at).loaded) == [f"tiktoken ranks: {len(saved.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken"]
     assert not at.error  # loaded: the old refusal is gone
+
+
+@pytest.mark.parametrize("name", ["mistral-7b-v3", "deepseek-v4"])
+def test_a_loaded_file_of_another_family_opens_every_compare_view_and_leaves_the_others_working(name):
+    """A SentencePiece .model or a pipeline tokenizer.json, loaded (not built in), broke every Compare view where it
+    was the subject, and the curve and languages views of the trained tokenizer too (its results' key read a
+    pattern it does not have; the curve, side-by-side and vocabulary views read ranks it does not have). Those three
+    now say which views take it; the others measure it, and the trained tokenizer's views measure it beside."""
+    from bpe_core.reference import reference_files
+
+    if name not in bpe_core.reference_names():
+        pytest.skip(f"{name}'s package is not installed")
+    (path,) = reference_files(name).values()
+    at = open_page(trained_on(CAT), ENCODE)
+    at = load(at, path.name, path.read_bytes())
+    (label,) = sess(at).loaded
+    at = open_page(at, "pages/3_Compare.py")
+    for compared in (loaded_choice(label), TRAINED):
+        at.selectbox(key=Session.compared.key).set_value(compared).run()
+        for view in ("curve", "side", "vocab", "algos", "choose", "languages", "health", "overlap"):
+            at.radio(key=Session.view.key).set_value(view).run()
+            no_exception(at)
+            assert not [e.value for e in at.error], (compared, view, [e.value for e in at.error])
+            said = " ".join(info.value for info in at.info)
+            assert ("SentencePiece model or a Hugging Face pipeline" in said) == (
+                compared != TRAINED and view in ("curve", "side", "vocab")
+            ), (compared, view, said)

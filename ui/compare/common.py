@@ -4,18 +4,18 @@ token views (a text's tokens with the boundaries that differ from a neighbour's 
 
 from __future__ import annotations
 
-import hashlib
 import html
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import streamlit as st
 
-from bpe_core import analysis
+from bpe_core import TokenizerShape, analysis
 from playground import caches
 from playground.i18n import N_, t
-from playground.kinds import LOADED, Kind, kind_of
+from playground.kinds import Kind, kind_of, loaded_kind
 from playground.references import STUDIED_REFERENCES
 from playground.session import REFERENCES, TRAINED, Session
 from playground.trained import Trained
@@ -71,7 +71,7 @@ class Subject:
     @property
     def kind(self) -> Kind:
         """What kind of tokenizer it is (``playground.kinds``): its request's, or loaded from files."""
-        return kind_of(self.trained.request.kind) if self.trained is not None else LOADED
+        return kind_of(self.trained.request.kind) if self.trained is not None else loaded_kind(self.tokenizer)
 
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
@@ -101,30 +101,29 @@ def subject(s: Session) -> Subject | None:
 _content_keys = caches.CONTENT_KEYS
 
 
-def content_key(tokenizer: Any) -> str:
-    """A digest of a tokenizer's tokens, specials and pattern, computed once per tokenizer object
-    (two files with the same name hold different tokenizers; equal content may share results)."""
+def content_key(tokenizer: TokenizerShape) -> str:
+    """The key of a loaded tokenizer's results: one per tokenizer object, never given to another.
+
+    A digest of the vocabulary, specials and pattern let equal files share results, but a tokenizer of another
+    family encodes by what its vocabulary does not hold (a SentencePiece model's scores and normalizer, a
+    pipeline's stages), and has no pattern: such a digest failed on them, and would have handed one file's results
+    to another. Sessions that load the same file compute its results each.
+    """
     key = _content_keys.get(tokenizer)
     if key is None:
-        digest = hashlib.sha256(repr((tokenizer.pattern, sorted(tokenizer.special_tokens.items()))).encode())
-        for identifier, token in sorted(tokenizer.vocab.items()):
-            digest.update(b"%d:" % identifier + token.hex().encode() + b";")
-        key = _content_keys[tokenizer] = "file-" + digest.hexdigest()[:24]
+        key = _content_keys[tokenizer] = f"file-{next(_content_numbers)}"
     return key
 
 
+_content_numbers = itertools.count()
+
+
 def view_applies(subject: Subject, view: str) -> bool:
-    """True when ``view`` applies to the subject's kind; else say which views it has and return False (only
-    classic BPE lacks views: those that need a byte-level tokenizer)."""
-    if view in subject.kind.views:
+    """True when ``view`` applies to the subject's kind; else say why and which views it has, and return False."""
+    kind = subject.kind
+    if view in kind.views:
         return True
-    st.info(
-        t(
-            "This tokenizer is classic (character-level) BPE: the curve, side-by-side, vocabulary, size and health "
-            "views need a byte-level tokenizer. Train one on the Train page, or open the Algorithms or Languages "
-            "view."
-        )
-    )
+    st.info(t(kind.views_note))
     return False
 
 
