@@ -29,7 +29,7 @@ else:
     if tokenizer is None:  # not reached: the choices are tokenizers the session has
         st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))
         frame.stop()
-    st.caption(t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=tokenizer.num_merges))
+    st.caption(export.size_caption(tokenizer))
     st.radio(
         t("Format"),
         FORMATS,

@@ -257,6 +257,7 @@ TABLE: dict[str, Kind] = {
 KINDS = tuple(name for name, kind in TABLE.items() if kind.trains_on is not None)
 """The kinds the Train page trains (and a link's ``kind`` may name)."""
 LOADED = TABLE["file"]
+FAMILY_FILE = TABLE["family-file"]
 CLASSIC = TABLE["classic"]
 
 
@@ -266,7 +267,7 @@ def loaded_kind(tokenizer: TokenizerShape) -> Kind:
     another family (SentencePiece with byte fallback, a Hugging Face pipeline). The views ask the kind."""
     if isinstance(tokenizer, Tokenizer):
         return LOADED
-    return TABLE["family-file"] if tokenizer.byte_level else CLASSIC
+    return FAMILY_FILE if tokenizer.byte_level else CLASSIC
 
 
 def kind_of(name: str) -> Kind:

@@ -166,3 +166,20 @@ def test_a_loaded_file_of_another_family_opens_every_compare_view_and_leaves_the
             assert ("SentencePiece model or a Hugging Face pipeline" in said) == (
                 compared != TRAINED and view in ("curve", "side", "vocab")
             ), (compared, view, said)
+
+
+def test_a_file_of_another_family_says_what_it_is_and_how_it_splits():
+    """A SentencePiece model loaded as "byte-level BPE: 32,768 tokens, pattern none", and DeepSeek's three Splits as
+    "pattern: none (stored in the file)"; Export said "32,768 tokens (58,980 merges)" (pairs derived from scores)."""
+    from ui import export
+
+    for name in ("mistral-7b-v3", "deepseek-v4"):
+        if name not in bpe_core.reference_names():
+            pytest.skip(f"{name}'s package is not installed")
+    mistral, deepseek = bpe_core.reference("mistral-7b-v3"), bpe_core.reference("deepseek-v4")
+    assert import_box.description(mistral, "sentencepiece") == "SentencePiece BPE model: 32,768 tokens"
+    assert "SentencePiece runs BPE on the whole" in import_box.pattern_note(mistral)
+    note = unescaped(import_box.pattern_note(deepseek))
+    assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, Split(") and "Isolated) → Split(" in note
+    assert export.size_caption(mistral) == f"32,768 tokens ({mistral.merge_steps:,} merges)."
+    assert export.size_caption(deepseek) == f"129,280 tokens ({deepseek.num_merges:,} merges)."

@@ -15,7 +15,7 @@ from typing import Any, cast
 from bpe_core import PATTERNS, ExtendResult, Tokenizer, formats, save_extension
 from bpe_core.formats.detection import FormatName
 from playground.i18n import N_, t
-from playground.kinds import kind_of
+from playground.kinds import FAMILY_FILE, kind_of, loaded_kind
 from playground.text import plain
 from playground.trained import Request, Trained
 
@@ -38,6 +38,16 @@ MIME = {
     "hf": "application/json",
     "bpe-playground": "application/json",
 }
+
+
+def size_caption(tokenizer: Any) -> str:
+    """Its tokens and merges. A SentencePiece model's merges are score ranks (pieces of one score come in one step):
+    the pairs derived from them (every split of every piece) outnumbered its tokens, "32,768 tokens (58,980
+    merges)"; its merge steps are what the views cut it by."""
+    from bpe_core.analysis.ladder import ladder  # here: numpy, for files of other families only
+
+    merges = ladder(tokenizer).num_merges if loaded_kind(tokenizer) is FAMILY_FILE else tokenizer.num_merges
+    return t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=merges)
 
 
 def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:

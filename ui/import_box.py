@@ -47,6 +47,7 @@ FORMAT_NAMES = {
     "tiktoken": N_("tiktoken ranks: {n:,} tokens, pattern {pattern}"),
     "gpt2": N_("GPT-2 vocab.json + merges.txt: {n:,} tokens, pattern {pattern}"),
     "tekken": N_("Mistral Tekken file: {n:,} tokens"),
+    "sentencepiece": N_("SentencePiece BPE model: {n:,} tokens"),
     "bpe-playground": N_("bpe-playground file: {n:,} tokens, pattern {pattern}"),
 }
 """What a loaded file is, by its format (``bpe_core.formats.detect_format``); a recognised model's file says its
@@ -77,7 +78,15 @@ def pattern_shown(tokenizer: Any) -> str:
 
 
 def pattern_note(tokenizer: Any) -> str:
-    """Which pattern a loaded tokenizer runs with and where it came from (Markdown-safe)."""
+    """Which pattern a loaded tokenizer runs with and where it came from (Markdown-safe). A file of another family
+    has no pattern but a pre-tokenizer of its own (a pipeline), or none (SentencePiece): "none (stored in the file)"
+    said DeepSeek's three Splits were missing."""
+    if hasattr(tokenizer, "pre_tokenizer"):  # a Hugging Face pipeline: its stages, as the file gives them
+        stages = str(tokenizer.pre_tokenizer.describe())
+        shown = stages if len(stages) <= 160 else stages[:160] + "…"
+        return t("Pre-tokenization: the file's own pre-tokenizer, {stages}.", stages=plain(shown))
+    if hasattr(tokenizer, "piece_type"):  # SentencePiece: BPE on the whole normalized text
+        return t("Pre-tokenization: none: SentencePiece runs BPE on the whole (normalized) text, spaces as ▁.")
     source = getattr(tokenizer, "pattern_source", None) or ""
     if source == GPT2_ASSUMED:  # not read from the files: say so, and how to load them with another
         return t(
