@@ -632,3 +632,12 @@ def test_gpt2_files_say_their_pattern_was_assumed_unless_one_is_given(tmp_path):
         given = bpe_core.load(source, pattern="o200k")
         assert (given.pattern, given.pattern_source) == ("o200k", "given")
         assert given.encode(text) == trained.encode(text)
+
+
+@pytest.mark.parametrize("name", ["tokenizer.model", "tokenizer.json", "cl100k_base.tiktoken", "vocab.json", "x.bin"])
+def test_an_empty_file_is_refused_as_empty_whatever_its_name(tmp_path, name):
+    """An empty tokenizer.model was refused as "a SentencePiece Unigram model", an empty .json as a file this
+    library does not recognise: it is neither, it is empty."""
+    (tmp_path / name).write_bytes(b"")
+    with pytest.raises(formats.FormatError, match=r"the file is empty \(0 bytes\)"):
+        formats.load(tmp_path / name)

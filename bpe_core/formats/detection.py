@@ -53,6 +53,8 @@ def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
         )
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file or directory")
+    if path.stat().st_size == 0:  # else judged by its name alone: an empty .model read as "a Unigram model"
+        raise FormatError(path, "the file is empty (0 bytes): a tokenizer file holds at least its vocabulary")
     if path.name in GPT2_MERGES_NAMES:
         return "gpt2", find_vocab_beside(path)
     if path.name in GPT2_VOCAB_NAMES:
