@@ -72,7 +72,7 @@ if result.n_tokens > tokenizer_output.MAX_RENDERED_TOKENS:
     st.caption(t("Showing the first {n:,} tokens.", n=tokenizer_output.MAX_RENDERED_TOKENS))
 new_from = tokenizer_output.first_new_id(s.trained) if s.tokenizer == TRAINED else None  # marked new
 st.html(tokenizer_output.encoded_html(result, s.show_ids, new_from=new_from))
-if s.tokenizer == TRAINED and (note := tokenizer_output.new_tokens_note(s.trained, result.ids)):
+if s.tokenizer == TRAINED and (note := encode_side.new_tokens_note(s.trained, result.ids)):
     st.caption(note)  # a continued tokenizer: how many of these tokens its new merges made
 st.code(encode_side.ids_text(result.ids), language=None, wrap_lines=True)  # the ids, to copy (icon at its corner)
 encode_side.render(s, choices, s.text, s.show_ids)

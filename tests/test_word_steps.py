@@ -67,3 +67,26 @@ def test_encodes_words_are_the_classic_encoders_own(text):
     symbols = [symbol for word in CLASSIC.encode_words(text) for symbol in word]
     expected = [b"<unk>" if i == CLASSIC.unknown_id else symbol.encode() for symbol, i in zip(symbols, encoded.ids)]
     assert encoded.tokens == expected
+
+
+def test_a_sentencepiece_words_steps_end_as_its_own_pieces_from_its_characters():
+    """Mistral 7B v3 (SentencePiece): each word of Encode's list ends as the pieces ``sentencepiece`` gives it in
+    the text, and starts from its characters; the word steps normalized the normalized piece again (``▁Tokenizers``
+    became ``· · T o k …`` and ended in 3 pieces where the text has 2) and said "one token per byte"."""
+    import pytest
+    from test_open_models import packaged
+
+    if "mistral-7b-v3" not in bpe_core.reference_names():
+        pytest.skip("mistral-common is not installed")
+    spm = pytest.importorskip("sentencepiece")
+    path = packaged("mistral_common", "data/mistral_instruct_tokenizer_240323.model.v3")
+    theirs = spm.SentencePieceProcessor(model_file=str(path))
+    mistral = bpe_core.reference("mistral-7b-v3")
+    text = "Tokenizers split naïve text: 字节对编码 🙂 x"
+    for piece in mistral.pretokenize(text):
+        steps = word_steps(mistral, piece)
+        assert steps[0][0] == "start: one token per character"
+        assert b"".join(steps[-1][1]) == b"".join(steps[0][1]) == piece.replace("▁", " ").encode()
+    ids = theirs.encode(text)
+    ends = [token for piece in mistral.pretokenize(text) for token in word_steps(mistral, piece)[-1][1]]
+    assert ends == [mistral.token_bytes(i) for i in ids]

@@ -15,6 +15,7 @@ import streamlit as st
 from playground.i18n import t
 from playground.session import Session
 from playground.text import plain
+from playground.trained import Trained
 from ui import tokenizer_output
 
 MAX_IDS_TEXT = 20_000
@@ -159,3 +160,21 @@ def decode_box(s: Session, tokenizer: object) -> None:
     st.caption(t("{n:,} ids → {chars:,} characters:", n=len(ids), chars=len(decoded)))
     st.code(decoded, language=None, wrap_lines=True)
     st.html(tokenizer_output.encoded_html(tokenizer_output.Encoded(tokens, list(ids), len(decoded), 0)))
+
+
+def new_tokens_note(trained: Trained | None, ids: list[int | None]) -> str:
+    """For a tokenizer that continues a base: how many of ``ids`` are its new tokens, and which ids those are
+    ("" for any other tokenizer). Markdown-safe."""
+    if trained is None or not trained.request.base or not trained.num_merges:
+        return ""
+    first = trained.trace.base
+    new = [identifier for identifier in ids if identifier is not None and identifier >= first]
+    return t(
+        "{n:,} of these {total:,} tokens are new (made by the merges added to {base}: ids from {first:,}); the others "
+        "are {base}'s own. The new ones have a dotted outline; hover one for the round of the continuation that made "
+        "it.",
+        n=len(new),
+        total=len(ids),
+        base=plain(trained.request.base_label),
+        first=first,
+    )

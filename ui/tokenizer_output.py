@@ -19,7 +19,6 @@ from playground import caches, references
 from playground.bases import base_offset
 from playground.i18n import N_, t
 from playground.session import TRAINED, Session
-from playground.text import plain
 from playground.trained import Trained
 from ui import token_html
 
@@ -216,9 +215,15 @@ def word_steps(
     A tokenizer that continues a base starts from the base's tokens: ``offset`` (its merges before the new ones,
     ``playground.bases.base_offset``) and ``start``, the first step's caption; its rounds are its new merges.
     """
-    segmentation = tokenizer.segment(word)
+    # A pre-token is the tokenizer's own piece; SentencePiece's are normalized already (segment would add a ▁), and
+    # its BPE starts from characters (bytes only where no piece holds one).
+    segment_piece = getattr(tokenizer, "segment_piece", None)
+    segmentation = (segment_piece or tokenizer.segment)(word)
     lifetimes = segmentation.lifetimes
-    first = t("start: one token per byte") if tokenizer.byte_level else t("start: one symbol per character, then </w>")
+    if not tokenizer.byte_level:
+        first = t("start: one symbol per character, then </w>")
+    else:
+        first = t("start: one token per character") if segment_piece else t("start: one token per byte")
     tokens = segmentation.tokens_at(offset)
     steps = [(start or first, _labels(tokenizer, tokens), [False] * len(tokens))]
     for life in sorted({life for life in lifetimes if offset <= life < PERMANENT}):
@@ -242,24 +247,6 @@ def steps_of(
         return word_steps(tokenizer, word)
     start = t("start: {base}'s tokens (every round below is a new merge)", base=trained.request.base_label)
     return word_steps(tokenizer, word, base_offset(tokenizer, trained.num_merges), start)
-
-
-def new_tokens_note(trained: Trained | None, ids: list[int | None]) -> str:
-    """For a tokenizer that continues a base: how many of ``ids`` are its new tokens, and which ids those are
-    ("" for any other tokenizer). Markdown-safe."""
-    if trained is None or not trained.request.base or not trained.num_merges:
-        return ""
-    first = trained.trace.base
-    new = [identifier for identifier in ids if identifier is not None and identifier >= first]
-    return t(
-        "{n:,} of these {total:,} tokens are new (made by the merges added to {base}: ids from {first:,}); the others "
-        "are {base}'s own. The new ones have a dotted outline; hover one for the round of the continuation that made "
-        "it.",
-        n=len(new),
-        total=len(ids),
-        base=plain(trained.request.base_label),
-        first=first,
-    )
 
 
 def _made(tokenizer: TokenizerShape, token: bytes | str) -> str:

@@ -142,7 +142,12 @@ class SentencePieceTokenizer:
     def segment(self, text: str) -> Segmentation:
         """The normalized text's boundaries with their lifetimes: its pieces with the first k merges (the pieces
         of the k best scores), for every k; see :mod:`.segmenting`."""
-        return segmentation(self.normalize(text), self._encoder, self._ranks, self._steps, self.byte_level)
+        return self.segment_piece(self.normalize(text))
+
+    def segment_piece(self, piece: str) -> Segmentation:
+        """:meth:`segment` of a piece :meth:`pretokenize` gave, normalized already (normalized again, ``▁Token``
+        would get a second ``▁``: the dummy prefix)."""
+        return segmentation(piece, self._encoder, self._ranks, self._steps, self.byte_level)
 
     # -- every size (bpe_core.analysis.ladder): the pieces of the k best scores, k = 0 .. merge_steps -------
 
