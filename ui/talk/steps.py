@@ -32,8 +32,10 @@ from ui.talk.predict_step import predict_next_merge
 from ui.talk.tokenizers_compared import three_tokenizers
 
 PLAYER_KEY = "bpe.talk_player"
-PAIR_CHART_LINES = 9
-"""Step 2's bar chart in talk mode: this many lines of text tall, so the step fits a 720-pixel screen."""
+PAIR_LINES_PER_BAR, PAIR_AXIS_LINES = 1.7, 3
+"""Step 2's bar chart in talk mode: this many lines of text a bar, and for the count axis with its title (the chart's
+height holds its axes: at 9 lines, 6 bars got 24 px each for 29 px labels, and Vega dropped every other label).
+6 bars: 13 lines, 377 px at 1280x720, below the step's text and still on the screen."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,8 @@ def counting_pairs() -> None:
         )
         .properties(height=250)
     )
-    st.altair_chart(chart_style.style(bars, lines=PAIR_CHART_LINES), width="stretch")
+    lines = round(len(frame) * PAIR_LINES_PER_BAR + PAIR_AXIS_LINES)
+    st.altair_chart(chart_style.style(bars, lines=lines), width="stretch")
 
 
 def first_merge() -> None:
