@@ -184,8 +184,8 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
 
     uploads = st.file_uploader(
         t(
-            "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, vocab.json + "
-            "merges.txt together, or the GPT-2 zip"
+            "Tokenizer file(s): bpe-playground.json, tokenizer.json (Hugging Face), *.tiktoken, Mistral's "
+            "tekken.json, a SentencePiece .model, vocab.json + merges.txt together, or the GPT-2 zip"
         ),
         accept_multiple_files=True,
         key=files_key,
