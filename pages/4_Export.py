@@ -57,8 +57,8 @@ else:
             if continued and trained
             else export.export_files(tokenizer, s.format, info)
         )
-    except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why
-        st.error(
+    except Exception as error:  # noqa: BLE001 -- a format that cannot hold this tokenizer says why (a limit of the
+        st.warning(  # format, not the person's mistake: right after a file loads, a red error read as a failed load)
             t(
                 "{format} cannot hold this tokenizer: {error}",
                 format=t(export.LABELS[s.format]),
@@ -78,7 +78,7 @@ else:
             type="primary",
         )
         st.caption(f"{plain(file_name)} · {human_bytes(len(data))} · {t(export.HELP[s.format])}")
-    st.caption(export.round_trip_note(tokenizer, s.format))
+        st.caption(export.round_trip_note(tokenizer, s.format))  # (of a file written: none when it cannot be)
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))

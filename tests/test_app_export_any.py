@@ -34,7 +34,7 @@ def test_llama3_loaded_from_its_tiktoken_file_downloads_as_a_tokenizer_json_with
     ((label, loaded),) = field(at, "loaded").items()
     at.radio(key=Session.format.key).set_value("hf").run()
     no_exception(at)
-    assert not at.error and at.get("download_button")
+    assert not at.error and not at.warning and at.get("download_button")
     ((name, data),) = export_files(loaded, "hf").items()
     theirs = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
     assert name == "tokenizer.json"
@@ -51,13 +51,13 @@ def test_a_loaded_pipeline_downloads_as_hf_and_the_other_formats_say_why_not():
     for fmt in ("gpt2", "tiktoken", "bpe-playground"):
         at.radio(key=Session.format.key).set_value(fmt).run()
         no_exception(at)
-        (error,) = at.error
-        message = unescaped(error.value)
+        (warning,) = at.warning  # a limit of the format, not an error: the file loaded
+        message = unescaped(warning.value)
         assert "cannot hold this tokenizer" in message and "normalizer: Lowercase" in message
         assert "save it as hf" in message and not at.get("download_button")
     at.radio(key=Session.format.key).set_value("hf").run()
     no_exception(at)
-    assert not at.error and at.get("download_button")
+    assert not at.error and not at.warning and at.get("download_button")
     ((_, data),) = export_files(loaded, "hf").items()
     theirs = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
     assert theirs.encode("The Cat", add_special_tokens=False).ids == loaded.encode("The Cat")
