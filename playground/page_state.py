@@ -208,6 +208,7 @@ class CompareState(OwnedState):
     overlap_search: Field[str] = Field("")
     overlap_page: Field[int] = Field(1)
     sizes_text: Field[str] = Field("")  # the box that edits `sizes` (kept as typed until it parses)
+    sizes_default_for: Field[str] = Field("")  # whose own sizes `sizes` are ("": typed, or a link's)
     heldout_box: Field[str] = Field("", saved=False)  # the held-out paste box (its text is kept in heldout_text)
     # The held-out files' uploader (several files: one part each), and each file's text by its id, decoded once.
     heldout_file: Field[list[UploadedFile] | None] = Field(None, uploader=True)

@@ -271,3 +271,21 @@ def test_the_language_names_are_the_samples():
     from ui.compare.premiums import LANGUAGE_NAMES
 
     assert {language.code: language.english for language in LANGUAGES} == LANGUAGE_NAMES
+
+
+def test_sizes_the_page_chose_follow_the_tokenizer_and_typed_ones_stay():
+    """Choose a size's sizes for Tekken stayed when Llama 3 was chosen ("Vocab size 131,072 is outside what this
+    tokenizer has"): the page's own choice follows the tokenizer, silently; sizes a person typed are kept."""
+    from ui.compare import choose
+
+    at = fresh(COMPARE, view="choose", compared="gpt2")
+    no_exception(at)
+    assert sess(at).sizes == choose.default_sizes(bpe_core.reference("gpt2"))
+    at.selectbox(key=Session.compared.key).set_value("cl100k_base").run()
+    no_exception(at)
+    assert sess(at).sizes == choose.default_sizes(bpe_core.reference("cl100k_base"))
+    assert not [alert.value for alert in (*at.info, *at.warning) if "outside" in alert.value]
+    at.text_input(key=Session.sizes_text.key).input("30000, 40000").run()
+    at.selectbox(key=Session.compared.key).set_value("gpt2").run()
+    no_exception(at)
+    assert sess(at).sizes == [30000, 40000]

@@ -66,15 +66,16 @@ def rows(s: Session, subject: Subject, heldout: Text, sizes: Sequence[int], step
 def inputs(s: Session, subject: Subject, step: int, span: choose_continued.Span | None) -> None:
     low, high = analysis.vocab_size_of(subject.tokenizer, 0), analysis.vocab_size_of(subject.tokenizer)
     dropped: list[int] = []
+    side.follow_the_tokenizer(s, subject.key)
     if span is not None:  # a continued tokenizer: from its base's size (no new merge) to all of it
         low, high = span.low, span.high
         s.sizes, dropped = choose_continued.kept_sizes(s.sizes, span)
         if not s.sizes:
-            s.sizes = choose_continued.default_sizes(span)
+            s.sizes, s.sizes_default_for = choose_continued.default_sizes(span), subject.key
     else:
         side.replace_foreign_sizes(s, low, high, lambda: default_sizes(subject.tokenizer))
     if not s.sizes:
-        s.sizes = default_sizes(subject.tokenizer)
+        s.sizes, s.sizes_default_for = default_sizes(subject.tokenizer), subject.key
     if not side.box_shows(s):
         s.sizes_text = side.sizes_text(s.sizes)
     first, second = st.columns([3, 2], gap="large")

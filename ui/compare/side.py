@@ -34,6 +34,14 @@ def default_sizes(tokenizer: Tokenizer) -> list[int]:
     return list(dict.fromkeys(analysis.vocab_size_of(tokenizer, k) for k in (n // 10, n // 3, n)))
 
 
+def follow_the_tokenizer(s: Session, key: str) -> None:
+    """Sizes the page chose for another tokenizer (never typed, nor a link's) give way to this one's own, silently:
+    Tekken's 14,237, 44,528 and 131,072 stayed for Llama 3, and one was "outside what this tokenizer has". The
+    caller sets them (and ``sizes_default_for``) when ``s.sizes`` is empty."""
+    if s.sizes_default_for and s.sizes_default_for != key:
+        s.sizes, s.sizes_default_for = [], ""
+
+
 def replace_foreign_sizes(s: Session, low: int, high: int, own: Callable[[], list[int]]) -> None:
     """Sizes all on one side of this tokenizer's range (typed for another: 291, 371, 600 against DeepSeek's
     1,539–129,280) would all be drawn at that end, the same view or row over and over: ``own()`` instead, and said.
@@ -61,7 +69,7 @@ def sizes_text(sizes: list[int]) -> str:
 def store_sizes(s: Session) -> None:
     """The sizes box was edited: keep the sizes if they parse, else say what is allowed."""
     try:
-        s.sizes = Session.sizes.from_text(s.sizes_text or "")
+        s.sizes, s.sizes_default_for = Session.sizes.from_text(s.sizes_text or ""), ""
     except LinkValueError as error:
         s.notice(
             "warning",
@@ -95,9 +103,10 @@ def reference_view(name: str, text: str, n_bytes: int) -> View:
 def render(s: Session, subject: Subject) -> None:
     tokenizer = subject.tokenizer
     low, high = analysis.vocab_size_of(tokenizer, 0), analysis.vocab_size_of(tokenizer)
+    follow_the_tokenizer(s, subject.key)
     replace_foreign_sizes(s, low, high, partial(default_sizes, tokenizer))
     if not s.sizes:
-        s.sizes = default_sizes(tokenizer)
+        s.sizes, s.sizes_default_for = default_sizes(tokenizer), subject.key
     if not box_shows(s):
         s.sizes_text = sizes_text(s.sizes)  # a link or the defaults set the sizes: show them in the box
     left, right = st.columns([3, 2], gap="large")
