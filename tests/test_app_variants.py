@@ -161,7 +161,7 @@ def test_encode_and_export_treat_a_superword_tokenizer_like_any(superword_sessio
         with pytest.raises(ValueError) as refused:
             bpe_core.save(model, tempfile.mkdtemp(), fmt)
         assert str(refused.value) == SUPERWORD_REFUSAL.format(fmt=fmt)  # the app's words are the library's
-        (error,) = [unescaped(element.value) for element in at.error]
+        (error,) = [unescaped(element.value) for element in at.warning]
         assert str(refused.value) in error and not at.get("download_button")
     for fmt in ("hf", "bpe-playground"):
         at.session_state[Session.format.key] = fmt
