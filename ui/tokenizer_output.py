@@ -220,10 +220,12 @@ def word_steps(
     segment_piece = getattr(tokenizer, "segment_piece", None)
     segmentation = (segment_piece or tokenizer.segment)(word)
     lifetimes = segmentation.lifetimes
-    if not tokenizer.byte_level:
-        first = t("start: one symbol per character, then </w>")
+    if segment_piece is not None:
+        first = t("start: one token per character")
+    elif tokenizer.byte_level:
+        first = t("start: one token per byte")
     else:
-        first = t("start: one token per character") if segment_piece else t("start: one token per byte")
+        first = t("start: one symbol per character, then </w>")
     tokens = segmentation.tokens_at(offset)
     steps = [(start or first, _labels(tokenizer, tokens), [False] * len(tokens))]
     for life in sorted({life for life in lifetimes if offset <= life < PERMANENT}):
