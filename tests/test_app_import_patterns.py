@@ -188,3 +188,17 @@ def test_a_file_of_another_family_says_what_it_is_and_how_it_splits():
     assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, Split(") and "Isolated) → Split(" in note
     assert export.size_caption(mistral) == f"32,768 tokens ({mistral.merge_steps:,} merges)."
     assert export.size_caption(deepseek) == f"129,280 tokens ({deepseek.num_merges:,} merges)."
+
+
+def test_the_same_files_loaded_the_same_way_share_their_results_and_no_others_do(tmp_path):
+    """Compare's results of a loaded tokenizer are keyed by its files' SHA-256 and the pattern asked for: a room that
+    loads one file computes its curve once; the same file with another pattern is another tokenizer."""
+    from playground.tokenizer_files import File, load_files
+    from ui.compare.common import content_key
+
+    _, data = trained(TEXT, 300, tmp_path, "a.tiktoken")
+    one, _ = load_files([File("a.tiktoken", data)], "gpt2")
+    again, _ = load_files([File("a.tiktoken", data)], "gpt2")
+    other, _ = load_files([File("a.tiktoken", data)], "o200k")
+    assert one is not again and content_key(one) == content_key(again) != content_key(other)
+    assert content_key(bpe_core.train(TEXT, 300).tokenizer).startswith("object-")  # no files: its own key

@@ -4,6 +4,7 @@ token views (a text's tokens with the boundaries that differ from a neighbour's 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
 from collections.abc import Callable, Sequence
@@ -18,6 +19,7 @@ from playground.i18n import N_, t
 from playground.kinds import Kind, kind_of, loaded_kind
 from playground.references import STUDIED_REFERENCES
 from playground.session import REFERENCES, TRAINED, Session
+from playground.tokenizer_files import loaded_from
 from playground.trained import Trained
 from ui import token_html, tokenizer_output
 
@@ -102,16 +104,22 @@ _content_keys = caches.CONTENT_KEYS
 
 
 def content_key(tokenizer: TokenizerShape) -> str:
-    """The key of a loaded tokenizer's results: one per tokenizer object, never given to another.
+    """The key of a loaded tokenizer's results: the files it was loaded from (their SHA-256) and how, so sessions that
+    load the same files share results; one per tokenizer object where no files are known.
 
-    A digest of the vocabulary, specials and pattern let equal files share results, but a tokenizer of another
-    family encodes by what its vocabulary does not hold (a SentencePiece model's scores and normalizer, a
-    pipeline's stages), and has no pattern: such a digest failed on them, and would have handed one file's results
-    to another. Sessions that load the same file compute its results each.
+    It was a digest of the vocabulary, specials and pattern: a tokenizer of another family has no pattern (every view
+    failed on a SentencePiece or pipeline file), and encodes by what its vocabulary does not hold (a SentencePiece
+    model's scores, a pipeline's stages), so such a digest could hand one file's results to another.
     """
     key = _content_keys.get(tokenizer)
     if key is None:
-        key = _content_keys[tokenizer] = f"file-{next(_content_numbers)}"
+        source = loaded_from(tokenizer)
+        if source is None:
+            key = f"object-{next(_content_numbers)}"
+        else:
+            how = (source.digests, source.pattern, type(tokenizer).__name__, getattr(tokenizer, "pattern", None))
+            key = "file-" + hashlib.sha256(repr(how).encode()).hexdigest()[:24]
+        _content_keys[tokenizer] = key
     return key
 
 
