@@ -202,3 +202,18 @@ def test_the_same_files_loaded_the_same_way_share_their_results_and_no_others_do
     other, _ = load_files([File("a.tiktoken", data)], "o200k")
     assert one is not again and content_key(one) == content_key(again) != content_key(other)
     assert content_key(bpe_core.train(TEXT, 300).tokenizer).startswith("object-")  # no files: its own key
+
+
+def test_a_pipeline_without_a_pre_tokenizer_says_so(tmp_path):
+    """A tokenizer.json whose pre_tokenizer is null loads as a pipeline: its note says it has none (the note read the
+    stages of a pre-tokenizer it does not have)."""
+    import json
+
+    from ui.export import export_files
+
+    spec = json.loads(export_files(bpe_core.train(TEXT, 300).tokenizer, "hf")["tokenizer.json"])
+    spec["normalizer"], spec["pre_tokenizer"] = {"type": "Lowercase"}, None
+    (tmp_path / "tokenizer.json").write_text(json.dumps(spec), encoding="utf-8")
+    loaded = bpe_core.load(tmp_path / "tokenizer.json")
+    assert type(loaded).__name__ == "PipelineTokenizer" and loaded.pre_tokenizer is None
+    assert import_box.pattern_note(loaded) == "Pre-tokenization: none (the file has no pre-tokenizer)."

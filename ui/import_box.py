@@ -82,6 +82,8 @@ def pattern_note(tokenizer: Any) -> str:
     has no pattern but a pre-tokenizer of its own (a pipeline), or none (SentencePiece): "none (stored in the file)"
     said DeepSeek's three Splits were missing."""
     if hasattr(tokenizer, "pre_tokenizer"):  # a Hugging Face pipeline: its stages, as the file gives them
+        if tokenizer.pre_tokenizer is None:
+            return t("Pre-tokenization: none (the file has no pre-tokenizer).")
         stages = str(tokenizer.pre_tokenizer.describe())
         shown = stages if len(stages) <= 160 else stages[:160] + "…"
         return t("Pre-tokenization: the file's own pre-tokenizer, {stages}.", stages=plain(shown))
