@@ -146,7 +146,32 @@ _BROWSER_GROUPS = {
 }
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def group_of(nodeid: str) -> str:
+    """The group a test runs in, from its node id: a browser group, or its own module's."""
+    path = nodeid.split("::", 1)[0].split("@", 1)[0]
+    stem = path.rsplit("/", 1)[-1].removesuffix(".py")
+    if stem.startswith("test_browser"):
+        return next((name for name, stems in _BROWSER_GROUPS.items() if stem in stems), "browser-c")
+    return f"module-{path}"
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's own ``loadgroup`` reads a group from an ``@name`` suffix it writes into each node id, which pytest 9.2
+    no longer lets it write (``Node.nodeid`` became a read-only view): every test was then a group of its own, the
+    browser tests ran on all four workers at once (four servers, four Chromiums) and each module's fixtures were
+    built on every worker, ~60 % more CPU for the suite. The groups are told here from the node id itself."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid)
+
+    return ByGroup(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """Every other test module is a group of its own too: its tests run one after another in one worker, so a module's
     fixtures (a Dask cluster, a reference's tokenizer.json read by ``tokenizers``, a Llama 3 file loaded) are made
@@ -156,15 +181,31 @@ def pytest_collection_modifyitems(config, items):
     order (``loadscopereorder`` off): the browser groups first, then the modules with the most tests."""
     sizes: dict[str, int] = {}
     for item in items:
-        if item.path.name.startswith("test_browser"):
-            group = next((name for name, stems in _BROWSER_GROUPS.items() if item.path.stem in stems), "browser-c")
-        else:
-            group = f"module-{item.path.stem}"
-        item.add_marker(pytest.mark.xdist_group(group))
-        item.stash[_GROUP] = group
+        item.stash[_GROUP] = group = group_of(item.nodeid)
         sizes[group] = sizes.get(group, 0) + 1
     rank = {name: k for k, name in enumerate(_BROWSER_GROUPS)}
     items.sort(key=lambda item: (rank.get(item.stash[_GROUP], len(rank)), -sizes[item.stash[_GROUP]], item.path.stem))
 
 
 _GROUP = pytest.StashKey[str]()
+
+
+_workers_of_group: dict[str, set[str]] = {}
+
+
+def pytest_runtest_logreport(report):
+    """In xdist's controller: which workers ran each group (see :func:`pytest_terminal_summary`)."""
+    worker = getattr(getattr(report, "node", None), "gateway", None)
+    if worker is not None and report.when == "call":
+        _workers_of_group.setdefault(group_of(report.nodeid), set()).add(worker.id)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say so when the groups were not kept (a change in pytest or xdist): the suite then takes far longer."""
+    split = sorted(group for group, workers in _workers_of_group.items() if len(workers) > 1)
+    if split and terminalreporter.config.getvalue("dist") == "loadgroup":
+        terminalreporter.write_line(
+            f"WARNING: {len(split)} test groups ran on several workers ({', '.join(split[:5])}): "
+            "tests/conftest.py's scheduler no longer keeps them together",
+            yellow=True,
+        )
