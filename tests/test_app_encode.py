@@ -274,7 +274,7 @@ def test_a_saved_tokenizer_file_is_loaded_and_used(fmt, tmp_path):
     at = _load(_encode_page(text="the lazy fox, quickly"), [(path.name, path.read_bytes()) for path in paths])
     ((label, _),) = sess(at).loaded.items()
     what = {  # named by what it is (the file's name after it unless the description holds it)
-        "bpe-playground": f"bpe-playground file: {len(saved.vocab)} tokens, pattern gpt2 · {paths[0].name}",
+        "bpe-playground": f"{paths[0].name} · bpe-playground file: {len(saved.vocab)} tokens, pattern gpt2",
         "hf": f"tokenizer.json (Hugging Face): BPE, {len(saved.vocab)} tokens",
         "gpt2": f"GPT-2 vocab.json + merges.txt: {len(saved.vocab)} tokens, pattern gpt2",  # (its files' names)
     }

@@ -194,7 +194,7 @@ def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
     at.button(key="export_import_load").click().run()
     no_exception(at)
     ((label, _),) = sess(at).loaded.items()
-    assert label == f"bpe-playground file: {len(model.vocab):,} tokens, pattern gpt2 · {name}"  # what it is; its file
+    assert label == f"{name} · bpe-playground file: {len(model.vocab):,} tokens, pattern gpt2"  # its file; what it is
     choice = tokenizer_output.loaded_choice(label)
     assert sess(at).exported == choice
     assert any(link.proto.label.startswith(i18n.t("Encode →")) for link in at.get("page_link"))

@@ -44,7 +44,7 @@ def test_a_tiktoken_file_of_no_known_model_asks_for_its_pattern_then_loads_with_
     assert "no known model" in unescaped(at.error[0].value)
     at = load(at, "tokenizer.tiktoken", data, pattern="llama3")
     ((label, loaded),) = sess(at).loaded.items()
-    assert label == f"tiktoken ranks: {len(saved.vocab)} tokens, pattern llama3 · tokenizer.tiktoken"
+    assert label == f"tokenizer.tiktoken · tiktoken ranks: {len(saved.vocab)} tokens, pattern llama3"
     assert loaded.pattern == "llama3"
     assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     expected = bpe_core.load(tmp_path / "a" / "tokenizer.tiktoken", pattern="llama3").encode(TEXT)
@@ -80,8 +80,8 @@ def test_two_files_of_the_same_name_are_both_kept_and_the_same_file_again_is_not
         at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
     labels = list(sess(at).loaded)
     assert labels == [  # told apart by what they are
-        f"tiktoken ranks: {len(one.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken",
-        f"tiktoken ranks: {len(other.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken",
+        f"tokenizer.tiktoken · tiktoken ranks: {len(one.vocab)} tokens, pattern gpt2",
+        f"tokenizer.tiktoken · tiktoken ranks: {len(other.vocab)} tokens, pattern gpt2",
     ]
     assert [tokenizer.vocab for tokenizer in sess(at).loaded.values()] == [one.vocab, other.vocab]
 
@@ -108,8 +108,8 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     for path in paths:
         at = load(at, "tokenizer.model", path.read_bytes())
     assert list(sess(at).loaded) == [
-        "Llama 3 (tiktoken ranks, 128,256 tokens) · tokenizer.model",
-        "Llama 4 (tiktoken ranks, 202,048 tokens) · tokenizer.model",
+        "tokenizer.model · Llama 3 (tiktoken ranks, 128,256 tokens)",
+        "tokenizer.model · Llama 4 (tiktoken ranks, 202,048 tokens)",
     ]
     ours, theirs = own.pair("llama4")
     (body,) = [body for body in at.get("html") if body.proto.body.startswith('<div class="tokens">')][:1]
@@ -120,7 +120,7 @@ def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     assert any(where in caption.value for caption in at.caption)
     # The tab's work keeps Llama 3 as its file (its merges cannot all be derived from its ranks): a reload loads it
     # again, recognised again, with the same ids.
-    llama3 = "Llama 3 (tiktoken ranks, 128,256 tokens) · tokenizer.model"
+    llama3 = "tokenizer.model · Llama 3 (tiktoken ranks, 128,256 tokens)"
     document, blobs = workspace.encode({"loaded": {llama3: sess(at).loaded[llama3]}})
     back = workspace.decode(document, {key: source() for key, source in blobs.items()}.get)
     again = back.values["loaded"][llama3]
@@ -137,7 +137,7 @@ def test_a_refused_file_leaves_the_box_empty_for_the_next_and_its_message_stays(
     at.run()  # another run (any click): the reason is still there, by the box
     assert len(at.error) == 1 and "no known model" in unescaped(at.error[0].value)
     at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
-    assert list(sess(at).loaded) == [f"tiktoken ranks: {len(saved.vocab)} tokens, pattern gpt2 · tokenizer.tiktoken"]
+    assert list(sess(at).loaded) == [f"tokenizer.tiktoken · tiktoken ranks: {len(saved.vocab)} tokens, pattern gpt2"]
     assert not at.error  # loaded: the old refusal is gone
 
 

@@ -196,3 +196,33 @@ def test_the_predict_step_asks_before_each_round_of_the_libraries_training_of_th
     expected = bpe_core.train(load_sample(PREDICT_CORPUS), PREDICT_VOCAB)
     assert data["predict"] is True and data["round"] == 0
     assert data["n"] == len(expected.trace) == PREDICT_VOCAB - 256
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_in_chinese_the_real_corpus_and_the_boundary_sentence_are_chinese(lang):
+    """Steps 4, 5 and 7 in the talk's language: a Chinese room watches merges of the Four Books and GPT-4's tokens
+    on a Chinese sentence (the English texts stood in both languages)."""
+    from bpe_core import reference
+    from playground import runs
+    from playground.corpora import load_sample
+    from ui.talk import data
+
+    corpus = data.ZH_REAL_CORPUS if lang == "zh" else data.REAL_CORPUS
+    at = open_talk(step="4", talk="1", lang=lang)
+    request, text = data.job(corpus, "byte", data.REAL_VOCAB)
+    trained = runs.cached(request)
+    assert trained is not None and trained.request.corpus == corpus
+    named = i18n.t("the Four Books" if lang == "zh" else "the Python language reference", lang=lang)
+    assert named in at.markdown[0].value and f"{trained.num_merges:,}" in at.markdown[0].value
+    first_merged = [trained.tokenizer.vocab[token].decode("utf-8", errors="ignore") for token in range(256, 456)]
+    assert any("\u4e00" <= c <= "\u9fff" for token in first_merged for c in token) == (lang == "zh")
+    assert text == load_sample(corpus)
+
+    sentence = data.ZH_BOUNDARY_TEXT if lang == "zh" else data.BOUNDARY_TEXT
+    at = open_talk(step="5", talk="1", lang=lang)
+    tokens = len(reference("cl100k_base").encode(sentence))
+    said = i18n.t(
+        "GPT-4's tokenizer (cl100k_base): {tokens} tokens for {chars} characters. Each colour is one token.",
+        lang=lang, tokens=tokens, chars=len(sentence),
+    )  # fmt: skip
+    assert said in [m.value for m in at.markdown]

@@ -208,7 +208,7 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
                 page.keyboard.press("ArrowRight")
             expect(player).to_have_attribute("data-round", "60")
             sent = wait_rerun_after(page, sent)
-            page.evaluate("k => window.__bpePlayer.go(k, false)", tie_round())  # a tie: the note and runner-ups
+            page.evaluate("k => window.__bpePlayer.go(k, false)", tie_round(lang))  # a tie: the note and runner-ups
             expect(player.locator("[data-role='info'] .note")).to_be_visible()
             assert_legible_step(page, step, lang)
             page.keyboard.press(" ")
@@ -238,12 +238,12 @@ def test_the_guided_talk_walked_by_keyboard_alone(server, browser, lang, shots):
     offline.assert_clean()
 
 
-def tie_round() -> int:
-    """A round of step 4's tokenizer whose winner was tied (the player shows its tie note and runner-ups)."""
+def tie_round(lang: str) -> int:
+    """A round of step 4's tokenizer in ``lang`` whose winner was tied (the player shows its tie note, runner-ups)."""
     from playground.trained import train_job
     from ui.talk import data
 
-    request, text = data.job(data.REAL_CORPUS, "byte", data.REAL_VOCAB)
+    request, text = data.job(data.real_corpus(lang), "byte", data.REAL_VOCAB)
     trace = train_job(text, request).trace
     return next(k for k, record in enumerate(trace, start=1) if record.tied and len(record.candidates) >= 3)
 

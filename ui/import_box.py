@@ -103,11 +103,12 @@ def pattern_note(tokenizer: Any) -> str:
 
 
 def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any, fmt: str = "") -> str:
-    """A new entry's label: what the tokenizer is (:func:`description`), then the files' names when the description
-    does not already hold them; never one already holding another tokenizer (two files of the same kind get ``(2)``,
-    ``(3)``…). The same tokenizer loaded again keeps its label."""
+    """A new entry's label: the files' names, then what the tokenizer is (:func:`description`), or the description
+    alone when it holds the names; never one already holding another tokenizer (two files of the same kind get
+    ``(2)``, ``(3)``…). The same tokenizer loaded again keeps its label. Names first: a chooser cuts long labels at
+    its width, and "File: Mistral Tekken file: 131,072 tokens · tek…" hid which file it was."""
     described = description(tokenizer, fmt)
-    base = described if names in described else f"{described} · {names}"
+    base = described if names in described else f"{names} · {described}"
     label, n = base, 1
     while label in loaded and not same_tokenizer(loaded[label], tokenizer):
         n += 1

@@ -15,7 +15,7 @@ import streamlit as st
 
 from bpe_core import Tokenizer, analysis
 from playground.corpora import WIKIPEDIA_AAABDAAABAC, load_sample
-from playground.i18n import N_, t
+from playground.i18n import N_, language, t
 from playground.kinds import BYTE, kind_of
 from playground.text import plain
 from playground.trained import Request, Trained
@@ -28,12 +28,17 @@ BYTES_SENTENCE = "Hi, 世界! 🙂"
 PAIRS_CORPUS = "aaabdaaabac"
 PAIRS_TEXT = WIKIPEDIA_AAABDAAABAC
 BOUNDARY_TEXT = "Tokenizers split text into tokens, not words: unbelievable, tokenization, 2026."
+ZH_BOUNDARY_TEXT = "分词器把文本切成词元，而不是词语：鹦鹉、葡萄、unbelievable、2026。"
+"""Step 5 in Chinese: common words whole or one token a character, rare ones (鹦鹉) cut into byte pieces."""
 PARTIAL_TEXT = "字节对编码 🙂 naïve café"
 THREE_TEXT = "def tokenize(text):\n    return text.split()\n编码 🙂"  # short: three columns fit a 720p slide
 ZH_THREE_TEXT = "常见的中文词是一个词元。"  # short: GPT-2 cuts each character into byte tokens
 """Step 8 in Chinese: a Chinese sentence (Qwen's vocabulary has its words whole, GPT-2's cuts characters)."""
 CLASSIC_TEXT = "The tokenizer merges pairs. 分词器合并字节对。 🙂"
 REAL_CORPUS = "python-reference-excerpt"
+ZH_REAL_CORPUS = "chinese-classics"
+"""Steps 4 and 7 in Chinese: the Four Books, so a room reading Chinese watches merges of its own language (the first
+ones join a character's three bytes) and sees real tokenizers' bytes per token on Chinese."""
 REAL_VOCAB = 2_000
 MIXED_VOCAB = 420
 
@@ -71,9 +76,25 @@ def pairs() -> Trained | None:
     return trained(PAIRS_CORPUS, "byte", 259)
 
 
+def real_corpus(lang: str | None = None) -> str:
+    """The sample steps 4 and 7 train on: English prose (the Python language reference), or the Four Books in
+    Chinese (``lang``: the session's language when not given)."""
+    return ZH_REAL_CORPUS if (lang or language()) == "zh" else REAL_CORPUS
+
+
+def real_corpus_name() -> str:
+    """What :func:`real_corpus` is, for "merges learned from …" (marked for the catalog: show it through ``t``)."""
+    return N_("the Four Books") if real_corpus() == ZH_REAL_CORPUS else N_("the Python language reference")
+
+
+def boundary_text() -> str:
+    """Step 5's sentence, in the session's language."""
+    return ZH_BOUNDARY_TEXT if language() == "zh" else BOUNDARY_TEXT
+
+
 def real() -> Trained | None:
-    """Steps 4 and 7: English prose (the Python language reference shipped with Python)."""
-    return trained(REAL_CORPUS, "byte", REAL_VOCAB)
+    """Steps 4 and 7: a real corpus in the session's language (:func:`real_corpus`)."""
+    return trained(real_corpus(), "byte", REAL_VOCAB)
 
 
 def mixed(kind: str) -> Trained | None:
@@ -84,12 +105,12 @@ def mixed(kind: str) -> Trained | None:
 def real_curve() -> list[tuple[int, float]] | None:
     """Bytes per token at every vocab size of :func:`real` on its own text, sampled for a chart (kept with
     Compare's results: ``playground.caches``)."""
-    found = real()
+    found, corpus = real(), real_corpus()
     if found is None:
         return None
 
     def curve() -> list[tuple[int, float]]:
         tokenizer = cast(Tokenizer, found.tokenizer)  # real() trains the byte kind: a byte-level Tokenizer
-        return analysis.sample_curve(analysis.bytes_per_token_curve(tokenizer, load_sample(REAL_CORPUS)), 300)
+        return analysis.sample_curve(analysis.bytes_per_token_curve(tokenizer, load_sample(corpus)), 300)
 
     return remembered(("talk-curve", found.request.key), curve)

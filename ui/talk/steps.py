@@ -125,14 +125,14 @@ def animation() -> None:
         t(
             "{n:,} merges learned from {corpus}. Press space to play, → to step.",
             n=trained.num_merges,
-            corpus=t("the Python language reference"),
+            corpus=t(data.real_corpus_name()),
         )
     )
     merge_player(merge_frames.player_payload(trained, 0, 30), key=PLAYER_KEY, compact=True)
 
 
 def token_boundaries() -> None:
-    encoded = tokenizer_output.encode(tokenizer_output.reference_tokenizer("cl100k_base"), data.BOUNDARY_TEXT)
+    encoded = tokenizer_output.encode(tokenizer_output.reference_tokenizer("cl100k_base"), data.boundary_text())
     st.markdown(
         t(
             "GPT-4's tokenizer (cl100k_base): {tokens} tokens for {chars} characters. Each colour is one token.",
@@ -158,7 +158,7 @@ def partial_characters() -> None:
 
 
 def vocab_against_compression() -> None:
-    text = load_sample(data.REAL_CORPUS)
+    text = load_sample(data.real_corpus())
     corpus = make_text(t("training text"), text)
     points = data.real_curve()
     if points is None:
