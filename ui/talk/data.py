@@ -28,8 +28,9 @@ BYTES_SENTENCE = "Hi, 世界! 🙂"
 PAIRS_CORPUS = "aaabdaaabac"
 PAIRS_TEXT = WIKIPEDIA_AAABDAAABAC
 BOUNDARY_TEXT = "Tokenizers split text into tokens, not words: unbelievable, tokenization, 2026."
-ZH_BOUNDARY_TEXT = "分词器把文本切成词元，而不是词语：鹦鹉、葡萄、unbelievable、2026。"
-"""Step 5 in Chinese: common words whole or one token a character, rare ones (鹦鹉) cut into byte pieces."""
+ZH_BOUNDARY_TEXT = "我们今天学习分词：常用词是一个词元，生僻词被切成碎片，比如鹦鹉、饕餮。"
+"""Step 5 in Chinese: GPT-4's tokenizer keeps common words whole (我们, 一个), most characters one token each, and cuts
+rarer ones into byte pieces (鹦鹉, 饕餮, and 词 itself: it saw little Chinese)."""
 PARTIAL_TEXT = "字节对编码 🙂 naïve café"
 THREE_TEXT = "def tokenize(text):\n    return text.split()\n编码 🙂"  # short: three columns fit a 720p slide
 ZH_THREE_TEXT = "常见的中文词是一个词元。"  # short: GPT-2 cuts each character into byte tokens
