@@ -339,6 +339,17 @@ def test_every_page_in_talk_mode_is_legible_at_1280x720(server, browser, lang, s
     expect(page.locator(SIDEBAR)).to_have_attribute("data-collapsed", "false")
     page.wait_for_timeout(500)
     legible("train, the sidebar shown")
+    # The language buttons: each holds its text, apart from the other, with a border on every side.
+    buttons = page.locator(f"{SIDEBAR} [data-testid='stButtonGroup'] button")
+    boxes = [buttons.nth(k).bounding_box() for k in range(buttons.count())]
+    first, second = boxes
+    assert first["y"] + first["height"] < second["y"] or first["x"] + first["width"] < second["x"], boxes
+    for k in range(2):
+        fits, border = buttons.nth(k).evaluate(
+            "b => [b.scrollHeight <= b.clientHeight, ['Top','Right','Bottom','Left'].every(side =>"
+            " parseFloat(getComputedStyle(b)['border' + side + 'Width']) >= 1)]"
+        )
+        assert fits and border, (lang, k, fits, border)
     page.screenshot(path=str(shots / f"talk-pages-sidebar-{lang}.png"))
     page.keyboard.press("s")
     for path, ready in (("Merges", f"{PLAYER}[data-ready='1']"), ("Encode", ".bpe-sample"),

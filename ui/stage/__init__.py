@@ -46,6 +46,11 @@ STAGE_CSS = (
     # The sidebar, when shown (s), as big as the rest (its link box is a component: ui/frame.py sizes it).
     f"{_SIDE} :is(p,li,span,label,div,code,pre,button,input,a,small,summary)"
     "{font-size:var(--talk-text)!important;line-height:1.3!important}"
+    # The language choice: Streamlit's 36 px buttons held 37 px of text, and its two joined buttons, wrapped onto two
+    # rows at this size, touched and lost the border they share: each gets its own.
+    f"{_SIDE} [data-testid='stButtonGroup'] button{{height:auto!important;min-height:0!important;"
+    "border:1px solid rgba(49,51,63,.3)!important;border-radius:.4em!important}"
+    f"{_SIDE} [data-testid='stButtonGroup'] div:has(>button){{row-gap:.3em!important}}"
     # Columns narrower than 18 em go under each other (a label or a value in big type would be cut), except in a
     # container keyed bpe-row (the talk's Previous / Next, views meant side by side).
     f"{_TEXT} [data-testid='stHorizontalBlock']:not(:is({ROW} *)){{flex-wrap:wrap!important;row-gap:.6rem}}"
