@@ -181,9 +181,13 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     train_from_home(page)  # the default sample: the tokenizer that must survive
     sidebar = page.locator('[data-testid="stSidebar"]')
     before = sidebar.inner_text().split("Tokenizer: ")[1]
+    # Long enough that no delay lets it finish before the click (~30 s here on a busy machine): ~160,000 distinct
+    # words. 5,000 words of 2-9 letters trained in 0.6 s, and on a busy machine the training ended between the
+    # Cancel button showing and its click (the bar was gone: the test failed, not the app).
     rng = random.Random(7)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 9))) for _ in range(5000)]
-    corpus = " ".join(rng.choice(words) for _ in range(400_000))  # ~2.4 MB
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ["".join(rng.choice(letters) for _ in range(rng.randint(6, 16))) for _ in range(400_000)]
+    corpus = " ".join(rng.choice(words) for _ in range(200_000))  # ~2.4 MB, as before
     choose_corpus(page, "Paste text")
     paste(page, page.get_by_label("Paste your text"), corpus)
     expect(page.get_by_text("Using the stored pasted text")).to_be_visible(timeout=60_000)  # the paste's rerun ended
