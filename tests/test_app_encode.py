@@ -351,6 +351,6 @@ def test_the_apps_own_gpt2_zip_loads_on_encode():
     at = _load(_encode_page(text="the lazy fox, quickly"), [(name, data)])
     assert not at.error
     ((label, _),) = sess(at).loaded.items()
-    assert label == f"GPT-2 vocab.json + merges.txt: {len(saved.vocab):,} tokens, pattern gpt2 · {name}"
+    assert label == f"{name} · GPT-2 vocab.json + merges.txt: {len(saved.vocab):,} tokens, pattern gpt2"
     assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == saved.encode("the lazy fox, quickly")
