@@ -253,30 +253,46 @@ TABLE: dict[str, Kind] = {
             "or Overlap view, where it is measured as its own library encodes."
         ),
     ),
+    # Their character-level cousins: measured as classic BPE is, but not Sennrich's (no </w>, whitespace kept).
+    "char-family-file": Kind(
+        "char-family-file",
+        N_("Loaded from files of other families, character-level"),
+        N_("pattern {name}"),
+        pretoken_limits,
+        trains_on=None,
+        byte_level=False,
+        views=("algos", "languages"),
+        views_note=N_(
+            "This tokenizer is character-level BPE from a file of another family (a SentencePiece model without "
+            "byte fallback, or a Hugging Face pipeline of characters): the curve, side-by-side, vocabulary, size and "
+            "health views need a byte-level tokenizer. Open the Algorithms or Languages view."
+        ),
+    ),
 }
 KINDS = tuple(name for name, kind in TABLE.items() if kind.trains_on is not None)
 """The kinds the Train page trains (and a link's ``kind`` may name)."""
 LOADED = TABLE["file"]
 FAMILY_FILE = TABLE["family-file"]
+CHAR_FAMILY_FILE = TABLE["char-family-file"]
 CLASSIC = TABLE["classic"]
 
 
 def loaded_kind(tokenizer: TokenizerShape) -> Kind:
     """The kind of a tokenizer loaded from files: byte-level BPE by merge ranks (GPT-2, tiktoken, most HF files, the
-    project's JSON), char-level BPE (classic, or a SentencePiece model without byte fallback), or a byte-level file of
-    another family (SentencePiece with byte fallback, a Hugging Face pipeline). The views ask the kind."""
+    project's JSON), or a file of another family (SentencePiece, a Hugging Face pipeline), byte- or character-level
+    (``bpe_core.load`` gives no classic tokenizer: no format holds one). The views ask the kind."""
     if isinstance(tokenizer, Tokenizer):
         return LOADED
-    return FAMILY_FILE if tokenizer.byte_level else CLASSIC
+    return FAMILY_FILE if tokenizer.byte_level else CHAR_FAMILY_FILE
 
 
 def kind_of(name: str) -> Kind:
     """The kind named ``name``; a KeyError naming the kinds there are.
 
-    >>> kind_of("bytes")
+    >>> kind_of("bytes")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "no tokenizer kind 'bytes': the kinds are byte, classic, parity, superword, file, family-file"
+    KeyError: "no tokenizer kind 'bytes': the kinds are byte, classic, parity, superword, file, family-file, ..."
     """
     found = TABLE.get(name)
     if found is None:

@@ -217,3 +217,31 @@ def test_a_pipeline_without_a_pre_tokenizer_says_so(tmp_path):
     loaded = bpe_core.load(tmp_path / "tokenizer.json")
     assert type(loaded).__name__ == "PipelineTokenizer" and loaded.pre_tokenizer is None
     assert import_box.pattern_note(loaded) == "Pre-tokenization: none (the file has no pre-tokenizer)."
+
+
+def test_a_character_level_file_of_another_family_is_named_as_such_and_opens_every_view():
+    """A Hugging Face pipeline of characters (Metaspace, no byte fallback), loaded: its kind said it was classic
+    (Sennrich's </w>) BPE. It is its own kind now; every Compare view and Export open with it, without an error."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    from playground.kinds import kind_of, loaded_kind
+
+    built = Tokenizer(models.BPE(unk_token="<unk>"))
+    built.pre_tokenizer, built.decoder = pre_tokenizers.Metaspace(), decoders.Metaspace()
+    built.train_from_iterator([CAT * 20, TEXT], trainers.BpeTrainer(vocab_size=300, special_tokens=["<unk>"]))
+    at = load(open_page(trained_on(CAT), ENCODE), "tokenizer.json", built.to_str().encode())
+    ((label, tokenizer),) = sess(at).loaded.items()
+    kind = loaded_kind(tokenizer)
+    assert kind is kind_of("char-family-file") and not kind.byte_level
+    assert tokenizer.encode(TEXT) == built.encode(TEXT, add_special_tokens=False).ids
+    at = open_page(at, "pages/3_Compare.py")
+    at.selectbox(key=Session.compared.key).set_value(loaded_choice(label)).run()
+    for view in ("curve", "side", "vocab", "algos", "choose", "languages", "health", "overlap"):
+        at.radio(key=Session.view.key).set_value(view).run()
+        no_exception(at)
+        assert not at.error, (view, [e.value for e in at.error])
+        said = " ".join(info.value for info in at.info)
+        assert ("character-level BPE from a file of another family" in said) == (view not in kind.views), (view, said)
+        assert "classic" not in said, (view, said)
+    at = open_page(at, "pages/4_Export.py")
+    no_exception(at)
