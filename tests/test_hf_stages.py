@@ -8,7 +8,7 @@ import json
 
 import pytest
 import tokenizers
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from bpe_core.formats import FormatError
@@ -230,7 +230,14 @@ def test_added_tokens_match_as_in_tokenizers(added, normalizer, text, ordinary):
         # token the normalizer deletes whole that strips whitespace (see the test below).
         assert "both read" in str(error) or "normalized to nothing" in str(error)
         return
-    expected = hf.encode(text, add_special_tokens=False).ids
+    try:
+        expected = hf.encode(text, add_special_tokens=False).ids
+    except BaseException as error:  # tokenizers' Rust panics derive from BaseException
+        # A normalizer that deletes and prepends around added tokens can make tokenizers 0.23 itself panic ("end byte
+        # index 9 is not a char boundary", "AddedVocabulary bad split"): no reference answer to hold ours to.
+        if type(error).__name__ != "PanicException":
+            raise
+        reject()
     assert (ours.encode_ordinary(text) if ordinary else ours.encode(text)) == expected
     assert ours.decode(expected) == hf.decode(expected, skip_special_tokens=False)
     assert ours.decode(expected, skip_special_tokens=True) == hf.decode(expected)
