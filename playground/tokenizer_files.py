@@ -75,6 +75,7 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
             raise ValueError(message) from None
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
             message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
+            message = message.removeprefix(f"{names[0]}: ")  # the sentence names the files already
             raise ValueError(
                 t("Could not load a tokenizer from {files}: {error}", files=", ".join(names), error=message)
             ) from None
