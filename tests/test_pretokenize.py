@@ -139,9 +139,19 @@ def test_named_patterns_never_meet_a_budget_even_when_compiled_again(monkeypatch
 
 
 def test_empty_matching_patterns_are_still_refused_when_compiled():
-    for pattern in ("a*", "(?:)", r"\b"):
+    for pattern in ("(?:)", r"\b", "(?=x)", "^", "$|(?<=q)"):
         with pytest.raises(ValueError, match="matches only empty strings"):
             compile_pattern(pattern)
+
+
+def test_a_pattern_that_can_match_empty_but_matches_some_character_is_a_pattern():
+    """``a*`` matches empty strings between other characters and each run of a: a pattern, however odd (it was
+    refused as "matches only empty strings", a guess from a probe text without an a). What it leaves out is named."""
+    for pattern, text, pieces in (("a*|[^a]", "banana", list("banana")), ("[~]*|.", "x~~y", ["x", "~~", "y"])):
+        assert compile_pattern(pattern) is not None
+        assert [piece for piece in pretokenize(text, pattern) if piece] == pieces
+    with pytest.raises(ValueError, match="does not cover the whole text"):
+        pretokenize("banana", "a*")
 
 
 def test_a_pattern_is_quoted_as_typed_in_messages():

@@ -96,7 +96,11 @@ def pattern_regex(pattern: str | None) -> str | None:
     return PATTERNS.get(pattern, pattern)
 
 
-_PROBE_TEXT = "Ab1 !\n\t\u00e9\u4e2d\U0001f600"
+# Every printable ASCII character twice, a letter, an ideograph and an emoji beyond it, each pair on its own line (short
+# runs: a backtracking pattern stays quick here). A pattern that matches only empty strings here (a lookaround, an
+# anchor, ``(?:)``) gives no pre-tokens from any text; one that matches some character at all (``a*``) is a pattern,
+# however odd, not a mistake.
+_PROBE_TEXT = "\n".join(char * 2 for char in [*map(chr, range(32, 127)), "\t", "\u00e9", "\u4e2d", "\U0001f600"])
 
 
 def compile_pattern(pattern: str | None) -> regex.Pattern | None:
