@@ -152,7 +152,10 @@ def _read(data: bytes, source: PathLike, what: str) -> list[Field]:
     try:
         return read_message(data)
     except ProtobufError as error:
-        raise FormatError(source, f"not a SentencePiece model ({what}: {error})") from None
+        # What went wrong comes first in plain words; where in the bytes, for whoever debugs a writer, after it.
+        raise FormatError(
+            source, f"not a SentencePiece model: its bytes do not read as one ({what}, at {error})"
+        ) from None
 
 
 def _bytes_field(found: Field, source: PathLike, message: str) -> bytes:
