@@ -69,10 +69,10 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
         except PatternRequired:
             message = t(
                 "{files} is a tiktoken file of no known model: it holds no pre-tokenization pattern. Choose the "
-                "pattern it was made with under “Pattern” and load it again.",
+                "pattern it was made with under “Pattern” and click “Load tokenizer” again (the file stays in the box).",
                 files=", ".join(names),
             )
-            raise ValueError(message) from None
+            raise PatternNeeded(message) from None
         except (ValueError, FileNotFoundError, KeyError, UnicodeDecodeError) as error:
             message = str(error).replace(tmp + "/", "").replace(tmp, "upload")
             message = message.removeprefix(f"{names[0]}: ")  # the sentence names the files already
@@ -82,6 +82,10 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
     digests = tuple(hashlib.sha256(file.data).hexdigest() for file in files)
     _sources[tokenizer] = LoadedFrom(tuple(files), digests, None if pattern is NOT_GIVEN else pattern)
     return tokenizer, fmt
+
+
+class PatternNeeded(ValueError):
+    """The files are fine but hold no pattern: the same files load once a pattern is chosen (the box keeps them)."""
 
 
 SHAPE_NAMES = tuple(name for name in vars(TokenizerShape) if not name.startswith("_"))

@@ -131,17 +131,32 @@ def test_a_refused_file_leaves_the_box_empty_for_the_next_and_its_message_stays(
     """A refused file does not stay in the box in the way of the next upload: the box is a new, empty one; why it
     was refused stays under it on later runs, until a file loads."""
     saved, data = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
-    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data)  # no pattern chosen: refused
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.model", b"\x0b\x00 not a model")
     assert sess(at).loaded == {} and sess(at).import_round == 1
     assert not at.file_uploader(key="encode_import_files_1").value  # empty: nothing stands in the way
     at.run()  # another run (any click): the reason is still there, by the box
-    assert len(at.error) == 1 and "no known model" in unescaped(at.error[0].value)
+    assert len(at.error) == 1 and "not a SentencePiece model" in unescaped(at.error[0].value)
     at = load(at, "tokenizer.tiktoken", data, pattern="gpt2")
     assert list(sess(at).loaded) == [f"tokenizer.tiktoken · tiktoken ranks: {len(saved.vocab)} tokens, pattern gpt2"]
     assert not at.error  # loaded: the old refusal is gone
 
 
-@pytest.mark.parametrize("name", ["mistral-7b-v3", "deepseek-v4"])
+def test_a_file_that_only_needs_its_pattern_stays_in_the_box_and_loads_once_one_is_chosen(tmp_path):
+    """Loading back a tiktoken export took two uploads: refused for want of a pattern, the box was emptied too.
+    Now the file stays: choose the pattern, click Load again."""
+    saved, data = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data)  # no pattern chosen: refused, the file kept
+    assert sess(at).loaded == {} and sess(at).import_round == 0
+    assert "stays in the box" in unescaped(at.error[0].value)
+    assert at.file_uploader(key="encode_import_files_0").value  # still there
+    at.selectbox(key=Session.import_pattern.key).set_value("gpt2").run()
+    at.button(key="encode_import_load").click().run()
+    no_exception(at)
+    ((label, loaded),) = sess(at).loaded.items()
+    assert loaded.pattern == "gpt2" and loaded.encode(TEXT) == saved.encode(TEXT)
+    assert not at.error
+
+
 def test_a_loaded_file_of_another_family_opens_every_compare_view_and_leaves_the_others_working(name):
     """A SentencePiece .model or a pipeline tokenizer.json, loaded (not built in), broke every Compare view where it
     was the subject, and the curve and languages views of the trained tokenizer too (its results' key read a

@@ -19,7 +19,7 @@ from playground import references
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
-from playground.tokenizer_files import check_one_set, load_files, loaded_from, unpack
+from playground.tokenizer_files import PatternNeeded, check_one_set, load_files, loaded_from, unpack
 from ui.tokenizer_output import LOADED
 
 MAX_REGEX = 1_000
@@ -146,11 +146,13 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
     """
     files_key = f"{key}_files_{s.import_round}"
 
-    def refused(message: str) -> None:
+    def refused(message: str, keep_files: bool = False) -> None:
         """Keep why (shown under the box until the next load) and empty the box: a refused file left in it would
-        stand in the way of the next one (``import_round`` names a new uploader)."""
+        stand in the way of the next one (``import_round`` names a new uploader). Files that only need a pattern
+        stay, so that choosing one and clicking again is all it takes (emptied, they had to be found again)."""
         s.import_problem = message
-        s.import_round += 1
+        if not keep_files:
+            s.import_round += 1
 
     def load() -> None:
         uploads = st.session_state.get(files_key) or []
@@ -165,7 +167,8 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
                 t(
                     "{error}. Nothing was changed: the tokenizers stay as they were.",
                     error=plain(error, limit=600).rstrip("."),
-                )
+                ),
+                keep_files=isinstance(error, PatternNeeded),
             )
             return
         except Exception as error:  # noqa: BLE001 -- a hostile file must not put a traceback in the browser
