@@ -82,15 +82,13 @@ else:
 
 st.subheader(t("Import"))
 st.markdown(t("Load a tokenizer from any of those files to use it on the **Encode** and **Compare** pages."))
-import_box.import_box(s, "export_import", on_loaded=lambda label: import_box.select_loaded(s, label))
-if s.loaded:
-    st.caption(
-        t(
-            "Loaded in this session: {files}",
-            files=", ".join(
-                t("{name} ({n:,} tokens)", name=plain(name), n=len(tok.vocab)) for name, tok in s.loaded.items()
-            ),
-        )
-    )
+import_box.import_box(
+    s,
+    "export_import",
+    on_loaded=lambda label: import_box.select_loaded(s, label),
+    now_where=N_("Download above now offers it (the others stay under Tokenizer); Encode and Compare open on it too."),
+)
+if s.loaded:  # each label says its size already
+    st.caption(t("Loaded in this session: {files}", files=plain("; ".join(s.loaded))))
     st.page_link("pages/3_Compare.py", label=t("Compare →"))
     st.page_link("pages/2_Encode.py", label=t("Encode →"))

@@ -196,7 +196,10 @@ def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
     ((label, _),) = sess(at).loaded.items()
     assert label == f"{name} · bpe-playground file: {len(model.vocab):,} tokens, pattern gpt2"  # its file; what it is
     choice = tokenizer_output.loaded_choice(label)
-    assert sess(at).exported == choice
+    assert sess(at).exported == choice  # a conversion (load one format, download another) needs no other click
+    assert any("Download above now offers it" in plain_text(box.value) for box in at.success)  # and it says so
+    (listed,) = [caption.value for caption in at.caption if "Loaded in this session" in caption.value]
+    assert plain_text(listed).count("tokens") == 1  # the label says its size once, the list does not again
     assert any(link.proto.label.startswith(i18n.t("Encode →")) for link in at.get("page_link"))
     open_page(at, ENCODE)
     assert at.selectbox(key=Session.tokenizer.key).value == choice

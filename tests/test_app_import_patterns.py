@@ -157,6 +157,7 @@ def test_a_file_that_only_needs_its_pattern_stays_in_the_box_and_loads_once_one_
     assert not at.error
 
 
+@pytest.mark.parametrize("name", ["mistral-7b-v3", "deepseek-v4"])
 def test_a_loaded_file_of_another_family_opens_every_compare_view_and_leaves_the_others_working(name):
     """A SentencePiece .model or a pipeline tokenizer.json, loaded (not built in), broke every Compare view where it
     was the subject, and the curve and languages views of the trained tokenizer too (its results' key read a

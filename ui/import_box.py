@@ -138,8 +138,14 @@ def select_loaded(s: Session, label: str) -> None:
     s.tokenizer = s.compared = s.exported = choice
 
 
-def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = None) -> None:
-    """Upload one set of tokenizer files and load them (the messages say which set was loaded).
+def import_box(
+    s: Session,
+    key: str,
+    on_loaded: Callable[[str], None] | None = None,
+    now_where: str = N_("It is now selectable on Encode and Compare."),
+) -> None:
+    """Upload one set of tokenizer files and load them (the messages say which set was loaded, and ``now_where``
+    where it is now shown: a page whose own choice switches to it says so).
 
     Loading runs in the button's callback, before the page draws its widgets, so ``on_loaded(label)``
     may select the new tokenizer in a widget of the page.
@@ -185,7 +191,7 @@ def import_box(s: Session, key: str, on_loaded: Callable[[str], None] | None = N
         s.import_round += 1  # a new, empty uploader: the next load does not carry these files along
         if on_loaded is not None:
             on_loaded(label)
-        loaded_message = t("Loaded {label}. It is now selectable on Encode and Compare.", label=plain(label))
+        loaded_message = t("Loaded {label}.", label=plain(label)) + " " + t(now_where)
         s.notice("success", loaded_message + " " + pattern_note(tokenizer))
 
     uploads = st.file_uploader(
