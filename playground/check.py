@@ -25,7 +25,7 @@ from bpe_core.analysis.check.explain import shown_pair
 from bpe_core.analysis.check.readers import check_vocab
 from bpe_core.formats import FormatError
 from bpe_core.pretokenize import PATTERNS, pattern_regex
-from playground.i18n import N_, Later, later, t
+from playground.i18n import N_, Later, later, listed, t
 from playground.text_files import CorpusError, Upload, decode_upload
 
 MAX_FILE_BYTES = 8_000_000
@@ -269,7 +269,7 @@ def candidate_rows(check: MergeCheck) -> list[dict[str, object]]:
                 t("Pair"): shown_pair(*pair),
                 t("Count"): candidate.count,
                 t("Tied at the top"): "✓" if pair in tied else "",
-                t("Merged by"): ", ".join(whose),
+                t("Merged by"): listed(whose),
             }
         )
     return rows

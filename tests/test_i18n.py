@@ -173,10 +173,23 @@ def english_left(at: AppTest) -> list[str]:
     return found
 
 
+_ASCII_AFTER_CHINESE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef](?:, | ?\()")
+
+
+def ascii_punctuation_in_chinese(at: AppTest) -> list[str]:
+    """An English list comma or bracket right after Chinese ("285 个不完整字符, 59 个", "英文散文） (384.0 KB)"): a
+    list or a size put together in code, in English, inside a Chinese sentence."""
+    found = []
+    for text in map(unescaped, visible_texts(at)):
+        found += [f"{match.group()!r} in {text[:120]!r}" for match in _ASCII_AFTER_CHINESE.finditer(text)]
+    return found
+
+
 def check(at: AppTest, lang: str, where: str) -> None:
     no_exception(at)
     if lang == "zh":
         assert not english_left(at), (where, english_left(at))
+        assert not ascii_punctuation_in_chinese(at), (where, ascii_punctuation_in_chinese(at))
         assert not i18n.MISSING, (where, sorted(i18n.MISSING))
     else:  # English stays English: the same walk finds sentences (the heuristic is alive)
         assert english_left(at), where

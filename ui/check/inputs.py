@@ -8,7 +8,7 @@ import streamlit as st
 
 from playground import check as model
 from playground.corpora import CORPUS_CHOICES, PASTE, UPLOAD, sample_name
-from playground.i18n import N_, t
+from playground.i18n import N_, listed, t
 from playground.patterns import NAMED_OR_NONE, PATTERN_LABELS
 from playground.session import Session
 from playground.text import plain
@@ -125,4 +125,4 @@ def store_files(s: Session) -> None:
         s.check_pattern = name
         found.append(t("pre-tokenization"))
     if found:
-        s.notice("info", t("Settings taken from {name}: {what}.", name=plain(merges.name), what=", ".join(found)))
+        s.notice("info", t("Settings taken from {name}: {what}.", name=plain(merges.name), what=listed(found)))

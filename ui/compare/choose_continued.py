@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from bpe_core import analysis
 from bpe_core.analysis.choose import SizeCurve, SizeRow, Suggestion
 from playground.bases import base_offset
-from playground.i18n import t
+from playground.i18n import listed, t
 from playground.text import plain
 from ui.compare.common import Subject
 
@@ -57,7 +57,7 @@ def dropped_note(dropped: Sequence[int], span: Span) -> str:
     return t(
         "Vocab sizes {sizes} were dropped: {base} + {n:,} new merges has sizes from {low:,} ({base} itself) to "
         "{high:,}.",
-        sizes=", ".join(f"{size:,}" for size in dropped),
+        sizes=listed([f"{size:,}" for size in dropped]),
         base=plain(span.base_label),
         n=span.new,
         low=span.low,

@@ -16,7 +16,7 @@ import streamlit as st
 
 from bpe_core import analysis
 from playground.corpora import PASTE, UPLOAD
-from playground.i18n import t
+from playground.i18n import listed, t
 from playground.session import Session
 from playground.text import plain
 from ui import own_text, tokenizer_output
@@ -160,7 +160,7 @@ def twin_lines(s: Session, subject: Subject, measured: list[Text]) -> list[Line]
 
 def caption(subject: Subject, lines: Sequence[Line], no_training_text: bool, dashed: bool) -> None:
     tokenizer = subject.tokenizer
-    timing = ", ".join(t("{text} in {n:.2f} s", text=texts.describe(item.text), n=item.seconds) for item in lines)
+    timing = listed([t("{text} in {n:.2f} s", text=texts.describe(item.text), n=item.seconds) for item in lines])
     dashed_lines = t(" Dashed lines: the sizes compared side by side.") if dashed else ""
     st.caption(
         t(

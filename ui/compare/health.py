@@ -16,7 +16,7 @@ import streamlit as st
 from bpe_core.analysis import health as token_health
 from bpe_core.analysis import reachability as reach
 from bpe_core.analysis.curves import sample_curve
-from playground.i18n import N_, t
+from playground.i18n import N_, listed, t
 from playground.session import HEALTH_FILTERS, Session
 from playground.text import plain
 from ui import chart_style, token_html
@@ -205,7 +205,7 @@ def glitch_examples(
 ) -> None:
     """The tokens no text gives on their own, as the real examples of under-trained ("glitch") tokens."""
     by_class = {name: sum(row.kind == name for row in unreachable) for name in UNREACHABLE}
-    parts = ", ".join(t("{n:,} {name}", n=n, name=t(NAMES[name])) for name, n in by_class.items() if n)
+    parts = listed([t("{n:,} {name}", n=n, name=t(NAMES[name])) for name, n in by_class.items() if n])
     st.markdown(unreachable_said(plain(subject.label), parts, [row.token for row in unreachable]))
     shown = unreachable[:EXAMPLES]
     spans = "".join(token_html.token_span(row.token, row.id, i) for i, row in enumerate(shown))
@@ -277,7 +277,7 @@ def rows_html(rows: Sequence[token_health.TokenHealth], start: int) -> str:
 
     body = "".join(
         f"<tr><td class='n'>{row.id}</td><td><div class='tokens'>{token_html.token_span(row.token, row.id, start + i)}"
-        f"</div></td><td>{html.escape(', '.join(t(NAMES[name]) for name in row.classes))}</td>"
+        f"</div></td><td>{html.escape(listed([t(NAMES[name]) for name in row.classes]))}</td>"
         f"<td class='n'>{number(made_in_round(row))}</td><td class='n'>{number(row.emitted)}</td>"
         f"<td class='n'>{number(row.inside)}</td><td class='why'>{html.escape(reason_text(row.reason))}</td></tr>"
         for i, row in enumerate(rows)

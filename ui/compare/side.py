@@ -52,10 +52,10 @@ def replace_foreign_sizes(s: Session, low: int, high: int, own: Callable[[], lis
     st.info(
         t(
             "Vocab sizes {sizes} are all outside what this tokenizer has ({low:,}–{high:,}): its own {own} instead.",
-            sizes=", ".join(f"{size:,}" for size in before),
+            sizes=listed([f"{size:,}" for size in before]),
             low=low,
             high=high,
-            own=", ".join(f"{size:,}" for size in s.sizes),
+            own=listed([f"{size:,}" for size in s.sizes]),
         ),
         icon=":material/swap_horiz:",
     )

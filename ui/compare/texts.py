@@ -249,7 +249,7 @@ def name(text: Text) -> str:
 
 def describe(text: Text) -> str:
     """``name (size)``, Markdown-safe."""
-    return f"{name(text)} ({human_bytes(text.n_bytes)})"
+    return t("{name} ({size})", name=name(text), size=human_bytes(text.n_bytes))
 
 
 # -- reference tokenizers -----------------------------------------------------------------------------
