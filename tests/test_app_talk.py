@@ -226,3 +226,14 @@ def test_in_chinese_the_real_corpus_and_the_boundary_sentence_are_chinese(lang):
         lang=lang, tokens=tokens, chars=len(sentence),
     )  # fmt: skip
     assert said in [m.value for m in at.markdown]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_classic_beside_byte_level_outlines_nothing_and_says_nothing_of_outlines(lang):
+    """Step 9 shows one byte-level view beside a classic one: there is no byte-level neighbour to differ from, and
+    classic symbols are not byte spans, so no "0 outlined" (it read as "the two cut alike", which they do not)."""
+    at = open_talk(step="9", talk="1", lang=lang)
+    views = [body.proto.body for body in at.get("html") if 'class="cmp-view"' in body.proto.body]
+    assert len(views) == 2
+    outlined = i18n.t(" · {n:,} outlined", lang=lang, n=0).strip(" ·0")
+    assert not any(outlined in view or 'class="diff' in view or " diff" in view for view in views)
