@@ -175,6 +175,20 @@ def assert_legible_step(page, step: int, lang: str) -> None:
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"], (lang, step, key, box)
     note = t(STEPS[step - 1].note, lang=lang)
     assert note not in page.locator("body").inner_text()  # never on the projected screen
+    for window in page.locator(f"{PLAYER} .window.tokens").all():
+        cut = window.evaluate(ROWS_CUT)
+        assert cut == [], (lang, step, "a row of tokens cut by the player's window", cut)
+
+
+# The tokens the player's window shows only in part at its bottom edge, while it is scrolled to the top (a row cut in
+# half on the projector, at steps 4 and 12 until the window's height was rounded to whole rows).
+ROWS_CUT = """w => {
+  if (w.scrollTop > 0) return [];
+  const bottom = w.getBoundingClientRect().top + w.clientTop + w.clientHeight;
+  return [...w.querySelectorAll('.tok')].map(tok => tok.getBoundingClientRect())
+    .filter(r => r.top < bottom - 0.5 && r.bottom > bottom + 0.5).map(r => [Math.round(r.top), Math.round(r.bottom)])
+    .slice(0, 3);
+}"""
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
