@@ -98,7 +98,8 @@ def pytest_configure(config):
     import tempfile
 
     # Each test process (an xdist worker too) gets its own store, never the user's: a test may fill or empty it.
-    os.environ["BPE_DATA_DIR"] = tempfile.mkdtemp(prefix="bpe-test-store-")
+    # Removed when the process ends (pytest_unconfigure): each run left ~6 MB a worker in the temporary folder.
+    os.environ["BPE_DATA_DIR"] = config._bpe_test_store = tempfile.mkdtemp(prefix="bpe-test-store-")
     _scan_installed_components_once()
     # The cycle collector walked each worker's whole heap (a GB and more: the open models' tables, loaded once per
     # process) ~45 times a run: 12-16 CPU-s a worker, 8-12 of them in full collections. Collected less often: 6.5-8.
@@ -106,6 +107,14 @@ def pytest_configure(config):
     gc.set_threshold(100_000, 50, 50)
     if hasattr(config.option, "loadscopereorder"):  # xdist's controller: hand groups out in the workers' order
         config.option.loadscopereorder = False  # (pytest_collection_modifyitems below), not by their sizes
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    store = getattr(config, "_bpe_test_store", None)
+    if store is not None:
+        shutil.rmtree(store, ignore_errors=True)
 
 
 def _scan_installed_components_once() -> None:
