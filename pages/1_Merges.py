@@ -96,7 +96,11 @@ st.download_button(
 
 # --- chart and table ----------------------------------------------------------------------
 st.subheader(t("Winning pair's count per round"))
-# Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s).
+# Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s). The domains are given:
+# Streamlit draws the chart once before its data arrive, and extents measured then are infinite (console warnings).
+points = pd.DataFrame(merge_frames.count_chart_points(trained))
+rounds = [1, max(1, len(trained.trace.counts))]
+counts = [1, max([1, *trained.trace.counts])]
 chart = chart_style.style_spec(
     {
         "height": 260,
@@ -104,12 +108,12 @@ chart = chart_style.style_spec(
             {
                 "mark": {"type": "line", "interpolate": "step-after"},
                 "encoding": {
-                    "x": {"field": "round", "type": "quantitative", "title": t("round")},
+                    "x": {"field": "round", "type": "quantitative", "title": t("round"), "scale": {"domain": rounds}},
                     "y": {
                         "field": "count",
                         "type": "quantitative",
                         "title": t("count (peak per stretch, log)"),
-                        "scale": {"type": "log"},
+                        "scale": {"type": "log", "domain": counts},
                     },
                     "tooltip": [{"field": "round", "title": t("round")}, {"field": "count", "title": t("count")}],
                 },
@@ -123,7 +127,7 @@ chart = chart_style.style_spec(
     },
     lines=18,  # talk mode: the y title, at 28 px, is longer than a lower plot
 )
-st.vega_lite_chart(pd.DataFrame(merge_frames.count_chart_points(trained)), chart, width="stretch")
+st.vega_lite_chart(points, chart, width="stretch")
 merges_notes.render(trained)  # where the counts fall to 1 (memorizing); Chinese clauses as "words"
 merges_pairs.render(s, trained, k)  # every pair at a round, not only the five runner-ups
 

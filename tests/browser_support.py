@@ -118,7 +118,7 @@ def streamlit_process(
 
 
 class ConsoleWatch:
-    """Collects page errors, console errors and failed requests, minus Streamlit's own probes."""
+    """Collects page errors, console errors, Vega's warnings and failed requests, minus Streamlit's own probes."""
 
     def __init__(self, page) -> None:
         self._problems: list[str] = []
@@ -143,6 +143,8 @@ class ConsoleWatch:
             self._problems.append(f"HTTP {response.status}: {response.url}")
 
     def _on_console(self, message) -> None:
+        if message.type == "warning" and message.text.startswith("WARN "):  # Vega's: "Infinite extent for field …"
+            self._problems.append(f"console: {message.text}")
         if message.type != "error":
             return
         if "status of 404" in message.text:

@@ -102,7 +102,9 @@ def read_message(data: bytes, start: int = 0, end: int | None = None) -> list[Fi
             value = data[offset : offset + length]
             offset += length
         else:
-            raise ProtobufError(f"offset {field_start}: field {number} of wire type {wire_type}, which SentencePiece never writes")
+            raise ProtobufError(
+                f"offset {field_start}: field {number} of wire type {wire_type}, which SentencePiece never writes"
+            )
         fields.append(Field(number, wire_type, value, field_start))
     return fields
 

@@ -175,7 +175,8 @@ def chart(found: token_health.HealthReport) -> dict:
                     "field": "tokens",
                     "type": "quantitative",
                     "title": t("tokens (symmetric log scale)"),
-                    "scale": {"type": "symlog"},
+                    # given, not measured: Streamlit draws the chart once before its data arrive (see premiums)
+                    "scale": {"type": "symlog", "domain": [0, max([1, *(value["tokens"] for value in values)])]},
                     "axis": {
                         "values": [0, 1, 10, 100, 1_000, 10_000, 100_000],
                         "labelExpr": "format(datum.value, ',')",
@@ -187,7 +188,7 @@ def chart(found: token_health.HealthReport) -> dict:
                     "title": t("class"),
                     "sort": names,
                     "scale": {"domain": names, "range": PALETTE[: len(names)]},
-                    "legend": {"orient": "bottom"},
+                    "legend": {"orient": "bottom", "columns": 3, "labelLimit": 400},  # in one row the last was cut
                 },
                 "tooltip": [
                     {"field": "class"},
@@ -195,7 +196,7 @@ def chart(found: token_health.HealthReport) -> dict:
                     {"field": "tokens", "format": ","},
                 ],
             },
-            "height": 320,
+            "height": 440,  # the whole figure: the plot keeps ~270 px under the two legend rows (its title fits)
         }
     )
 

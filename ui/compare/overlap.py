@@ -172,6 +172,8 @@ def length_chart(found: Overlap) -> dict:
         for row in found.by_length
         for index, name in enumerate(LISTS)
     ]
+    # The stack's top, given: Streamlit draws once before the data arrive, and a measured extent is then infinite.
+    top = max([1, *(sum(getattr(row, name) for name in LISTS) for row in found.by_length)])
     return chart_style.style_spec(
         {
             "data": {"values": values},
@@ -184,14 +186,20 @@ def length_chart(found: Overlap) -> dict:
                     "sort": [label for _, _, label in LENGTH_BINS],
                     "axis": {"labelAngle": 0},
                 },
-                "y": {"field": "tokens", "type": "quantitative", "title": t("tokens"), "stack": "zero"},
+                "y": {
+                    "field": "tokens",
+                    "type": "quantitative",
+                    "title": t("tokens"),
+                    "stack": "zero",
+                    "scale": {"domain": [0, top], "nice": True},
+                },
                 "color": {
                     "field": "set",
                     "type": "nominal",
                     "title": None,
                     "sort": order,
                     "scale": {"domain": order, "range": [COLOURS[name] for name in LISTS]},
-                    "legend": {"orient": "bottom"},
+                    "legend": {"orient": "bottom", "columns": 2},  # in one row the last was cut in a column
                 },
                 "order": {"field": "order"},
                 "tooltip": [{"field": "length"}, {"field": "set"}, {"field": "tokens", "format": ","}],

@@ -117,6 +117,10 @@ def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") ->
                 "field": "premium",
                 "type": "quantitative",
                 "title": t("premium against {baseline}", baseline=language_name(found[0][1].baseline)),
+                # Bars side by side (yOffset), never stacked; the domain given, not measured: Streamlit draws the
+                # chart once before its data arrive, and an extent measured then is infinite (a console warning).
+                "stack": None,
+                "scale": {"domain": [0, max([1.0, *(value["premium"] for value in values)])], "nice": True},
             },
             "color": {
                 "field": "tokenizer",
