@@ -92,7 +92,7 @@ def test_units_and_the_stop_reason_speak_the_session_language(lang, monkeypatch)
     assert reason in captions and (lang == "en" or "no pair left" not in captions)
     open_page(at, COMPARE)
     captions = " ".join(plain_text(caption.value) for caption in at.caption)
-    assert ("(11 字节)" if lang == "zh" else "(11 bytes)") in captions
+    assert ("（11 字节）" if lang == "zh" else "(11 bytes)") in captions
 
 
 def test_the_reference_vocabulary_spinner_speaks_the_session_language(monkeypatch):

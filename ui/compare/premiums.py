@@ -120,7 +120,10 @@ def premium_chart(found: Found, height_per_bar: int = 8, legend: str = "top") ->
                 # Bars side by side (yOffset), never stacked; the domain given, not measured: Streamlit draws the
                 # chart once before its data arrive, and an extent measured then is infinite (a console warning).
                 "stack": None,
-                "scale": {"domain": [0, max([1.0, *(value["premium"] for value in values)])], "nice": True},
+                "scale": {
+                    "domain": [0, max([1.0, *(row.premium for _, result in found for row in result.rows)])],
+                    "nice": True,
+                },
             },
             "color": {
                 "field": "tokenizer",
