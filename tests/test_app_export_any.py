@@ -61,3 +61,22 @@ def test_a_loaded_pipeline_downloads_as_hf_and_the_other_formats_say_why_not():
     ((_, data),) = export_files(loaded, "hf").items()
     theirs = tokenizers.Tokenizer.from_str(data.decode("utf-8"))
     assert theirs.encode("The Cat", add_special_tokens=False).ids == loaded.encode("The Cat")
+
+
+@pytest.mark.parametrize("byte_fallback", [False, True])
+def test_a_sentencepiece_models_merges_are_counted_as_its_views_count_them(byte_fallback):
+    """Export's line under the chooser counts a file of another family's merge steps, as its views cut it (its
+    ladder): the character-level model's derived pairs outnumbered them (1,186 merges beside 1,013 steps)."""
+    pytest.importorskip("sentencepiece")  # trains the model (tests/sentencepiece_support.py)
+    from sentencepiece_support import train
+
+    from bpe_core.analysis.ladder import ladder
+    from bpe_core.formats.sentencepiece import parse_sentencepiece
+    from playground.i18n import t
+    from ui.export import size_caption
+
+    model = parse_sentencepiece(train(byte_fallback=byte_fallback), source="trained")
+    assert model.byte_level == byte_fallback
+    steps = ladder(model).num_merges
+    assert steps < model.num_merges  # the case that went wrong: score ranks are fewer than the pairs derived
+    assert size_caption(model) == t("{n:,} tokens ({merges:,} merges).", n=len(model.vocab), merges=steps)
