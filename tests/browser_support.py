@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from browser_runs import wait_idle, watch_runs  # noqa: F401 (wait_idle: every browser test imports it from here)
+from browser_runs import POLL_MS, wait_idle, watch_runs  # noqa: F401 (wait_idle: every browser test imports it from here)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -191,7 +191,9 @@ def reload_when_kept(page) -> None:
     the run ends, and a reload before it is, rightly, a stranger's visit (the work is not handed out).
     """
     page.wait_for_function(
-        "() => location.search.includes('ws=') && document.cookie.includes('bpe_browser=')", timeout=60_000
+        "() => location.search.includes('ws=') && document.cookie.includes('bpe_browser=')",
+        timeout=60_000,
+        polling=POLL_MS,
     )
     page.reload()
 

@@ -101,6 +101,7 @@ def pytest_configure(config):
     # Removed when the process ends (pytest_unconfigure): each run left ~6 MB a worker in the temporary folder.
     os.environ["BPE_DATA_DIR"] = config._bpe_test_store = tempfile.mkdtemp(prefix="bpe-test-store-")
     _scan_installed_components_once()
+    _wait_for_app_runs_without_polling()
     # The cycle collector walked each worker's whole heap (a GB and more: the open models' tables, loaded once per
     # process) ~45 times a run: 12-16 CPU-s a worker, 8-12 of them in full collections. Collected less often: 6.5-8.
     # Nothing here depends on when cycles are freed (the tests that measure memory call gc.collect() themselves).
@@ -128,6 +129,30 @@ def _scan_installed_components_once() -> None:
     except ImportError:  # a Streamlit without v2 components does not scan
         return
     manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+
+def _wait_for_app_runs_without_polling() -> None:
+    """AppTest waits for each script run by waking every millisecond to scan the run's whole event list (one entry
+    per element drawn) for its end, taking the GIL from the script's own thread each time. The run's thread ends
+    right after that event (Streamlit joins it next), so waiting on the thread is the same wait without the
+    polling; the original then returns at once, or gives its own timeout error for a run that did not end."""
+    import time
+
+    try:
+        from streamlit.testing.v1 import local_script_runner
+    except ImportError:
+        return
+    polling = local_script_runner.require_widgets_deltas
+
+    def require_widgets_deltas(runner, timeout: float = 3) -> None:
+        started = time.monotonic()
+        thread = getattr(runner, "_script_thread", None)
+        if thread is not None:
+            thread.join(timeout)
+        if not runner.script_stopped():
+            polling(runner, max(timeout - (time.monotonic() - started), 0.01))
+
+    local_script_runner.require_widgets_deltas = require_widgets_deltas
 
 
 # -- running in parallel (tests/run.sh: pytest-xdist, --dist loadgroup) ------------------------------------------

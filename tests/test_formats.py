@@ -94,6 +94,24 @@ def test_gpt2_byte_alphabet_is_a_bijection_onto_printable_characters():
     assert {char: byte for byte, char in mapping.items()} == formats.unicode_to_bytes()
 
 
+_ALPHABET_AND_OTHERS = st.text(
+    alphabet=st.one_of(st.sampled_from(sorted(formats.unicode_to_bytes())), st.characters(max_codepoint=0x2FF)),
+    max_size=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ALPHABET_AND_OTHERS)
+def test_a_gpt2_alphabet_string_reads_as_its_bytes_character_by_character(text):
+    # from_gpt2_text translates in C; this is the table read one character at a time. Characters below U+0100 that
+    # the alphabet lacks (controls, the space, the soft hyphen) must be refused, not read as their Latin-1 byte.
+    from bpe_core.formats.gpt2 import from_gpt2_text
+
+    table = formats.unicode_to_bytes()
+    expected = bytes(table[char] for char in text) if all(char in table for char in text) else None
+    assert from_gpt2_text(text) == expected
+
+
 def test_json_round_trip_keeps_everything(trained, tmp_path):
     (path,) = formats.save_json(trained, tmp_path, training={"corpus": "samples", "vocab_size": 700})
     assert path.name == formats.JSON_FILENAME

@@ -69,11 +69,12 @@ def test_batch_one_piece_loop_and_naive_encoder_agree(trained, pieces):
     tokenizer = trained.tokenizer
     encoder = tokenizer._pieces
     data = [piece.encode() for piece in pieces]
-    short = [piece for piece in dict.fromkeys(data) if piece not in tokenizer.mergeable_ranks and len(piece) <= 64]
+    ranks = tokenizer.mergeable_ranks  # a copy each time it is read
+    short = [piece for piece in dict.fromkeys(data) if piece not in ranks and len(piece) <= 64]
     batch = dict(zip(short, encoder._byte_batch.encode(short))) if short else {}
     for piece in data:
         naive = naive_encode_piece(piece, tokenizer)
-        if piece not in tokenizer.mergeable_ranks:  # both one-piece paths, whatever the piece's length
+        if piece not in ranks:  # both one-piece paths, whatever the piece's length
             assert loop(encoder._token_id, encoder._merge_rank, piece) == naive
             assert heap(encoder._token_id, encoder._merge_rank, piece) == naive
         if piece in batch:

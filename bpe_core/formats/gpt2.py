@@ -83,12 +83,24 @@ def to_gpt2_text(token: bytes) -> str:
     return "".join(chars[byte] for byte in token)
 
 
+@lru_cache(maxsize=1)
+def _to_latin1() -> dict[int, int]:
+    # str.translate's table: each alphabet character to the Latin-1 character of its byte, and every other character
+    # below U+0100 (which Latin-1 would encode as itself) to one that Latin-1 cannot encode.
+    table = {ord(char): byte for char, byte in _char_to_byte().items()}
+    return {code: table.get(code, 0xFFFF) for code in range(256)} | table
+
+
 def from_gpt2_text(text: str) -> bytes | None:
-    """The bytes a GPT-2 alphabet string stands for, or None if it has a character outside it."""
-    table = _char_to_byte()
+    """The bytes a GPT-2 alphabet string stands for, or None if it has a character outside it.
+
+    >>> from_gpt2_text("Ġhello"), from_gpt2_text("a b")
+    (b' hello', None)
+    """
+    # Done in C (translate, then encode): a vocab.json + merges.txt holds ~150,000 of these strings.
     try:
-        return bytes(table[char] for char in text)
-    except KeyError:
+        return text.translate(_to_latin1()).encode("latin-1")
+    except UnicodeEncodeError:
         return None
 
 
