@@ -24,7 +24,15 @@ so does ``bpe_core.check_merges`` (where a learner's own trainer parts from this
 """
 
 from .analysis import bytes_per_token_curve, merges_for_vocab_size, token_counts_by_size, vocab_size_of
-from .encoding import ClassicTokenizer, Segmentation, Tokenizer, TokenizerShape, dropout_samples, encode_with_dropout
+from .encoding import (
+    ClassicTokenizer,
+    PreTokenization,
+    Segmentation,
+    Tokenizer,
+    TokenizerShape,
+    dropout_samples,
+    encode_with_dropout,
+)
 from .formats import FormatError, load, save
 from .pipeline import PipelineTokenizer
 from .pretokenize import PATTERNS, PatternTimeout, pretokenize
@@ -94,6 +102,7 @@ __all__ = [
     "Segmentation",
     "Tokenizer",
     "TokenizerShape",
+    "PreTokenization",
     "TrainResult",
     "TrainingCancelled",
     "bytes_per_token_curve",

@@ -235,6 +235,14 @@ def test_a_pipeline_without_a_pre_tokenizer_says_so(tmp_path):
     assert import_box.pattern_note(loaded) == "Pre-tokenization: none (the file has no pre-tokenizer)."
 
 
+def test_the_pattern_note_says_each_familys_cut_from_its_shape():
+    """The note reads ``pre_tokenization`` (bpe_core's shape), never the tokenizer's attributes: classic BPE, which
+    has no pattern, was said to run "pattern: none (stored in the file)"; it cuts at whitespace."""
+    classic = bpe_core.train_classic(TEXT, 60).tokenizer
+    assert import_box.pattern_note(classic) == "Pre-tokenization: the whitespace-separated words, each ending in </w>."
+    assert import_box.pattern_note(bpe_core.train(TEXT, 300).tokenizer).startswith("Pre-tokenization pattern: gpt2")
+
+
 def test_a_character_level_file_of_another_family_is_named_as_such_and_opens_every_view():
     """A Hugging Face pipeline of characters (Metaspace, no byte fallback), loaded: its kind said it was classic
     (Sennrich's </w>) BPE. It is its own kind now; every Compare view and Export open with it, without an error."""

@@ -64,6 +64,10 @@ def test_reference_gives_them_and_they_fill_the_shape(deepseek, mistral):
     for tokenizer, vocab in ((deepseek[0], 129_280), (mistral[0], 32_768)):
         assert isinstance(tokenizer, bpe_core.TokenizerShape)
         assert tokenizer.n_vocab == vocab and tokenizer.byte_level and tokenizer.unknown_id is None
+    # How each cuts text, as the views word it: DeepSeek's file's own Split stages; SentencePiece, the whole text.
+    assert deepseek[0].pre_tokenization.stages == deepseek[0].pre_tokenizer.describe() != ""
+    assert deepseek[0].pre_tokenization.pattern is None and not deepseek[0].pre_tokenization.whole_text
+    assert mistral[0].pre_tokenization.whole_text and mistral[0].pre_tokenization.stages is None
 
 
 def _full_segmentation_is_the_encoding(tokenizer, text: str) -> None:

@@ -66,6 +66,21 @@ def test_pieces_encode_alone_to_the_texts_ids(shapes, text):
             assert [i for piece in pieces for i in shape.encode(piece)] == shape.encode(text)
 
 
+@settings(max_examples=100, deadline=None)
+@given(text=TEXTS)
+def test_what_the_shape_says_of_pre_tokenization_is_what_pretokenize_does(shapes, text):
+    # Views word how a tokenizer cuts text from its pre_tokenization alone (ui/import_box.pattern_note).
+    from bpe_core.pretokenize import pretokenize
+
+    byte_level, classic = shapes
+    how = byte_level.pre_tokenization
+    assert (how.pattern, how.stages, how.whole_text, how.whitespace) == ("gpt2", None, False, False)
+    between = text.split("<|endoftext|>")
+    assert byte_level.pretokenize(text) == [piece for part in between for piece in pretokenize(part, how.pattern)]
+    assert classic.pre_tokenization.whitespace and classic.pre_tokenization.pattern is None
+    assert classic.pretokenize(text) == text.split()
+
+
 @settings(max_examples=150, deadline=None)
 @given(text=TEXTS)
 def test_the_token_of_an_id_is_the_token_encoding_made(shapes, text):

@@ -114,9 +114,9 @@ def round_trip_note(tokenizer: Any, fmt: str) -> str:
     load it back the same (GPT-2 files and tiktoken ranks store no pattern; tiktoken ranks no special tokens)."""
     if fmt not in ("gpt2", "tiktoken"):
         return t("Loaded back in the import box below, the file gives the same token ids.")
-    pattern = getattr(tokenizer, "pattern", None)
+    pattern = tokenizer.pre_tokenization.pattern
     shown = t("none") if pattern is None else pattern if pattern in PATTERNS else t("the regex {regex}", regex=pattern)
-    specials = bool(getattr(tokenizer, "special_tokens", None))
+    specials = bool(tokenizer.special_tokens)
     if fmt == "gpt2":
         if pattern == "gpt2":
             return t(

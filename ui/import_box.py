@@ -9,6 +9,7 @@ what it is (a recognised model's file by its model), never over another one; eve
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -59,7 +60,7 @@ def description(tokenizer: Any, fmt: str = "") -> str:
     128,256 tokens)``), else its format, size and pattern. The size counts every token, special ones too, as the
     views and the built-in models' labels do (it left them out, and "599 tokens" stood above "600 tokens")."""
     n = len(tokenizer.vocab)
-    source = getattr(tokenizer, "pattern_source", None) or ""
+    source = tokenizer.pre_tokenization.source or ""
     if source.startswith("recognised"):
         model = references.short_name(tokenizer.name or "")
         return t("{model} (tiktoken ranks, {n:,} tokens)", model=model, n=n)
@@ -71,7 +72,7 @@ def description(tokenizer: Any, fmt: str = "") -> str:
 
 def pattern_shown(tokenizer: Any) -> str:
     """The pattern a tokenizer runs with: its name, or its regex cut short; "none" when it has none."""
-    pattern = getattr(tokenizer, "pattern", None)
+    pattern = tokenizer.pre_tokenization.pattern
     if pattern is None:
         return t("none")
     return pattern if pattern in PATTERNS else pattern[:60] + ("…" if len(pattern) > 60 else "")
@@ -81,15 +82,17 @@ def pattern_note(tokenizer: Any) -> str:
     """Which pattern a loaded tokenizer runs with and where it came from (Markdown-safe). A file of another family
     has no pattern but a pre-tokenizer of its own (a pipeline), or none (SentencePiece): "none (stored in the file)"
     said DeepSeek's three Splits were missing."""
-    if hasattr(tokenizer, "pre_tokenizer"):  # a Hugging Face pipeline: its stages, as the file gives them
-        if tokenizer.pre_tokenizer is None:
+    how = tokenizer.pre_tokenization
+    if how.stages is not None:  # a Hugging Face pipeline: its stages, as the file gives them
+        if not how.stages:
             return t("Pre-tokenization: none (the file has no pre-tokenizer).")
-        stages = str(tokenizer.pre_tokenizer.describe())
-        shown = stages if len(stages) <= 160 else stages[:160] + "…"
+        shown = how.stages if len(how.stages) <= 160 else how.stages[:160] + "…"
         return t("Pre-tokenization: the file's own pre-tokenizer, {stages}.", stages=plain(shown))
-    if hasattr(tokenizer, "piece_type"):  # SentencePiece: BPE on the whole normalized text
+    if how.whole_text:  # SentencePiece: BPE on the whole normalized text
         return t("Pre-tokenization: none: SentencePiece runs BPE on the whole (normalized) text, spaces as ▁.")
-    source = getattr(tokenizer, "pattern_source", None) or ""
+    if how.whitespace:  # classic BPE
+        return t("Pre-tokenization: the whitespace-separated words, each ending in </w>.")
+    source = how.source or ""
     if source == GPT2_ASSUMED:  # not read from the files: say so, and how to load them with another
         return t(
             "Pre-tokenization pattern: gpt2, assumed: vocab.json + merges.txt store no pattern. If the tokenizer was "
@@ -122,7 +125,7 @@ def same_tokenizer(one: Any, other: Any) -> bool:
     mine, theirs = loaded_from(one), loaded_from(other)
     if mine is not None and theirs is not None and (mine.digests, mine.pattern) == (theirs.digests, theirs.pattern):
         return True
-    same_pattern = getattr(one, "pattern", None) == getattr(other, "pattern", None)
+    same_pattern = replace(one.pre_tokenization, source=None) == replace(other.pre_tokenization, source=None)
     if not (same_pattern and one.special_tokens == other.special_tokens and one.vocab == other.vocab):
         return False
     try:

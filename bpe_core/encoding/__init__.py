@@ -17,7 +17,16 @@
 from .classic import ClassicTokenizer
 from .dropout import dropout_samples, encode_with_dropout
 from .lifetimes import Segmentation
+from .pre_tokenization import PreTokenization
 from .shape import TokenizerShape
 from .tokenizer import Tokenizer
 
-__all__ = ["ClassicTokenizer", "Segmentation", "Tokenizer", "TokenizerShape", "dropout_samples", "encode_with_dropout"]
+__all__ = [
+    "ClassicTokenizer",
+    "PreTokenization",
+    "Segmentation",
+    "Tokenizer",
+    "TokenizerShape",
+    "dropout_samples",
+    "encode_with_dropout",
+]

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 from .arguments import checked_text
 from .lifetimes import PERMANENT, Segmentation, merge_lifetimes
+from .pre_tokenization import PreTokenization
 
 END_OF_WORD = "</w>"
 UNKNOWN = "<unk>"
@@ -116,6 +117,11 @@ class ClassicTokenizer:
         """The id of a symbol as :meth:`segment` shows it (a trailing ``</w>`` read as the mark; bytes as UTF-8),
         else None."""
         return self._id.get(_atoms_of(token.decode("utf-8", errors="replace") if isinstance(token, bytes) else token))
+
+    @property
+    def pre_tokenization(self) -> PreTokenization:
+        """The whitespace-separated words (:meth:`pretokenize`)."""
+        return PreTokenization(whitespace=True)
 
     def pretokenize(self, text: str) -> list[str]:
         """The pieces BPE runs on, each encoded alone: the whitespace-separated words. Each gets its end-of-word

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .lifetimes import Segmentation
+from .pre_tokenization import PreTokenization
 
 if TYPE_CHECKING:
     from .classic import ClassicTokenizer
@@ -77,6 +78,11 @@ class TokenizerShape(Protocol):
 
     def segment(self, text: str) -> Segmentation:
         """``text``'s boundaries with their lifetimes: its tokens at every number of merges."""
+        ...
+
+    @property
+    def pre_tokenization(self) -> PreTokenization:
+        """How :meth:`pretokenize` cuts a text (views say it from this, never from the tokenizer's type)."""
         ...
 
     def pretokenize(self, text: str) -> list[str]:

@@ -14,21 +14,21 @@ from ..pretokenize import (
     check_normalization,
     compile_pattern,
     normalize,
-    normalize_stream,
     pattern_regex,
     pretokenize,
     replace_surrogates,
     split_on_special,
-    stream_pretokens,
 )
 from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
 from .decoding import Decoding
 from .fast import BatchEncoding, PieceEncoder
 from .lifetimes import Segmentation, text_segmentation
+from .pre_tokenization import PreTokenization
 from .ranks import derive_merges, merge_ranks_from_merges, merge_ranks_from_token_ranks
+from .stream_encoding import StreamEncoding
 
 
-class Tokenizer(Decoding, BatchEncoding):
+class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
     """A byte-level BPE tokenizer: 256 byte tokens, ordered merges, special tokens, a pattern.
 
     >>> tokenizer = Tokenizer({**{i: bytes([i]) for i in range(256)}, 256: b"ab"}, [(b"a", b"b")])
@@ -152,6 +152,11 @@ class Tokenizer(Decoding, BatchEncoding):
         return dict(self._token_id)
 
     @property
+    def pre_tokenization(self) -> PreTokenization:
+        """Its pattern (None: none) and, loaded from a file, where the pattern came from."""
+        return PreTokenization(pattern=self.pattern, source=self.pattern_source)
+
+    @property
     def pattern_regex(self) -> str | None:
         """The pre-tokenization regex (a named pattern's source), or None for no pre-tokenization."""
         return pattern_regex(self.pattern)
@@ -250,33 +255,6 @@ class Tokenizer(Decoding, BatchEncoding):
     def count_pretoken_tokens(self, counts: Mapping[str, int]) -> int:
         """The tokens that ``counts``' pre-tokens make, each counted its times (``TrainResult.pretoken_counts``)."""
         return self._pieces.count_tokens(counts)
-
-    def encode_iterable(self, texts: Iterable[str]) -> Iterator[int]:
-        """Encode a stream of text (e.g. a file's lines) lazily, giving the ids ``encode`` would.
-
-        Linear time and bounded memory on any text for the named patterns (see
-        :mod:`bpe_core.pretokenize.streaming` for why it is exact, and for custom patterns). With no
-        pre-tokenization (pattern None) the text between special tokens is one pre-token and is
-        held whole until it ends.
-
-        >>> tokenizer = Tokenizer({i: bytes([i]) for i in range(256)}, [], ["<s>"])
-        >>> list(tokenizer.encode_iterable(["a<", "s>b"]))
-        [97, 256, 98]
-        """
-        for ids in self.encode_iterable_batches(texts):
-            yield from ids
-
-    def encode_iterable_batches(self, texts: Iterable[str]) -> Iterator[list[int]]:
-        """:meth:`encode_iterable`'s ids, a list at a time (about one per 64K characters read): for
-        a caller that writes them out, a Python step per id would cost more than encoding them."""
-        special_ids = self._special_ids
-        if self.normalization is not None:
-            texts = normalize_stream(texts, self.normalization)
-        for pieces, special in stream_pretokens(texts, self.pattern, special_ids):
-            ids = self._pieces.encode_pieces(pieces)
-            if special is not None:
-                ids.append(special_ids[special])
-            yield ids
 
     # -- every vocab size at once -------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..encoding.arguments import checked_text
 from ..encoding.lifetimes import Segmentation
+from ..encoding.pre_tokenization import PreTokenization
 from ..pretokenize import replace_surrogates
 from .added_tokens import AddedTokens
 from .decoders import ByteFallback, Decoder
@@ -86,6 +87,11 @@ class PipelineTokenizer:
     def encode_iterable_batches(self, texts: Iterable[str]) -> Iterator[list[int]]:
         """:meth:`encode_iterable`'s ids as one list."""
         yield self.encode("".join(texts))
+
+    @property
+    def pre_tokenization(self) -> PreTokenization:
+        """The file's pre-tokenizer stages, described ("" when it has none)."""
+        return PreTokenization(stages=self.pre_tokenizer.describe() if self.pre_tokenizer is not None else "")
 
     def pretokenize(self, text: str) -> list[str]:
         """The pieces the model sees (normalized, pre-tokenized) as text, added tokens as they matched. A byte-level

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..arguments import checked_text
 from ..lifetimes import Segmentation, merge_lifetimes
+from ..pre_tokenization import PreTokenization
 from .decoding import Decoder
 from .merging import MergeEncoder
 from .model import SPACE_SYMBOL, PieceType, SentencePieceModel, byte_of_piece, check_model
@@ -212,6 +213,11 @@ class SentencePieceTokenizer:
     def normalize(self, text: str) -> str:
         """The text as SentencePiece normalizes it before encoding (spaces as ▁, the dummy prefix)."""
         return self._normalizer.normalize(_utf8_text(text))
+
+    @property
+    def pre_tokenization(self) -> PreTokenization:
+        """The whole normalized text, spaces as ▁ (cut only where no merge can cross: :meth:`pretokenize`)."""
+        return PreTokenization(whole_text=True)
 
     def pretokenize(self, text: str) -> list[str]:
         """The normalized text cut where no merge can cross: user-defined symbols, and the parts
