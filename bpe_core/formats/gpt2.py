@@ -87,8 +87,7 @@ def to_gpt2_text(token: bytes) -> str:
 def _to_latin1() -> dict[int, int]:
     # str.translate's table: each alphabet character to the Latin-1 character of its byte, and every other character
     # below U+0100 (which Latin-1 would encode as itself) to one that Latin-1 cannot encode.
-    table = {ord(char): byte for char, byte in _char_to_byte().items()}
-    return {code: table.get(code, 0xFFFF) for code in range(256)} | table
+    return dict.fromkeys(range(256), 0xFFFF) | {ord(char): byte for char, byte in _char_to_byte().items()}
 
 
 def from_gpt2_text(text: str) -> bytes | None:
