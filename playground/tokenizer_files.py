@@ -69,7 +69,8 @@ def load_files(files: list[File], pattern: Any = NOT_GIVEN) -> tuple[Any, str]:
         except PatternRequired:
             message = t(
                 "{files} is a tiktoken file of no known model: it holds no pre-tokenization pattern. Choose the "
-                "pattern it was made with under “Pattern” and click “Load tokenizer” again (the file stays in the box).",
+                "pattern it was made with under “Pattern” and click “Load tokenizer” again "
+                "(the file stays in the box).",
                 files=", ".join(names),
             )
             raise PatternNeeded(message) from None

@@ -120,3 +120,24 @@ def test_a_bad_id_is_a_value_error_naming_the_ids(shapes, bad):
             shape.token_text(bad)
         with pytest.raises(ValueError, match="is not"):
             shape.token_bytes(bad)
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=TEXTS)
+def test_each_piece_segmented_alone_is_the_text_segmented_at_every_size(shapes, text):
+    """``segment_piece`` over the pieces ``pretokenize`` gives is ``segment`` of the text between special tokens, at
+    every number of merges up to ``merge_steps`` (which is the number of merges here)."""
+    for shape in shapes:
+        assert shape.merge_steps == shape.num_merges
+        pieces = [shape.segment_piece(piece) for piece in shape.pretokenize(text)]
+        whole = [shape.segment(part) for part in (text.split("<|endoftext|>") if shape.byte_level else [text])]
+        for k in {0, 1, shape.merge_steps // 2, shape.merge_steps}:
+            assert [t for piece in pieces for t in piece.tokens_at(k)] == [
+                t for part in whole for t in part.tokens_at(k)
+            ]
+
+
+def test_the_start_of_bpe_is_data_on_the_shape(shapes):
+    byte_level, classic = shapes
+    assert (byte_level.end_of_word, classic.end_of_word) == ("", "</w>")
+    assert classic.segment_piece("low").tokens_at(0) == ["l", "o", "w", "</w>"]

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from bpe_core import PATTERNS, ExtendResult, Tokenizer, formats, save_extension
+from bpe_core import PATTERNS, ExtendResult, Tokenizer, TokenizerShape, formats, save_extension
 from bpe_core.formats.detection import FormatName
 from playground.i18n import N_, t
 from playground.kinds import kind_of
@@ -40,15 +40,13 @@ MIME = {
 }
 
 
-def size_caption(tokenizer: Any) -> str:
+def size_caption(tokenizer: TokenizerShape) -> str:
     """Its tokens and merges. A SentencePiece model's merges are score ranks (pieces of one score come in one step):
     the pairs derived from them (every split of every piece) outnumbered its tokens, "32,768 tokens (58,980
     merges)"; its merge steps are what the views cut it by."""
-    # A file of another family says its merge steps (SentencePiece: score ranks; a pipeline: its merge ranks), byte-
+    # The merge steps, as the views cut a tokenizer (SentencePiece: score ranks; a pipeline: its merge ranks), byte-
     # or character-level alike: the character-level one said 1,186 merges where its views count 1,013 steps.
-    steps = getattr(tokenizer, "merge_steps", None)
-    merges = tokenizer.num_merges if steps is None else steps
-    return t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=merges)
+    return t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=tokenizer.merge_steps)
 
 
 def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:

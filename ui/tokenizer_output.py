@@ -215,17 +215,15 @@ def word_steps(
     A tokenizer that continues a base starts from the base's tokens: ``offset`` (its merges before the new ones,
     ``playground.bases.base_offset``) and ``start``, the first step's caption; its rounds are its new merges.
     """
-    # A pre-token is the tokenizer's own piece; SentencePiece's are normalized already (segment would add a ▁), and
-    # its BPE starts from characters (bytes only where no piece holds one).
-    segment_piece = getattr(tokenizer, "segment_piece", None)
-    segmentation = (segment_piece or tokenizer.segment)(word)
+    # A pre-token is the tokenizer's own piece, normalized already (segment would normalize it again: a second ▁).
+    segmentation = tokenizer.segment_piece(word)
     lifetimes = segmentation.lifetimes
-    if segment_piece is not None:
-        first = t("start: one token per character")
-    elif tokenizer.byte_level:
-        first = t("start: one token per byte")
+    if tokenizer.end_of_word:
+        first = t("start: one symbol per character, then {mark}", mark=tokenizer.end_of_word)
+    elif tokenizer.byte_level and not tokenizer.pre_tokenization.whole_text:  # SentencePiece starts from characters
+        first = t("start: one token per byte")  # (with byte fallback, bytes only where no piece holds a character)
     else:
-        first = t("start: one symbol per character, then </w>")
+        first = t("start: one token per character")
     tokens = segmentation.tokens_at(offset)
     steps = [(start or first, _labels(tokenizer, tokens), [False] * len(tokens))]
     for life in sorted({life for life in lifetimes if offset <= life < PERMANENT}):

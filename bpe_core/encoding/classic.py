@@ -87,6 +87,7 @@ class ClassicTokenizer:
     # -- what it is (the shape every tokenizer has: :class:`~.shape.TokenizerShape`) ------------
 
     byte_level = False  # its tokens are symbols of characters (and </w>), not bytes of the text
+    end_of_word = END_OF_WORD  # each word's characters, then the mark (its own atom)
 
     @property
     def n_vocab(self) -> int:
@@ -141,6 +142,11 @@ class ClassicTokenizer:
     @property
     def num_merges(self) -> int:
         """How many merges the tokenizer has."""
+        return len(self._merge_atoms)
+
+    @property
+    def merge_steps(self) -> int:
+        """Its merges: one size each (see :class:`~.shape.TokenizerShape`)."""
         return len(self._merge_atoms)
 
     def truncated(self, k: int) -> ClassicTokenizer:
@@ -208,6 +214,10 @@ class ClassicTokenizer:
             shown.extend([*word, END_OF_WORD])
             lifetimes.extend(self._word_lifetimes((*word, END)))
         return Segmentation(shown, lifetimes, self.num_merges)
+
+    def segment_piece(self, piece: str) -> Segmentation:
+        """:meth:`segment` of one word :meth:`pretokenize` gave: its characters, then the mark."""
+        return self.segment(piece)
 
     def decode(self, ids: Iterable[int]) -> str:
         """The words joined by single spaces (whitespace is not kept); unknown characters as ``<unk>``.

@@ -54,6 +54,12 @@ class TokenizerShape(Protocol):
         ...
 
     @property
+    def merge_steps(self) -> int:
+        """How many sizes past the smallest :meth:`segment` counts: its merges (a SentencePiece model: its score
+        ranks, where pieces of one score come in one step; a Hugging Face pipeline: its merge ranks)."""
+        ...
+
+    @property
     def special_tokens(self) -> Mapping[str, int]:
         """Each special token and its id (matched before pre-tokenizing, never merged)."""
         ...
@@ -78,6 +84,17 @@ class TokenizerShape(Protocol):
 
     def segment(self, text: str) -> Segmentation:
         """``text``'s boundaries with their lifetimes: its tokens at every number of merges."""
+        ...
+
+    def segment_piece(self, piece: str) -> Segmentation:
+        """:meth:`segment` of one piece :meth:`pretokenize` gave, as BPE runs on it: not normalized or cut again
+        (a second normalization would add a second ``▁`` to a SentencePiece piece)."""
+        ...
+
+    @property
+    def end_of_word(self) -> str:
+        """What BPE puts after each piece's first symbols (classic BPE: ``</w>``; a pipeline's end-of-word suffix),
+        or ``""``."""
         ...
 
     @property

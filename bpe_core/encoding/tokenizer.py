@@ -128,6 +128,7 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
 
     byte_level = True  # its tokens are bytes of the text (a char-level tokenizer's: symbols of characters)
     unknown_id: int | None = None  # every text encodes: no id stands for what training never saw
+    end_of_word = ""  # BPE starts from a piece's bytes alone
 
     @property
     def vocab(self) -> dict[int, bytes]:
@@ -164,6 +165,11 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
     @property
     def num_merges(self) -> int:
         """How many merges (distinct merged tokens) the vocabulary has."""
+        return len(self._merge_rank)
+
+    @property
+    def merge_steps(self) -> int:
+        """Its merges: one size each (see :class:`~.shape.TokenizerShape`)."""
         return len(self._merge_rank)
 
     def merge_rank(self, token: bytes) -> int | None:
@@ -272,6 +278,10 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
             for piece, is_special in self._split_on_special(text)
         )
         return text_segmentation(parts, self._merge_rank, self.num_merges)
+
+    def segment_piece(self, piece: str) -> Segmentation:
+        """:meth:`segment` of one pre-token, BPE on its bytes alone (not split or normalized again)."""
+        return text_segmentation([([piece], False)], self._merge_rank, self.num_merges)
 
     def _split_on_special(self, text: str) -> Iterator[tuple[str, bool]]:
         text = replace_surrogates(normalize(checked_text(text), self.normalization))

@@ -152,6 +152,17 @@ def to_byte_level(text: str) -> str:
     return text.encode("utf-8").decode("latin-1").translate(_LATIN1_TO_ALPHABET)
 
 
+def from_byte_level(piece: str) -> str:
+    """A piece in GPT-2's byte alphabet as the text it spells; a piece that is not (an added token's) unchanged.
+
+    >>> from_byte_level("ĠÃ©"), from_byte_level("<｜end｜>")
+    (' é', '<｜end｜>')
+    """
+    if not all(char in CHAR_TO_BYTE for char in piece):
+        return piece
+    return bytes(CHAR_TO_BYTE[char] for char in piece).decode("utf-8", errors="replace")
+
+
 class ByteLevel(_Base):
     """Optionally a space before each piece and GPT-2's regex split, then bytes as GPT-2's alphabet."""
 

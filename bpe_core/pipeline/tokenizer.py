@@ -24,7 +24,7 @@ from .decoders import ByteFallback, Decoder
 from .decoders import ByteLevel as ByteLevelDecoder
 from .models import BPE
 from .normalizers import Normalizer
-from .pre_tokenizers import BYTE_TO_CHAR, CHAR_TO_BYTE, PreTokenizer
+from .pre_tokenizers import BYTE_TO_CHAR, CHAR_TO_BYTE, PreTokenizer, from_byte_level, to_byte_level
 from .segmenting import segmentation
 from .sizes import first_k, own_lifetimes, pair_ranks, truncated_model
 
@@ -101,7 +101,7 @@ class PipelineTokenizer:
         pieces = [tokens[piece] if isinstance(piece, int) else piece for piece in self._pieces(text, False)]
         if not self.byte_level:
             return pieces
-        return [_unmapped(piece) for piece in pieces]
+        return [from_byte_level(piece) for piece in pieces]
 
     def model_pieces(self, text: str) -> Iterator[str]:
         """The pieces the model encodes, in its own spelling (a byte-level pipeline's ``Ġ12``), the added tokens
@@ -133,9 +133,19 @@ class PipelineTokenizer:
     def segment(self, text: str) -> Segmentation:
         """``text``'s boundaries with their lifetimes: its tokens with the first k merges, for every k (bytes
         for a byte-level pipeline, else the tokens as the file spells them); see :mod:`.segmenting`."""
+        return self._segmentation(self._pieces(text, False))
+
+    def segment_piece(self, piece: str) -> Segmentation:
+        """:meth:`segment` of one piece :meth:`pretokenize` gave, not normalized or pre-tokenized again (a Prepend or
+        a Metaspace would add a second ``▁``); an added token's spelling, as :meth:`pretokenize` gives it, is it."""
+        shown = from_byte_level if self.byte_level else str
+        added = [token_id for token_id, spelled in self.added.spelling.items() if shown(spelled) == piece]
+        return self._segmentation(added[:1] or [to_byte_level(piece) if self.byte_level else piece])
+
+    def _segmentation(self, pieces: Iterable[str | int]) -> Segmentation:
         atom_bytes = self.token_bytes if self.byte_level else None
         added = {token.id: token.content for token in self.added.tokens}
-        return segmentation(self.model, self._pieces(text, False), atom_bytes, added)
+        return segmentation(self.model, pieces, atom_bytes, added)
 
     # -- decoding -----------------------------------------------------------------------------
 
@@ -230,6 +240,11 @@ class PipelineTokenizer:
     def num_merges(self) -> int:
         return len(self.model.merges)
 
+    @property
+    def end_of_word(self) -> str:
+        """The model's end-of-word suffix (``</w>``), ``""`` without one."""
+        return self.model.suffix
+
     # -- every size (bpe_core.analysis.ladder): the first k merges, k = 0 .. merge_steps ----------
 
     @property
@@ -279,10 +294,3 @@ if TYPE_CHECKING:  # mypy holds the pipeline to the shape every tokenizer has (t
 
     def _fills_the_shape(tokenizer: PipelineTokenizer) -> TokenizerShape:
         return tokenizer
-
-
-def _unmapped(piece: str) -> str:
-    """A piece in GPT-2's byte alphabet as the text it spells (a piece that is not, an added token's, unchanged)."""
-    if not all(char in CHAR_TO_BYTE for char in piece):
-        return piece
-    return bytes(CHAR_TO_BYTE[char] for char in piece).decode("utf-8", errors="replace")

@@ -117,7 +117,7 @@ def content_key(tokenizer: TokenizerShape) -> str:
         if source is None:
             key = f"object-{next(_content_numbers)}"
         else:
-            how = (source.digests, source.pattern, type(tokenizer).__name__, getattr(tokenizer, "pattern", None))
+            how = (source.digests, source.pattern, type(tokenizer).__name__, tokenizer.pre_tokenization)
             key = "file-" + hashlib.sha256(repr(how).encode()).hexdigest()[:24]
         _content_keys[tokenizer] = key
     return key

@@ -108,6 +108,8 @@ class SentencePieceTokenizer:
         """How many merges :attr:`merges` lists."""
         return len(self.merges)
 
+    end_of_word = ""  # BPE starts from a piece's characters alone
+
     @property
     def byte_level(self) -> bool:
         """True with byte fallback: every text encodes and each token stands for bytes of the normalized text
