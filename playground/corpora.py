@@ -190,6 +190,10 @@ DEFAULT_SAMPLE = next(iter(SAMPLES))
 SLUGS: dict[str, Sample] = {sample.slug: sample for sample in SAMPLES.values()}
 assert len(SLUGS) == len(SAMPLES), "sample slugs must be unique"
 DEFAULT_SLUG = SAMPLES[DEFAULT_SAMPLE].slug
+LANGUAGE_SLUGS = {"zh": "chinese-classics"}
+"""The sample a first visit starts on in an interface language (others start on ``DEFAULT_SLUG``): a Chinese learner
+on Chinese text. A link always carries its corpus, so this changes no link's meaning."""
+assert set(LANGUAGE_SLUGS.values()) <= set(SLUGS)
 PASTE = "paste"
 UPLOAD = "upload"
 PASTED = N_("pasted text")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from playground.corpora import LANGUAGE_SLUGS, SLUGS
 from playground.fields import LinkValueError
 from playground.i18n import Later, later
 from playground.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, TOKENIZER_FIELDS, URL_FIELDS, Session
@@ -116,6 +117,16 @@ def parse_link(params: Mapping[str, Sequence[str]]) -> tuple[dict[str, Any], lis
 
 def _quote(value: str) -> str:
     return value if len(value) <= 40 else value[:40] + "…"
+
+
+def start_in_the_language(s: Session, *, vocab_given: bool) -> None:
+    """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
+    Chinese classics), at that sample's vocab size unless the link gives one."""
+    slug = LANGUAGE_SLUGS.get(s.lang or "")
+    if slug is not None:
+        s.corpus = slug
+        if not vocab_given:
+            s.vocab = SLUGS[slug].vocab_size
 
 
 def workspace_id(params: Mapping[str, Sequence[str]]) -> str | None:

@@ -4,11 +4,11 @@ tokenizer a link describes (special tokens included), and the page's own link wr
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import APP, MERGES, TIMEOUT, no_exception, sess, unescaped
+from apptest_helpers import APP, MERGES, TIMEOUT, fresh, no_exception, sess, unescaped
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
-from playground.corpora import load_sample, sample_name
+from playground.corpora import DEFAULT_SLUG, SLUGS, load_sample, sample_name
 from playground.session import URL_FIELDS, Session
 from ui.frame import PAGES
 
@@ -139,3 +139,14 @@ def test_a_rerun_carrying_the_address_before_the_last_run_keeps_the_new_settings
     at.query_params.update({"vocab": "320"})  # a new address is still read as a link
     at.run()
     assert sess(at).vocab == 320
+
+
+def test_a_first_visit_in_chinese_starts_on_the_chinese_classics_and_a_link_keeps_its_corpus():
+    """A Chinese learner's first visit (no corpus in its link) trains on Chinese text by default, at that sample's
+    size; a link's corpus (links always carry it) and vocab stay as given; English keeps its own default."""
+    zh = sess(fresh(lang="zh"))
+    assert (zh.corpus, zh.vocab) == ("chinese-classics", SLUGS["chinese-classics"].vocab_size)
+    assert sess(fresh(lang="zh", vocab="700")).vocab == 700
+    linked = sess(fresh(lang="zh", corpus="toy-the-cat-in-the-hat", vocab="300"))
+    assert (linked.corpus, linked.vocab) == ("toy-the-cat-in-the-hat", 300)
+    assert sess(fresh(lang="en")).corpus == sess(fresh()).corpus == DEFAULT_SLUG

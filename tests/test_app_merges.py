@@ -253,7 +253,7 @@ def test_a_text_with_no_pair_says_that_it_ran_out_of_pairs_not_out_of_vocab(lang
     """Pasted "a" at vocab 600: no merge, because no pair occurs, and the page says that (it said the vocab size
     left no room)."""
     options_in(lang, monkeypatch)
-    at = fresh(lang=lang)
+    at = fresh(lang=lang, vocab="600")
     at.selectbox(key=Session.corpus.key).set_value(PASTE).run()
     at.text_area(key=Session.paste_box.key).input("a").run()
     click_train(at)
