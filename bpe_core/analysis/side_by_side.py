@@ -46,9 +46,40 @@ def boundary_offsets(tokens: Iterable[bytes]) -> list[int]:
     return offsets
 
 
-def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes]) -> list[bool]:
+ALIGNED_BYTES = 1 << 16
+"""Tokens that do not spell their text are aligned to it (:func:`text_offsets`) up to this many bytes of it."""
+
+
+def text_offsets(tokens: Sequence[bytes], text: bytes) -> list[int]:
+    """:func:`boundary_offsets` in ``text``: where tokens that do not spell the text exactly start and end in it. A
+    SentencePiece model's tokens begin with a space the text lacks (its dummy prefix, ▁), and a normalization may
+    change or drop characters: the token bytes are aligned to the text's (``difflib``), and each edge goes to the
+    text position of the bytes it follows (in a stretch the text lacks, to where the text goes on).
+
+    >>> text_offsets([b" Hello", b" world"], b"Hello world")
+    [0, 5, 11]
+    """
+    offsets = boundary_offsets(tokens)
+    joined = b"".join(tokens)
+    if joined == text or len(text) > ALIGNED_BYTES:
+        return offsets
+    import difflib
+
+    blocks = difflib.SequenceMatcher(None, joined, text, autojunk=False).get_matching_blocks()
+    aligned, block = [], 0
+    for offset in offsets:
+        while block < len(blocks) - 1 and offset > blocks[block].a + blocks[block].size:
+            block += 1
+        start, text_start, size = blocks[block]
+        aligned.append(text_start + min(max(offset - start, 0), size))
+    return aligned
+
+
+def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes], text: bytes | None = None) -> list[bool]:
     """For each token, whether the other segmentation of the same bytes lacks it (no token there
-    with the same start and end): the tokens that differ between two views.
+    with the same start and end): the tokens that differ between two views. Given the ``text`` both cut,
+    edges are placed in it (:func:`text_offsets`): a model that adds or normalizes characters is compared by
+    where its tokens fall in the text, not by its own bytes.
 
     Symmetric in spirit: against a finer view, the tokens a merge made are marked; against a
     coarser one, the pieces that were merged away.
@@ -59,8 +90,9 @@ def changed_tokens(tokens: Sequence[bytes], other_tokens: Sequence[bytes]) -> li
     [False, True, True]
     >>> changed_tokens([b"ab", b"cd"], [b"ab", b"c", b"d"])
     [False, True]
+    >>> changed_tokens([b" Hello", b" world"], [b"Hello", b" world"], b"Hello world")
+    [False, False]
     """
-    offsets = boundary_offsets(tokens)
-    other_offsets = boundary_offsets(other_tokens)
-    other_spans = set(pairwise(other_offsets))
+    place = boundary_offsets if text is None else lambda cut: text_offsets(cut, text)
+    offsets, other_spans = place(tokens), set(pairwise(place(other_tokens)))
     return [(start, stop) not in other_spans for start, stop in pairwise(offsets)]

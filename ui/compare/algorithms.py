@@ -154,6 +154,6 @@ def comparison(sample: str, results: list[tuple[str, Trained | str | None]], tab
     byte_level = [view for view, classic in views if not classic]
     # Classic symbols are not byte spans of the same text (whitespace is dropped): no outlines there; nor on a lone
     # byte-level view, which has no neighbour to differ from (it said "0 outlined" beside a classic one).
-    diffs = iter(neighbour_diffs(byte_level)) if len(byte_level) > 1 else None
+    diffs = iter(neighbour_diffs(byte_level, sample)) if len(byte_level) > 1 else None
     outlines = [None if classic or diffs is None else next(diffs) for _, classic in views]
     draw_views([view for view, _ in views], outlines, len(views))

@@ -186,13 +186,14 @@ def summary(n_tokens: int, n_bytes: int) -> str:
     return t("{n:,} tokens · {bpt:.2f} bytes/token", n=n_tokens, bpt=n_bytes / n_tokens) if n_tokens else t("no tokens")
 
 
-def neighbour_diffs(views: Sequence[View]) -> list[list[bool]]:
-    """For each view, which tokens have an edge its neighbour lacks (the view before it; the first
-    view is compared with the second)."""
+def neighbour_diffs(views: Sequence[View], text: str) -> list[list[bool]]:
+    """For each view of ``text``, which tokens have an edge its neighbour lacks (the view before it; the first
+    view is compared with the second), edges placed in the text (a SentencePiece view's tokens add a ▁ in front)."""
     if len(views) < 2:
         return [[False] * len(view.tokens) for view in views]
+    data = text.encode("utf-8", errors="surrogatepass")
     return [
-        analysis.changed_tokens(view.tokens, views[index - 1 if index else 1].tokens)
+        analysis.changed_tokens(view.tokens, views[index - 1 if index else 1].tokens, data)
         for index, view in enumerate(views)
     ]
 

@@ -158,7 +158,7 @@ def render(s: Session, subject: Subject) -> None:
             "that get merged. Hover a token for its id."
         )
     )
-    draw_views(views, neighbour_diffs(views), per_row=2)  # three a row gave one letter a line
+    draw_views(views, neighbour_diffs(views, text), per_row=2)  # three a row gave one letter a line
     tokenizer_output.licence_notes(s.refs)
 
 

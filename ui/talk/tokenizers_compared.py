@@ -39,5 +39,5 @@ def three_tokenizers() -> None:
     views = [reference_view(name, text, n_bytes) for name in s.talk_refs]
     st.html(COMPARE_CSS)  # the outline of differing tokens, as on the Compare page
     with st.container(key="bpe-row-three-tokenizers"):  # side by side in talk mode too (ui.stage)
-        draw_views(views, neighbour_diffs(views))
+        draw_views(views, neighbour_diffs(views, text))
     tokenizer_output.licence_notes(s.talk_refs)
