@@ -252,7 +252,15 @@ def test_a_size_above_what_the_corpus_can_make_trains_to_the_end_and_says_so(kin
 
 @pytest.mark.parametrize(
     "kind,vocab_size",
-    [("byte", 100), ("classic", 3), ("byte", 0), ("byte", -7), ("byte", 99_999_999), ("classic", 200_001)],
+    [
+        ("byte", 100),
+        ("classic", 3),
+        ("byte", 0),
+        ("byte", -7),
+        ("byte", 99_999_999),
+        ("classic", 200_001),
+        ("byte", 10**15),
+    ],
 )
 def test_a_vocab_size_no_training_can_give_is_refused_and_keeps_the_tokenizer(kind, vocab_size):
     """A vocab size below the base alphabet, or above what the app trains, is refused with a message saying
@@ -264,6 +272,14 @@ def test_a_vocab_size_no_training_can_give_is_refused_and_keeps_the_tokenizer(ki
     assert len(at.error) == 1 and "is not possible here" in at.error[0].value and "Choose a size" in at.error[0].value
     assert sess(at).trained is before
     assert _metric(at, "Merges made") == f"{before.num_merges:,}"
+
+
+def test_the_vocab_box_has_no_bounds_of_its_own():
+    """A browser keeps a typed value outside a number box's bounds to itself: the box turns red, and Train trained
+    the size before without a word (-5, 400,001). The box takes any whole number; Train refuses what it cannot
+    train, saying what is allowed (above)."""
+    box = fresh().number_input(key=Session.vocab.key)
+    assert (box.min, box.max) == (None, None)
 
 
 @pytest.mark.parametrize(

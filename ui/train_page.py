@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground import extend_form, train_form
-from playground.bases import BYTES, MAX_EXTENDED_VOCAB
+from playground.bases import BYTES
 from playground.corpora import CORPUS_CHOICES, PASTE, SLUGS, UPLOAD, sample_name
 from playground.i18n import N_, t
 from playground.kinds import Kind, kind_of
@@ -91,11 +91,10 @@ def settings_inputs(s: Session) -> None:
     )
     kind = kind_of(s.kind)
     extending = train_start.start_input(s, kind)
-    # Bounds only a link's: within them the hint below (and the Train button) says what a size needs, at once.
+    # No bounds here: a browser keeps a typed value outside a number box's bounds to itself (the box turns red and
+    # Train trained the size before, without a word); the hint below and the Train button say what a size needs.
     st.number_input(
         t("Vocab size"),
-        min_value=1,
-        max_value=MAX_EXTENDED_VOCAB,
         step=100,
         key=Session.vocab.key,
         persist_state="session",
