@@ -24,7 +24,14 @@ if not sources:
 else:
     if s.exported not in sources:
         s.exported = next(iter(sources))
-    st.selectbox(t("Tokenizer"), list(sources), format_func=sources.__getitem__, key=Session.exported.key)
+    st.selectbox(
+        t("Tokenizer"),
+        list(sources),
+        format_func=sources.__getitem__,
+        key=Session.exported.key,
+        on_change=export.keep_a_format_that_holds,
+        args=(s,),
+    )
     tokenizer = tokenizer_output.tokenizer_for(s, s.exported)
     if tokenizer is None:  # not reached: the choices are tokenizers the session has
         st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))

@@ -11,8 +11,7 @@ tokenizer instead of starting from bytes (``playground.bases``).
 >>> kind_of("byte").uses("base"), kind_of("classic").uses("alphabet"), kind_of("superword").uses("min_freq")
 (True, True, False)
 
-Pages and views never compare kind names: they ask ``kind_of(name)`` (tests/test_architecture.py holds ui/
-and pages/ to that).
+Pages and views never compare kind names: they ask ``kind_of(name)`` (held by tests/test_architecture.py).
 
 >>> kind_of("classic").pattern, kind_of("superword").pattern, kind_of("byte").pattern
 ('none', 'fixed', 'user')
@@ -234,8 +233,7 @@ TABLE: dict[str, Kind] = {
         plain_twin=True,
         time_factor=3,
     ),
-    # Tokenizers loaded from files (GPT-2, tiktoken, HF, the project's JSON) and the references: never trained
-    # here.
+    # Loaded from files (GPT-2, tiktoken, HF, the project's JSON), and the references: never trained here.
     "file": Kind("file", N_("Loaded from files"), N_("pattern {name}"), pretoken_limits, trains_on=None),
     # Files of the other families (a SentencePiece .model, a Hugging Face tokenizer.json with a pipeline of its
     # own): they encode exactly, and are cut to any size by their own rule (bpe_core.analysis.ladder), but the
@@ -247,6 +245,7 @@ TABLE: dict[str, Kind] = {
         pretoken_limits,
         trains_on=None,
         views=("algos", "choose", "languages", "health", "overlap"),
+        formats=("hf",),  # a tokenizer.json of its pipeline (a SentencePiece model's converted)
         views_note=N_(
             "This tokenizer is a SentencePiece model or a Hugging Face pipeline: the curve, side-by-side and "
             "vocabulary views read a byte-level tokenizer's merge ranks. Open the Choose a size, Languages, Health "
@@ -262,6 +261,7 @@ TABLE: dict[str, Kind] = {
         trains_on=None,
         byte_level=False,
         views=("algos", "languages"),
+        formats=("hf",),
         views_note=N_(
             "This tokenizer is character-level BPE from a file of another family (a SentencePiece model without "
             "byte fallback, or a Hugging Face pipeline of characters): the curve, side-by-side, vocabulary, size and "

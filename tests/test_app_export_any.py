@@ -48,6 +48,8 @@ def test_a_loaded_pipeline_downloads_as_hf_and_the_other_formats_say_why_not():
     load(at, "tokenizer.json", json.dumps(spec).encode("utf-8"))
     ((label, loaded),) = field(at, "loaded").items()
     assert type(loaded).__name__ == "PipelineTokenizer"
+    # The page opens on a format that holds it (it opened on GPT-2's, with a refusal at once); a choice then stays.
+    assert at.radio(key=Session.format.key).value == "hf" and not at.warning and at.get("download_button")
     for fmt in ("gpt2", "tiktoken", "bpe-playground"):
         at.radio(key=Session.format.key).set_value(fmt).run()
         no_exception(at)

@@ -15,9 +15,11 @@ from typing import Any, cast
 from bpe_core import PATTERNS, ExtendResult, Tokenizer, TokenizerShape, formats, save_extension
 from bpe_core.formats.detection import FormatName
 from playground.i18n import N_, t
-from playground.kinds import kind_of
+from playground.kinds import kind_of, loaded_kind
+from playground.session import TRAINED, Session
 from playground.text import plain
 from playground.trained import Request, Trained
+from ui.tokenizer_output import tokenizer_for
 
 LABELS = {
     "gpt2": N_("GPT-2 (zip)"),
@@ -47,6 +49,18 @@ def size_caption(tokenizer: TokenizerShape) -> str:
     # The merge steps, as the views cut a tokenizer (SentencePiece: score ranks; a pipeline: its merge ranks), byte-
     # or character-level alike: the character-level one said 1,186 merges where its views count 1,013 steps.
     return t("{n:,} tokens ({merges:,} merges).", n=len(tokenizer.vocab), merges=tokenizer.merge_steps)
+
+
+def keep_a_format_that_holds(s: Session) -> None:
+    """When the exported tokenizer changes: a format its kind can be written in (a file of another family: only a
+    ``tokenizer.json``), so the page does not open on a refusal; a format chosen that fits stays."""
+    tokenizer = tokenizer_for(s, s.exported)
+    if tokenizer is None:
+        return
+    trained = s.trained if s.exported == TRAINED else None
+    kind = kind_of(trained.request.kind) if trained is not None else loaded_kind(tokenizer)
+    if kind.formats and s.format not in kind.formats:
+        s.format = kind.formats[0]
 
 
 def export_files(tokenizer: Any, fmt: str, training: dict | None = None) -> dict[str, bytes]:

@@ -21,6 +21,7 @@ from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
 from playground.tokenizer_files import PatternNeeded, check_one_set, load_files, loaded_from, unpack
+from ui import export
 from ui.tokenizer_output import LOADED
 
 MAX_REGEX = 1_000
@@ -139,6 +140,7 @@ def select_loaded(s: Session, label: str) -> None:
     "Compare →" links then open on it)."""
     choice = LOADED + label
     s.tokenizer = s.compared = s.exported = choice
+    export.keep_a_format_that_holds(s)
 
 
 def import_box(
