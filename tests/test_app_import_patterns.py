@@ -202,6 +202,7 @@ def test_a_file_of_another_family_says_what_it_is_and_how_it_splits():
     assert "SentencePiece runs BPE on the whole" in import_box.pattern_note(mistral)
     note = unescaped(import_box.pattern_note(deepseek))
     assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, Split(") and "Isolated) → Split(" in note
+    assert "Split('\\p{N}{1,3}', Isolated)" in note and "\\u3040" in note  # as written (it showed '\\\\p{N}')
     assert export.size_caption(mistral) == f"32,768 tokens ({mistral.merge_steps:,} merges)."
     assert export.size_caption(deepseek) == f"129,280 tokens ({deepseek.num_merges:,} merges)."
 

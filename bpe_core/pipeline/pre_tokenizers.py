@@ -13,6 +13,7 @@ from typing import Protocol
 import regex
 
 from ..pretokenize import pretokenize
+from ..pretokenize.patterns import shown_pattern
 from .splitting import RUST_SPACE, RUST_WORD, Piece, budget_for, regex_spans, split_each, split_spans, timed_out
 
 
@@ -73,7 +74,8 @@ class Split(_Base):
         return out
 
     def describe(self) -> str:
-        return f"Split({self.shown!r}, {self.behavior}{', inverted' if self.invert else ''})"
+        # As written in the file (one backslash is one), characters that do not print escaped (DeepSeek's U+3040).
+        return f"Split({shown_pattern(self.shown, limit=1_000)}, {self.behavior}{', inverted' if self.invert else ''})"
 
 
 class CharSplit(_Base):
