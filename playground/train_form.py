@@ -49,6 +49,8 @@ def corpus_text(s: Session) -> str:
             raise SettingsError(later("The corpus is empty: paste some text, upload a .txt file or pick a sample."))
         return s.pasted.text
     if s.corpus == UPLOAD:
+        if s.upload is None and s.upload_problem:  # the uploader's own reason (an empty file, a binary one)
+            raise SettingsError(later("The uploaded file cannot be trained on: {problem}", problem=s.upload_problem))
         if s.upload is None:
             raise SettingsError(later("No file uploaded yet (or the upload was refused): upload a .txt file first."))
         return s.upload.text

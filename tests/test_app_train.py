@@ -336,13 +336,17 @@ def test_non_utf8_upload_trains_with_a_warning_counting_the_replaced_bytes():
     ],
 )
 def test_unusable_upload_is_refused_and_nothing_trained(name, data, message):
-    """A binary or empty file is refused with a message naming it; training then asks for a file."""
+    """A binary or empty file is refused with a message naming it; training then says why again (it said "No file
+    uploaded yet", beside the uploader showing the file)."""
     at = _upload(fresh(), name, data)
     assert len(at.error) == 1 and message in unescaped(at.error[0].value) and name in unescaped(at.error[0].value)
     assert sess(at).upload is None
     click_train(at)
     errors = [unescaped(error.value) for error in at.error]
-    assert len(errors) == 2 and message in errors[0] and "No file uploaded yet" in errors[1]  # the refusal stays put
+    assert len(errors) == 2 and message in errors[0]  # the refusal stays put
+    assert (
+        errors[1].startswith("The uploaded file cannot be trained on: ") and message in errors[1] and name in errors[1]
+    )
     assert sess(at).trained is None
 
 
