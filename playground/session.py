@@ -23,7 +23,7 @@ from playground.bases import BYTES, MAX_EXTENDED_VOCAB, is_file, parse_base
 from playground.corpora import CORPUS_CHOICES, DEFAULT_SLUG, SLUGS
 from playground.fields import Field, State, dump_on_off, on_off, one_of, short_text, whole_number
 from playground.i18n import DEFAULT as DEFAULT_LANG
-from playground.i18n import LANGUAGES
+from playground.i18n import LANGUAGES, Later
 from playground.kinds import FORMATS, KINDS, MAX_VOCAB, VIEWS, kind_of
 from playground.page_state import (
     ANY_TOKENIZER_VIEWS,
@@ -106,7 +106,7 @@ SESSION_MERGES = 40_000
 """Trained results a session keeps (switching back to an earlier setting is instant): at most four, with at most
 40,000 merges in all besides the newest (a trained tokenizer holds ~0.6 KB of memory a merge)."""
 
-Notice = tuple[str, str]
+Notice = tuple[str, str | Later]
 """(level: info, success, warning or error; text, already safe as Markdown) shown once by the frame."""
 
 
@@ -249,8 +249,9 @@ class Session(
             if field.key not in self.state and not field.uploader:
                 self.state[field.key] = field.initial()
 
-    def notice(self, level: str, markdown: str) -> None:
-        """Queue a message for the frame to show once (``markdown`` must already be safe)."""
+    def notice(self, level: str, markdown: str | Later) -> None:
+        """Queue a message for the frame to show once (``markdown`` must already be safe; a ``Later`` is translated
+        when shown, in the language the page is then drawn in: a link's ``lang`` is read after a restore)."""
         self.notices.append((level, markdown))
 
 

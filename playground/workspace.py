@@ -37,7 +37,7 @@ from bpe_core.formats import NOT_GIVEN
 from bpe_core.formats.native import tokenizer_from_json, tokenizer_to_json
 from bpe_core.pipeline import PipelineTokenizer
 from playground import caches
-from playground.i18n import t
+from playground.i18n import later, t
 from playground.session import FIELDS, Session
 from playground.text import human_bytes, plain
 from playground.text_files import Upload
@@ -210,13 +210,13 @@ def restore(s: Session, workspace: str) -> Removed | bool:
     if decoded.lost:
         s.notice(
             "warning",
-            t(
+            later(
                 "Your work in this tab was restored after the reload, except what could not be read back: {fields}.",
                 fields=plain(", ".join(decoded.lost)),
             ),
         )
     else:
-        s.notice("success", t("Your work in this tab was restored after the reload."))
+        s.notice("success", later("Your work in this tab was restored after the reload."))
     return True
 
 

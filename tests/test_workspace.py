@@ -186,3 +186,23 @@ def test_a_tokenizer_loaded_from_files_comes_back_from_those_files_with_its_patt
     assert again.pattern == loaded.pattern == made.pattern
     assert again.encode(CORPUS) == made.encode(CORPUS)
     assert decode(document, {}.get).lost == ["loaded"]  # a file gone from the store loses only this field
+
+
+def test_the_restored_notice_is_worded_in_the_language_the_page_opens_in():
+    """A tab's work restored, then its link read: an English tab's address opened with ``&lang=zh`` said "Your work in
+    this tab was restored" in English on a Chinese page. The notice is kept unworded until the page shows it."""
+    from playground import workspace
+    from playground.i18n import Later, t
+    from playground.session import Session
+
+    mine = Session({})
+    mine.initialize()
+    mine.browser, mine.workspace, mine.lang, mine.vocab = "b" * 32, "c" * 16, "en", 321
+    workspace.save(mine)
+    again = Session({})
+    again.initialize()
+    again.browser = mine.browser
+    assert workspace.restore(again, mine.workspace) is True and again.vocab == 321
+    [(level, notice)] = again.notices
+    assert level == "success" and isinstance(notice, Later)
+    assert t(notice, lang="zh") == t("Your work in this tab was restored after the reload.", lang="zh") != t(notice)

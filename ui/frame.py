@@ -169,7 +169,7 @@ def page(page_id: str) -> Session:
     s = state.current()
     s.page = page_id
     for level, text in s.notices:
-        getattr(st, level)(text)
+        getattr(st, level)(t(text) if isinstance(text, i18n.Later) else text)
     s.notices.clear()
     if page_id != "train":  # the Train page says it under its button, where the progress bar was
         page_training.cancel_notice(s)
