@@ -9,7 +9,6 @@ from streamlit.testing.v1 import AppTest
 
 import bpe_core
 from playground.corpora import DEFAULT_SLUG, SLUGS, load_sample, sample_name
-from playground.i18n import t
 from playground.session import URL_FIELDS, Session
 from ui.frame import PAGES
 
@@ -151,4 +150,3 @@ def test_a_first_visit_in_chinese_starts_on_the_chinese_classics_and_a_link_keep
     linked = sess(fresh(lang="zh", corpus="toy-the-cat-in-the-hat", vocab="300"))
     assert (linked.corpus, linked.vocab) == ("toy-the-cat-in-the-hat", 300)
     assert sess(fresh(lang="en")).corpus == sess(fresh()).corpus == DEFAULT_SLUG
-
