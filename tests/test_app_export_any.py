@@ -56,7 +56,7 @@ def test_a_loaded_pipeline_downloads_as_hf_and_the_other_formats_say_why_not():
         (warning,) = at.warning  # a limit of the format, not an error: the file loaded
         message = unescaped(warning.value)
         assert "cannot hold this tokenizer" in message and "normalizer: Lowercase" in message
-        assert "save it as hf" in message and not at.get("download_button")
+        assert "save it as Hugging Face" in message and not at.get("download_button")
     at.radio(key=Session.format.key).set_value("hf").run()
     no_exception(at)
     assert not at.error and not at.warning and at.get("download_button")
@@ -82,3 +82,26 @@ def test_a_sentencepiece_models_merges_are_counted_as_its_views_count_them(byte_
     steps = ladder(model).num_merges
     assert steps < model.num_merges  # the case that went wrong: score ranks are fewer than the pairs derived
     assert size_caption(model) == t("{n:,} tokens ({merges:,} merges).", n=len(model.vocab), merges=steps)
+
+
+def test_the_refusals_of_other_families_are_the_librarys_words_and_said_in_chinese():
+    """The byte-level formats' refusal of a pipeline or a SentencePiece model: in English the library's own words
+    (with the format's label for hf), in Chinese translated, the pipeline's stages kept as the file names them (the
+    Chinese page said only its first words in Chinese)."""
+    from bpe_core.formats import not_byte_level_bpe
+    from ui import export
+
+    for name in ("deepseek-v4", "mistral-7b-v3"):
+        if name not in bpe_core.reference_names():
+            pytest.skip(f"{name}'s package is not installed")
+        tokenizer = bpe_core.reference(name)
+        library = not_byte_level_bpe(tokenizer, "gpt2")
+        shown = export.export_error(ValueError(library), "gpt2")
+        assert shown == library.removesuffix("save it as hf") + "save it as Hugging Face"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("playground.i18n.language", lambda: "zh")
+            chinese = export.export_error(ValueError(library), "gpt2")
+        assert ("Hugging Face 流水线" if name == "deepseek-v4" else "SentencePiece 模型") in chinese
+        assert "所以不能保存为这种格式" in chinese and "save it" not in chinese
+        if name == "deepseek-v4":
+            assert "Split('\\p{N}{1,3}', Isolated)" in chinese and "model: BPE(" in chinese

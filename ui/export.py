@@ -6,6 +6,7 @@ Everything bpe_core writes loads back in the import box, the GPT-2 zip included.
 from __future__ import annotations
 
 import io
+import re
 import tempfile
 import zipfile
 from collections.abc import Callable
@@ -113,12 +114,33 @@ SUPERWORD_REFUSAL = N_(
 English to the library's)."""
 
 
+NOT_BYTE_LEVEL = {  # bpe_core.formats.not_byte_level_bpe's refusals, by what they begin with (tests hold them)
+    "a SentencePiece model": N_(
+        "a SentencePiece model merges characters by piece score, spells a space as ▁ and falls back to bytes; {fmt} "
+        "files hold only byte-level BPE (byte tokens, tiktoken's merge rule, one regex), so it cannot be saved in "
+        "that format: save it as {hf}"
+    ),
+    "a Hugging Face pipeline": N_(
+        "a Hugging Face pipeline runs stages a plain byte-level BPE has no place for ({stages}); {fmt} files hold "
+        "only byte-level BPE (byte tokens, tiktoken's merge rule, one regex), so it cannot be saved in that format: "
+        "save it as {hf}"
+    ),
+}
+_STAGES = re.compile(r"has no place for \((.*)\); ")
+
+
 def export_error(error: Exception, fmt: str) -> str:
-    """Why ``fmt`` cannot hold the tokenizer, as text (not yet escaped): the library's message, translated when it
-    is the refusal of a superword tokenizer."""
-    if str(error) == SUPERWORD_REFUSAL.format(fmt=fmt):
+    """Why ``fmt`` cannot hold the tokenizer, as text (not yet escaped): the library's message, in the session's
+    language when it is one the page knows (a superword tokenizer's, a file of another family's); the stages a
+    pipeline runs stay as the file names them."""
+    message = str(error)
+    if message == SUPERWORD_REFUSAL.format(fmt=fmt):
         return t(SUPERWORD_REFUSAL, fmt=fmt)
-    return str(error)
+    for start, template in NOT_BYTE_LEVEL.items():
+        stages = _STAGES.search(message)
+        if message.startswith(start) and message.endswith("save it as hf"):
+            return t(template, fmt=fmt, hf=t(LABELS["hf"]), stages=stages.group(1) if stages else "")
+    return message
 
 
 def round_trip_note(tokenizer: Any, fmt: str) -> str:
