@@ -61,8 +61,9 @@ def test_the_vocab_size_hint_says_at_once_what_is_wrong_with_a_size_for_the_base
     at.selectbox(key=Session.base.key).set_value("llama3").run()
     size = len(bases.reference_base("llama3").vocab)
     box = at.number_input(key=Session.vocab.key)
-    bounds = (box.proto.has_min, box.proto.min, box.proto.has_max, box.proto.max)
-    assert bounds == (True, 1, True, bases.MAX_EXTENDED_VOCAB)  # not JavaScript's safest integers
+    # No bounds of its own, as the trainer options' boxes: a bounded box kept a typed -5 or 400,001 to itself (see
+    # test_app_train.test_the_vocab_box_has_no_bounds_of_its_own); the hint and Train say what a size needs.
+    assert (box.min, box.max) == (None, None)
     box.set_value(1000).run()
     said = _said(at)
     assert f"at least {size + 1:,}, as Llama 3 has {size:,} tokens" in said
