@@ -136,6 +136,20 @@ def test_a_sentencepiece_view_is_compared_where_its_tokens_fall_in_the_text():
     assert in_text < len(ours) // 2 < by_bytes
 
 
+def test_tokens_that_differ_from_a_long_text_are_placed_by_their_own_bytes():
+    """Aligning tokens to a text that differs in many places (``difflib``) grows about as the cube of its length: a
+    stranger's long text must not hold the server, so past ``ALIGNED_BYTES`` the edges are the tokens' own; a
+    SentencePiece dummy space alone is placed in the text at any length."""
+    from bpe_core.analysis.side_by_side import ALIGNED_BYTES, text_offsets
+
+    text = bytes(b"abcdefgh "[(7 * i) % 9] for i in range(4 * ALIGNED_BYTES))
+    changed = bytes(ord("z") if i % 5 == 0 else byte for i, byte in enumerate(text))  # a difference every 5 bytes
+    tokens = [changed[i : i + 4] for i in range(0, len(changed), 4)]
+    assert text_offsets(tokens, text) == analysis.boundary_offsets(tokens)
+    spaced = [b" " + text[:4], *(text[i : i + 4] for i in range(4, len(text), 4))]
+    assert text_offsets(spaced, text) == list(range(0, len(text), 4)) + [len(text)]
+
+
 def test_reference_vocab_sizes():
     from bpe_core.reference import reference
 
