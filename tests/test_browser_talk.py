@@ -273,11 +273,27 @@ def test_question_mark_lists_the_keys_and_s_and_t_toggle_the_sidebar_and_talk_mo
     page.keyboard.press("?")
     overlay = page.locator(HELP)
     expect(overlay).to_be_visible()
-    for keys in ("n  PageDown", "p  PageUp", "s", "t", "space", "Home  End"):
+    for keys in ("n  PageDown", "p  PageUp", "→  ←  space", "s", "t", "space", "Home  End"):
         expect(overlay.locator("td", has_text=keys).first).to_be_visible()
     assert min(size for size, _, _, _ in text_sizes(page) if size) >= 28
     page.keyboard.press("Escape")
     expect(overlay).to_have_count(0)
+
+    # A step without a player: the arrows move the talk. Then "Next ▶" clicked with the mouse, and space: the player
+    # plays (the clicked button kept the focus, and space clicked it again: the talk skipped step 4).
+    page.keyboard.press("ArrowLeft")
+    at_step(page, 2)
+    page.keyboard.press("ArrowRight")
+    at_step(page, 3)
+    page.get_by_role("button", name=t("Next ▶")).click()
+    at_step(page, 4)
+    page.keyboard.press(" ")
+    expect(page.locator(PLAYER)).to_have_attribute("data-playing", "1")
+    page.keyboard.press(" ")
+    expect(page.locator(PLAYER)).to_have_attribute("data-playing", "0")
+    at_step(page, 4)
+    page.keyboard.press("p")
+    at_step(page, 3)
 
     sidebar = page.locator(SIDEBAR)
     expect(sidebar).to_have_attribute("data-collapsed", "true")

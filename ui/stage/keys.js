@@ -88,7 +88,12 @@ function onKey(e) {
   if (e.key === "Escape" && overlay) { hideKeys(); return; }
   if (e.key === "?") { e.preventDefault(); showKeys(); return; }
   if (e.key === "s") { e.preventDefault(); cancelFolds(); toggleSidebar(); return; }
-  const act = MOVES[e.key];
+  let act = MOVES[e.key];
+  // On a talk step with no player the keys a presenter tries first (→ ←, space) move the talk; where a player is
+  // drawn they are the player's.
+  if (!act && current.data.talk && current.data.steps && !window.__bpePlayer?.root?.isConnected) {
+    act = { ArrowRight: "next", " ": "next", ArrowLeft: "prev" }[e.key];
+  }
   if (!act) return;
   e.preventDefault();
   hideKeys();
@@ -121,11 +126,20 @@ function foldSoon(wanted, act) {
   pendingFolds = [0, 300, 1000].map((ms) => setTimeout(() => { if (wanted()) { cancelFolds(); act(); } }, ms));
 }
 
+// A button clicked with the mouse keeps the focus, so the keys pressed next went to it: space clicked it again (the
+// talk skipped a slide after a click on "Next") and the player ignored its keys. A click made with the keyboard
+// (detail 0) keeps its focus.
+function letGoOfClickedButton(e) {
+  const button = e.target instanceof Element ? e.target.closest("button") : null;
+  if (button && e.detail > 0) button.blur();
+}
+
 export default function (component) {
   const { data, setStateValue } = component;
   if (!data) return;
   if (!current) {
     document.addEventListener("keydown", onKey);
+    document.addEventListener("click", letGoOfClickedButton);
     window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(reportWidth, 300); });
   }
   current = { data, setStateValue };

@@ -26,6 +26,7 @@ def keys_help() -> list[tuple[str, str]]:
     return [
         ("n  PageDown", t("next step of the talk (next page elsewhere)")),
         ("p  PageUp", t("previous step (previous page)")),
+        ("→  ←  space", t("talk steps without a player: next / previous step")),
         ("v", t("the speaker notes in a second window (Talk page)")),
         ("t", t("talk mode on / off")),
         ("s", t("show / hide the sidebar")),
