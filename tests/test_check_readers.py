@@ -95,6 +95,7 @@ def test_pasted_lines_plain_and_classic():
     assert read_merges_text("é t\n").merges == [("é".encode(), b"t")]  # no GPT-2 mark: plain UTF-8
     assert read_merges_text("é t\n", alphabet="gpt2").merges == [(b"\xe9", b"t")]
     assert read_merges_text("es t\nest </w>\n").merges == [(b"es", b"t"), (b"est", b"</w>")]
+    assert read_merges_text("t h  \nth e \n").merges == [(b"t", b"h"), (b"th", b"e")]  # a paste's trailing spaces
 
 
 @pytest.mark.parametrize(
@@ -102,6 +103,7 @@ def test_pasted_lines_plain_and_classic():
     [
         ("t h e\n", "line 1: expected two tokens separated by one space"),
         ("t h\nth  e\n", "line 2: expected two tokens separated by one space"),
+        ("  newest\n", "a space in a token is written Ġ, as GPT-2's merges.txt does"),
         ("b't' 'h'\n", "line 1: expected two bytes literals"),
         ("\n\n", "holds no merges"),
         ('{"vocab": {}}', "is JSON but not a Hugging Face tokenizer.json"),

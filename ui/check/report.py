@@ -55,8 +55,8 @@ def report(checked: model.Checked, talk: bool = False) -> None:
         st.markdown(t("**Tie rules that pick yours:** none of the known ones."))
     st.caption(
         t(
-            "Of your merges after merge {number:,}, {same:,} equal bpe_core's at the same rank and {shared:,} "
-            "are learned by bpe_core at some rank.",
+            "Your merges after merge {number:,}: the same as bpe_core's at the same rank, {same:,}; learned by "
+            "bpe_core at some rank, {shared:,}.",  # (no verb to agree with a count: "1 are learned")
             number=k + 1,
             same=check.later_agreeing,
             shared=check.later_shared,

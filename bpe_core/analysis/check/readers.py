@@ -89,10 +89,13 @@ def _from_lines(text: str, source: str, alphabet: str) -> LearnerMerges:
         if line.lstrip().startswith(("b'", 'b"', "(")):
             rows.append((number, _bytes_literals(line, source, number)))
             continue
-        parts = line.split(" ")
+        parts = line.rstrip(" ").split(" ")  # trailing spaces (a copy and paste's) end no token: one cannot be empty
         if len(parts) != 2 or not all(parts):
+            space = ": a space in a token is written Ġ, as GPT-2's merges.txt does ('Ġ t')" if "" in parts else ""
             raise FormatError(
-                source, f"expected two tokens separated by one space (like 'th e'), got {line[:60]!r}", line=number
+                source,
+                f"expected two tokens separated by one space (like 'th e'), got {line[:60]!r}{space}",
+                line=number,
             )
         rows.append((number, parts))
     if not rows:
