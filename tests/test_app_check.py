@@ -314,3 +314,14 @@ def test_a_hugging_face_tokenizer_json_brings_its_special_tokens():
     assert sess(at).check_specials == "<|endoftext|>" and sess(at).check_uploaded.merges == trained.merges
     at.button(key="check_button").click().run()
     assert sess(at).checked.check.cause == "none" and at.success
+
+
+def test_merges_of_another_text_ask_whether_the_trainer_was_trained_on_this_one():
+    """A learner's most likely slip: the right merges checked against the wrong training text (the page's default is
+    the Python reference). The report asked to check how pairs are counted; it now also asks about the text."""
+    other = tutorial_train(load_sample("toy-low-lower-newest-widest"), 12, specials=[])
+    at = paste_and_check(check_page(), other)
+    assert sess(at).checked.check.first_difference == 0
+    (info,) = [unescaped(i.value) for i in at.info if "Training text" in unescaped(i.value)]
+    assert info.startswith("Was your trainer trained on this text? Its merge 1 ")
+    assert not [i for i in paste_and_check(check_page(), CORRECT).info if "Was your trainer" in i.value]

@@ -37,6 +37,16 @@ def report(checked: model.Checked, talk: bool = False) -> None:
         st.success(sentence, icon=":material/check_circle:")
         return
     st.warning(sentence, icon=":material/difference:")
+    if check.finding == "counts-first" or check.learner_count == 0:  # the learner's most likely slip: another text
+        st.info(
+            t(
+                "Was your trainer trained on this text? Its merge {number:,} is not what this text's counts give: "
+                "choose the text it was trained on under “Training text” (a trainer's first merge is its text's most "
+                "frequent pair).",
+                number=k + 1,
+            ),
+            icon=":material/help:",
+        )
     if len(check.tie_set) > 1:  # one pair at the top is no tie
         pairs = ", ".join(shown_pair(c.left, c.right) for c in check.tie_set)
         count, n = check.tie_set[0].count, len(check.tie_set)
