@@ -72,6 +72,10 @@ def test_the_code_beside_the_player_steps_with_it_and_predict_mode_keeps_score(s
     expect(player.locator("[data-role=predict-result]")).not_to_be_empty()
     expect(predict).to_have_attribute("data-score", re.compile(r"^[01]/1$"))  # one round answered, right or not
     page.screenshot(path=str(shots / "predict.png"))
+    page.keyboard.press("ArrowRight")  # after an answer → asks round 2 (it played round 2 unasked, then asked round 3)
+    expect(options.first).to_be_visible()
+    expect(player).to_have_attribute("data-round", "1")
+    expect(predict).to_have_attribute("data-score", re.compile(r"^[01]/1$"))
     page.context.close()
     # Without predict mode the code steps with the player: each round lights the line that decided it.
     page, watch = open_page(browser, f"{server}/Merges?corpus={CAT}&vocab=280&round=1", SMALL)

@@ -135,7 +135,9 @@ class Player {
 
   act(a) {
     if (!this.model) return;
-    if (a === "play" && this.predicting) return this.predictNext();
+    // Predicting, ▶ / space and → go on as Enter does: → played the next round unasked (the quiz then asked the one
+    // after it).
+    if ((a === "play" || a === "next") && this.predicting) return this.predictNext();
     if (a === "play") return this.playing ? this.pause(true) : this.play();
     if (a === "code") {
       this.codeOpen = !this.root.classList.contains("code-open") && Boolean(this.data.code);
