@@ -237,3 +237,19 @@ def test_classic_beside_byte_level_outlines_nothing_and_says_nothing_of_outlines
     assert len(views) == 2
     outlined = i18n.t(" · {n:,} outlined", lang=lang, n=0).strip(" ·0")
     assert not any(outlined in view or 'class="diff' in view or " diff" in view for view in views)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_merge_of_a_pair_of_one_token_says_it_is_counted_with_overlaps(lang):
+    """Step 3 merges a + a, counted 4 times in aaabdaaabac while 2 new tokens come of it: the room asked why. The step
+    says the pair is counted with overlaps and merged left to right; the count is the library's own."""
+    import bpe_core
+    from ui.talk import data
+
+    at = open_talk(step="3", talk="1", lang=lang)
+    first = bpe_core.train(data.PAIRS_TEXT, 257).trace[0]
+    assert first.left == first.right == b"a" and first.count == 4
+    said = " ".join(m.value for m in at.markdown)
+    assert (
+        i18n.t(" Counted with overlaps (“aaa” holds two “aa”), merged left to right (it makes one).", lang=lang) in said
+    )

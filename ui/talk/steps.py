@@ -106,6 +106,13 @@ def first_merge() -> None:
             count=record.count,
             id=record.new_id,
         )
+        # A pair of one token twice is counted overlapping, as BPE counts it, and merged left to right: the room saw
+        # 4 times above and 2 new tokens below, and asked.
+        + (
+            t(" Counted with overlaps (“aaa” holds two “aa”), merged left to right (it makes one).")
+            if record.left == record.right
+            else ""
+        )
     )
     segmentation = tokenizer.tokenizer.segment(data.PAIRS_TEXT)
     rows = "".join(
