@@ -98,6 +98,8 @@ def first_merge() -> None:
     if tokenizer is None:
         return
     record = tokenizer.trace[0]
+    # A pair of one token twice counts overlapping and merges left to right: 4 times, 2 new tokens; the room asked.
+    overlaps = N_(" Counted with overlaps (“aaa” holds two “aa”), merged left to right (it makes one).")
     st.markdown(
         t(
             "Round 1: the most frequent pair {left} + {right} ({count} times) becomes token {id}.",
@@ -106,13 +108,7 @@ def first_merge() -> None:
             count=record.count,
             id=record.new_id,
         )
-        # A pair of one token twice is counted overlapping, as BPE counts it, and merged left to right: the room saw
-        # 4 times above and 2 new tokens below, and asked.
-        + (
-            t(" Counted with overlaps (“aaa” holds two “aa”), merged left to right (it makes one).")
-            if record.left == record.right
-            else ""
-        )
+        + (t(overlaps) if record.left == record.right else "")
     )
     segmentation = tokenizer.tokenizer.segment(data.PAIRS_TEXT)
     rows = "".join(
