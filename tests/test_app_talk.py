@@ -253,3 +253,14 @@ def test_the_first_merge_of_a_pair_of_one_token_says_it_is_counted_with_overlaps
     assert (
         i18n.t(" Counted with overlaps (“aaa” holds two “aa”), merged left to right (it makes one).", lang=lang) in said
     )
+
+
+def test_the_reference_markers_legend_is_drawn_in_their_colour():
+    """Step 7: one text, its curve and three real tokenizers as markers coloured by the text; the markers' legend drew
+    them black beside blue markers."""
+    at = open_talk(step="7", talk="1")
+    (spec,) = [spec for spec in vega_specs(at) if "layer" in spec]
+    (points,) = [layer for layer in spec["layer"] if layer.get("name") == "points"]
+    colour = points["encoding"]["color"]["scale"]["range"]
+    assert len(points["encoding"]["color"]["scale"]["domain"]) == 1
+    assert points["encoding"]["shape"]["legend"]["symbolFillColor"] == colour[0]

@@ -117,11 +117,14 @@ def chart(lines: Sequence[Line], points: Sequence[dict], marks: Sequence[int] = 
         }
     )
     if points:
+        # The markers take their text's colour: with one text the shape legend draws them in it (it drew them black
+        # beside blue markers on the talk's slide); with several, in none of them.
+        single = {"symbolFillColor": PALETTE[0], "symbolStrokeColor": "#212529"} if len(labels) == 1 else {}
         shape = {
             "field": "tokenizer",
             "type": "nominal",
             "title": t("reference tokenizer"),
-            "legend": {"orient": legend, "direction": "vertical"},
+            "legend": {"orient": legend, "direction": "vertical", **single},
         }
         layers.append(
             {
