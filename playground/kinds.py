@@ -235,9 +235,8 @@ TABLE: dict[str, Kind] = {
     ),
     # Loaded from files (GPT-2, tiktoken, HF, the project's JSON), and the references: never trained here.
     "file": Kind("file", N_("Loaded from files"), N_("pattern {name}"), pretoken_limits, trains_on=None),
-    # Files of the other families (a SentencePiece .model, a Hugging Face tokenizer.json with a pipeline of its
-    # own): they encode exactly, and are cut to any size by their own rule (bpe_core.analysis.ladder), but the
-    # curve, side-by-side and vocabulary views read a byte-level tokenizer's ranks.
+    # Files of the other families (SentencePiece, a Hugging Face pipeline of its own): exact, cut to any size by their
+    # own rule (bpe_core.analysis.ladder); the curve, side-by-side and vocabulary views read byte-level ranks.
     "family-file": Kind(
         "family-file",
         N_("Loaded from files of other families"),
@@ -277,13 +276,13 @@ CHAR_FAMILY_FILE = TABLE["char-family-file"]
 CLASSIC = TABLE["classic"]
 
 
-def loaded_kind(tokenizer: TokenizerShape) -> Kind:
-    """The kind of a tokenizer loaded from files: byte-level BPE by merge ranks (GPT-2, tiktoken, most HF files, the
-    project's JSON), or a file of another family (SentencePiece, a Hugging Face pipeline), byte- or character-level
-    (``bpe_core.load`` gives no classic tokenizer: no format holds one). The views ask the kind."""
-    if isinstance(tokenizer, Tokenizer):
-        return LOADED
-    return FAMILY_FILE if tokenizer.byte_level else CHAR_FAMILY_FILE
+def loaded_kind(tokenizer: TokenizerShape, trained: str | None = None) -> Kind:
+    """A tokenizer's kind: ``trained``'s (its request's kind) for one trained here; loaded from files, byte-level BPE by
+    merge ranks (GPT-2, tiktoken, most HF files, the project's JSON), or a file of another family (SentencePiece, a
+    Hugging Face pipeline), byte- or character-level (no format holds classic BPE). The views ask the kind."""
+    if trained is not None:
+        return kind_of(trained)
+    return LOADED if isinstance(tokenizer, Tokenizer) else FAMILY_FILE if tokenizer.byte_level else CHAR_FAMILY_FILE
 
 
 def kind_of(name: str) -> Kind:

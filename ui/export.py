@@ -58,8 +58,8 @@ def keep_a_format_that_holds(s: Session) -> None:
     tokenizer = tokenizer_for(s, s.exported)
     if tokenizer is None:
         return
-    trained = s.trained if s.exported == TRAINED else None
-    kind = kind_of(trained.request.kind) if trained is not None else loaded_kind(tokenizer)
+    trained = s.trained.request.kind if s.exported == TRAINED and s.trained is not None else None
+    kind = loaded_kind(tokenizer, trained)
     if kind.formats and s.format not in kind.formats:
         s.format = kind.formats[0]
 
@@ -136,8 +136,8 @@ def export_error(error: Exception, fmt: str) -> str:
     message = str(error)
     if message == SUPERWORD_REFUSAL.format(fmt=fmt):
         return t(SUPERWORD_REFUSAL, fmt=fmt)
+    stages = _STAGES.search(message)
     for start, template in NOT_BYTE_LEVEL.items():
-        stages = _STAGES.search(message)
         if message.startswith(start) and message.endswith("save it as hf"):
             return t(template, fmt=fmt, hf=t(LABELS["hf"]), stages=stages.group(1) if stages else "")
     return message

@@ -147,7 +147,7 @@ class ClassicTokenizer:
     @property
     def merge_steps(self) -> int:
         """Its merges: one size each (see :class:`~.shape.TokenizerShape`)."""
-        return len(self._merge_atoms)
+        return self.num_merges
 
     def truncated(self, k: int) -> ClassicTokenizer:
         """The same tokenizer with only its first k merges (ids unchanged)."""

@@ -170,7 +170,7 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
     @property
     def merge_steps(self) -> int:
         """Its merges: one size each (see :class:`~.shape.TokenizerShape`)."""
-        return len(self._merge_rank)
+        return self.num_merges
 
     def merge_rank(self, token: bytes) -> int | None:
         """The rank of the merge that creates ``token``, or None for single bytes and specials."""

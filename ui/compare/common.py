@@ -16,7 +16,7 @@ import streamlit as st
 from bpe_core import TokenizerShape, analysis
 from playground import caches
 from playground.i18n import N_, t
-from playground.kinds import Kind, kind_of, loaded_kind
+from playground.kinds import Kind, loaded_kind
 from playground.references import STUDIED_REFERENCES
 from playground.session import REFERENCES, TRAINED, Session
 from playground.tokenizer_files import loaded_from
@@ -73,7 +73,7 @@ class Subject:
     @property
     def kind(self) -> Kind:
         """What kind of tokenizer it is (``playground.kinds``): its request's, or loaded from files."""
-        return kind_of(self.trained.request.kind) if self.trained is not None else loaded_kind(self.tokenizer)
+        return loaded_kind(self.tokenizer, self.trained.request.kind if self.trained is not None else None)
 
 
 def choices(s: Session, *, references: bool = False) -> dict[str, str]:
