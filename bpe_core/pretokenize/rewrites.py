@@ -11,11 +11,12 @@ twin 14.7 MB/s, possessive 16.4; Llama 3's 17.8 and 19.2). A repeat of one chara
 alternative by repeats of classes is given back to only if what follows could then start with a character of
 ``X``. So when ``X`` shares no character with any class that can come first after it (up to the first that
 must match at least once), or nothing follows it in its top-level alternative, giving back never helps, and
-``X?+``, ``X*+``, ``X++`` find the same matches. Anything else after it (a group, a lookahead, ``$``) leaves it
-as it is, and so does every repeat inside a group.
+``X?+``, ``X*+``, ``X++`` find the same matches. A group whose alternatives each start with a class (o200k's
+``(?i:'s|'t|...)?``) is read for those first characters; anything else after it (other groups, a lookahead, ``$``)
+leaves it as it is, and so does every repeat inside a group.
 
->>> print(possessive(r"[!-/]?[A-Z]*[a-z]+|[ ]+(?![a-z])"))
-[!-/]?+[A-Z]*+[a-z]++|[ ]+(?![a-z])
+>>> print(possessive(r"[!-/]?[A-Z]*[a-z]+|[ ]+(?![a-z])|[a-z]+(?i:'s|'t)?"))
+[!-/]?+[A-Z]*+[a-z]++|[ ]+(?![a-z])|[a-z]++(?i:'s|'t)?
 >>> print(without_dead_alternatives(r"[0-9]+|[^\x00-\x7f]?[^\x00-\x7f]+|(?:[^\x00-\x7f](?![a-z]))+|[a-z]+"))
 [0-9]+|[a-z]+
 """
@@ -42,7 +43,7 @@ def possessive(twin: str) -> str:
     for index, (kind, text, atom, quantifier, mode) in enumerate(items):
         if (
             kind == "atom"
-            and quantifier in ("?", "*", "+")
+            and (quantifier in ("?", "*", "+") or quantifier.startswith("{"))
             and not mode
             and _never_given_back(atom, items[index + 1 :])
         ):
@@ -112,14 +113,38 @@ def _items(twin: str) -> list[tuple[str, ...]]:
 
 def _never_given_back(atom: str, following: list[tuple[str, ...]]) -> bool:
     members = _members(atom)
-    for kind, _, next_atom, quantifier, _mode in following:
+    index = 0
+    while index < len(following):
+        kind, text, next_atom, quantifier, _mode = following[index]
         if kind == "bar":
             return True  # the alternative ends here: a match, never a way back
-        if kind != "atom" or members & _members(next_atom):
+        if kind == "atom":
+            first = _members(next_atom)
+        else:  # a group of alternatives that each start with a character class: o200k's (?i:'s|'t|...)?
+            first = _group_first(text)
+            quantifier = following[index + 1][1] if index + 1 < len(following) else ""
+            index += quantifier in ("?", "*")
+        if first is None or members & first:
             return False
         if not _nullable(quantifier):
             return True  # it must match a character, and none of X's
+        index += 1
     return True  # the end of the pattern
+
+
+def _group_first(group: str) -> frozenset[str] | None:
+    """The characters a group ``(?:..)`` or ``(?i:..)`` can start with, when each of its alternatives starts with
+    a class or a character that must match (else None: not read)."""
+    head = next((prefix for prefix in ("(?:", "(?i:") if group.startswith(prefix)), None)
+    if head is None:
+        return None
+    first: set[str] = set()
+    for alternative in _split_alternatives(group[len(head) : -1]):
+        if not alternative or alternative[0][0] != "atom" or _nullable(alternative[0][3]):
+            return None
+        members = _members(alternative[0][2])
+        first |= members | {character.swapcase() for character in members} if head == "(?i:" else members
+    return frozenset(first)
 
 
 def _members(atom: str) -> frozenset[str]:
