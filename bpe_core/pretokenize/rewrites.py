@@ -118,6 +118,7 @@ def _never_given_back(atom: str, following: list[tuple[str, ...]]) -> bool:
         kind, text, next_atom, quantifier, _mode = following[index]
         if kind == "bar":
             return True  # the alternative ends here: a match, never a way back
+        first: frozenset[str] | None
         if kind == "atom":
             first = _members(next_atom)
         else:  # a group of alternatives that each start with a character class: o200k's (?i:'s|'t|...)?
