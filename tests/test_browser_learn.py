@@ -126,5 +126,26 @@ def test_in_talk_mode_the_check_and_the_code_band_are_legible_at_1280x720(server
     problems = layout_problems(layout_report(page))
     assert not problems, (lang, "code band", problems)
     page.screenshot(path=str(shots / f"talk-code-{lang}.png"))
+    # Talk step 12 (predict mode) after a wrong answer, the longest verdict: the text being merged stays on the slide
+    # (the answer, the pair and the runner-ups had pushed it below the screen, one row half cut).
+    page.goto(f"{server}/Talk?step=12&lang={lang}&talk=1")
+    expect(player.locator("[data-role=predict] .option").first).to_be_visible(timeout=90_000)
+    wait_idle(page)
+    winner = page.evaluate("() => window.__bpePlayer.quiz.game.question.choices.findIndex(c => c.winner)")
+    page.keyboard.press(str(2 if winner == 0 else 1))
+    page.keyboard.press("Enter")
+    expect(player.locator("[data-role=predict-result]")).not_to_be_empty()
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    problems = layout_problems(layout_report(page, scroll=False))
+    assert not problems, (lang, "step 12 answered", problems)
+    rows = player.locator(".window.tokens").evaluate(
+        """w => { const box = w.getBoundingClientRect(); const tops = [...w.querySelectorAll('.tok')]
+            .map(tok => tok.getBoundingClientRect()).filter(r => r.bottom <= box.bottom + 0.5).map(r => r.top);
+          return [new Set(tops).size, box.bottom, document.querySelector('[data-testid=stMain]').scrollHeight
+            - document.querySelector('[data-testid=stMain]').clientHeight]; }"""
+    )
+    page.screenshot(path=str(shots / f"talk-predict-answered-{lang}.png"))
+    whole_rows, bottom, overflow = rows
+    assert whole_rows >= 2 and bottom <= PROJECTOR["height"] and overflow <= 1, (lang, rows)
     assert not watch.problems, watch.problems
     page.context.close()

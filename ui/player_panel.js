@@ -15,7 +15,7 @@ const RoundPanel = {
     this.newNode.dataset.role = "new";
     pair.append(this.leftNode, " + ", this.rightNode, " → ", this.newNode);
     this.pairNode = pair;
-    this.figures = el("div", "line");
+    this.figures = el("div", "line figures");
     this.candLine = el("div", "cands");
     this.candLine.appendChild(el("span", "lead", this.L.runnerUps + " "));
     this.chips = [];
@@ -27,6 +27,32 @@ const RoundPanel = {
   },
 
   renderInfo(k) {
+    this.drawInfo(k);
+    if (this.predicting && this.root.classList.contains("talk")) this.fitPredictWindow();
+  },
+
+  // A talk slide in predict mode: the question, its choices and the answer take a height of their own, so the window
+  // takes what is left of the screen below them, in whole rows, at least one (after an answer at 1280×720 the text
+  // being merged had gone below the screen, one row cut in half).
+  fitPredictWindow() {
+    const w = this.win;
+    const up = (node) => node.parentElement || node.getRootNode().host || null; // out of the component's shadow root
+    let scroller = up(this.root);
+    while (scroller && !/(auto|scroll)/.test(getComputedStyle(scroller).overflowY)) scroller = up(scroller);
+    if (!scroller) return;
+    const style = getComputedStyle(w);
+    const row = parseFloat(style.lineHeight);
+    const frame = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth) + parseFloat(style.paddingTop);
+    w.style.height = `${row + frame}px`; // one row, then measure what is below it
+    const box = w.getBoundingClientRect();
+    // Below the window: the player's foot and the rest of the page, to the bottom of the scroller's content.
+    const end = Math.max(...[...scroller.children].map((child) => child.getBoundingClientRect().bottom));
+    const under = end + parseFloat(getComputedStyle(scroller).paddingBottom) - box.bottom;
+    const room = scroller.getBoundingClientRect().top + scroller.clientHeight - box.top - under;
+    w.style.height = `${row * Math.max(1, Math.floor((room - frame) / row)) + frame}px`;
+  },
+
+  drawInfo(k) {
     const m = this.model;
     if (!m.merged) return; // drawn when the merges are inflated, a moment after the window
     if (this.predicting && this.renderQuiz(m, k)) return;
@@ -72,6 +98,7 @@ const RoundPanel = {
     this.root.dataset.predict = on ? "1" : "0";
     this.quiz.game.reset();
     this.quiz.node.hidden = !on;
+    if (!on) this.win.style.height = ""; // the slide's own height again (fitPredictWindow)
     if (on) this.pause(false);
     this.renderInfo(this.round);
   },
