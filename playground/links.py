@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from playground import references
 from playground.corpora import LANGUAGE_SLUGS, SLUGS
 from playground.fields import LinkValueError
 from playground.i18n import Later, later
@@ -119,9 +120,12 @@ def _quote(value: str) -> str:
     return value if len(value) <= 40 else value[:40] + "…"
 
 
-def start_in_the_language(s: Session, *, vocab_given: bool) -> None:
+def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool = False) -> None:
     """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
-    Chinese classics), at that sample's vocab size unless the link gives one."""
+    Chinese classics), at that sample's vocab size unless the link gives one, and compares with its language's
+    models (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some."""
+    if not refs_given:
+        s.refs = references.language_defaults(s.lang or "")
     slug = LANGUAGE_SLUGS.get(s.lang or "")
     if slug is not None:
         s.corpus = slug

@@ -33,7 +33,8 @@ the bases a training can continue from (``playground.bases``)."""
 DEFAULT_REFERENCES: tuple[str, ...] = REFERENCES[:3]
 """What a view compares with until the user chooses: OpenAI's three (small vocabularies, quick to load)."""
 ZH_DEFAULT_REFERENCES: tuple[str, ...] = ("qwen3.6", "deepseek-v4", "o200k_base")
-"""The talk's comparison in Chinese: Qwen and DeepSeek (much Chinese in their training) beside GPT-4o."""
+"""What a Chinese first visit compares with (Compare's references, the talk's step 8): Qwen and DeepSeek (much
+Chinese in their training) beside GPT-4o: a Chinese learner's first question is how they split Chinese."""
 
 SHORT_NAMES: dict[str, str] = {
     "gpt2": "GPT-2 (r50k)",
@@ -106,11 +107,11 @@ def offered() -> tuple[str, ...]:
     return tuple(name for name in REFERENCES if installed(name))
 
 
-def talk_defaults(lang: str) -> list[str]:
-    """The talk's comparison until the speaker chooses: in Chinese :data:`ZH_DEFAULT_REFERENCES` (those installed),
-    else OpenAI's three.
+def language_defaults(lang: str) -> list[str]:
+    """What the views compare with until the person chooses: in Chinese :data:`ZH_DEFAULT_REFERENCES` (those
+    installed), else OpenAI's three.
 
-    >>> talk_defaults("en")
+    >>> language_defaults("en")
     ['gpt2', 'cl100k_base', 'o200k_base']
     """
     chosen = [name for name in ZH_DEFAULT_REFERENCES if installed(name)] if lang == "zh" else []

@@ -150,3 +150,13 @@ def test_a_first_visit_in_chinese_starts_on_the_chinese_classics_and_a_link_keep
     linked = sess(fresh(lang="zh", corpus="toy-the-cat-in-the-hat", vocab="300"))
     assert (linked.corpus, linked.vocab) == ("toy-the-cat-in-the-hat", 300)
     assert sess(fresh(lang="en")).corpus == sess(fresh()).corpus == DEFAULT_SLUG
+
+
+def test_a_first_visit_in_chinese_compares_with_qwen_deepseek_and_gpt4o_unless_the_link_names_models():
+    """Compare's references follow the first visit's language as the talk's step 8 does (a Chinese learner asks first
+    how Qwen and DeepSeek split Chinese); a link's refs stay as given; English keeps OpenAI's three."""
+    from playground.references import DEFAULT_REFERENCES, ZH_DEFAULT_REFERENCES, installed
+
+    assert sess(fresh(lang="zh")).refs == [name for name in ZH_DEFAULT_REFERENCES if installed(name)]
+    assert sess(fresh(lang="zh", refs="gpt2,llama3")).refs == ["gpt2", "llama3"]
+    assert sess(fresh(lang="en")).refs == sess(fresh()).refs == list(DEFAULT_REFERENCES)

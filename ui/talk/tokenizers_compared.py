@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.i18n import language, t
-from playground.references import talk_defaults
+from playground.references import language_defaults
 from playground.session import Session
 from ui import state, tokenizer_output
 from ui.compare.common import CSS as COMPARE_CSS
@@ -21,7 +21,7 @@ def three_tokenizers() -> None:
     text = data.ZH_THREE_TEXT if language() == "zh" else data.THREE_TEXT
     s = state.current()
     if not s.talk_refs:
-        s.talk_refs = talk_defaults(language())
+        s.talk_refs = language_defaults(language())
     n_bytes = len(text.encode("utf-8"))
     st.markdown(t("The same text, {n} tokenizers. Outlined: tokens the neighbour does not have.", n=len(s.talk_refs)))
     if not s.talk:  # on the projector the slide is the comparison: the speaker chose before (or by the link)
