@@ -59,7 +59,7 @@ def _ascii_twin(source: str, *, rewrite: bool = True) -> str:
     backtrack anyway).
 
     >>> print(_ascii_twin(r"\p{N}{1,3}|\s+(?!\S)"))
-    [0-9]{1,3}|[\x09-\x0d\x20]+(?![\x00-\x08\x0e-\x1f\x21-\x7f])
+    [0-9]{1,3}+|[\x09-\x0d\x20]+(?![\x00-\x08\x0e-\x1f\x21-\x7f])
     """
     ascii_chars = [chr(code) for code in range(128)]
     version = regex.V1 if source.startswith(_V1_FLAG) else regex.V0
