@@ -3,13 +3,14 @@ from files; others side by side with their counts, ids to copy, and ids typed ba
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from playground.i18n import N_, t
 from playground.session import MAX_LINK_TEXT, TRAINED, Session
 from playground.text import plain
 from ui import dropout, encode_side, frame, import_box, page_training, tokenizer_output
-from ui.token_html import display_str
 
 s = frame.page("encode")
 st.title(t("Encode text"))
@@ -87,7 +88,8 @@ else:
     if s.step_word not in words:
         s.step_word = words[0]
     # (None only for a box without a choice: this one has its step_word)
-    word = st.selectbox(t("Word (pre-token)"), words, format_func=display_str, key=Session.step_word.key) or words[0]
+    label = partial(tokenizer_output.piece_label, tokenizer)
+    word = st.selectbox(t("Word (pre-token)"), words, format_func=label, key=Session.step_word.key) or words[0]
     try:
         steps = tokenizer_output.steps_of(tokenizer, word, s.trained if s.tokenizer == TRAINED else None)
     except Exception as error:  # noqa: BLE001 -- shown, never a traceback

@@ -158,6 +158,16 @@ def test_a_character_split_across_tokens_is_shown_as_bytes():
     assert spans[0].text == "⟨E4 BD⟩" and spans[0].inner_tags == ["tokbytes"]
 
 
+def test_a_sentencepiece_word_reads_in_the_word_box_as_its_tokens_draw_it():
+    """Mistral 7B v3's pieces hold ▁ for a space; the box names a word as its steps and tokens draw it (·Hello)."""
+    pytest.importorskip("mistral_common")
+    at = _encode_page(text="Hello world", tokenizer="mistral-7b-v3")
+    options = at.selectbox(key=Session.step_word.key).options
+    assert options == ["·Hello", "·world"], options
+    steps = _steps(at)
+    assert "".join(steps[0][1]) == "·Hello" and "".join(steps[-1][1]) == "·Hello"
+
+
 def test_word_step_view_replays_the_merges_of_one_word():
     """From one token per byte to the final tokens, each step applies the lowest-ranked merge left."""
     at = _encode_page(tokenizer="gpt2")

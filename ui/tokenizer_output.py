@@ -190,6 +190,12 @@ def pretokens(tokenizer: TokenizerShape, text: str, limit: int = 300) -> list[st
     return list(seen)
 
 
+def piece_label(tokenizer: TokenizerShape, piece: str) -> str:
+    """A pre-token as its tokens draw it: SentencePiece's pieces hold ▁ for a space, which its tokens show as ·
+    (the word box said ``▁Hello`` above steps that start ``· H e l l o``)."""
+    return token_html.display_str(piece.replace("▁", " ") if tokenizer.pre_tokenization.whole_text else piece)
+
+
 @dataclass(frozen=True)
 class UnknownSymbol:
     """A character classic BPE never saw in training: it stays alone and is encoded as ``<unk>``."""
