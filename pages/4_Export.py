@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.bases import own_format
+from playground.file_labels import shown_label
 from playground.i18n import N_, t
 from playground.session import FORMATS, REFERENCES, TRAINED, Session
 from playground.text import human_bytes, plain
@@ -96,6 +97,7 @@ import_box.import_box(
     now_where=N_("Download above now offers it (the others stay under Tokenizer); Encode and Compare open on it too."),
 )
 if s.loaded:  # each label says its size already
-    st.caption(t("Loaded in this session: {files}", files=plain("; ".join(s.loaded))))
+    shown = (shown_label(label, tokenizer) for label, tokenizer in s.loaded.items())
+    st.caption(t("Loaded in this session: {files}", files=plain("; ".join(shown))))
     st.page_link("pages/3_Compare.py", label=t("Compare →"))
     st.page_link("pages/2_Encode.py", label=t("Encode →"))

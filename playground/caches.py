@@ -172,6 +172,8 @@ BASE_DIGESTS: weakref.WeakKeyDictionary = weak("trained.base_digests", "a loaded
 TOKENIZER_DIGESTS: weakref.WeakKeyDictionary = weak(
     "workspace.tokenizer_digests", "a loaded tokenizer's digest in the reload store"
 )
+FILE_LABELS: weakref.WeakKeyDictionary = weak("file_labels.shown", "a loaded tokenizer's label in each language")
+FILE_SIZES: weakref.WeakKeyDictionary = weak("file_labels.sizes", "a loaded tokenizer's count of tokens")
 LOADED_SOURCES: weakref.WeakKeyDictionary = weak(
     "tokenizer_files.sources", "the files a loaded tokenizer came from (their bytes: what a reload loads again)"
 )

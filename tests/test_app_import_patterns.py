@@ -6,13 +6,24 @@ from __future__ import annotations
 
 import pytest
 import test_open_models as own
-from apptest_helpers import CAT, ENCODE, fresh, no_exception, open_page, sess, token_spans, trained_on, unescaped
+from apptest_helpers import (
+    CAT,
+    ENCODE,
+    fresh,
+    no_exception,
+    open_page,
+    options_in,
+    sess,
+    token_spans,
+    trained_on,
+    unescaped,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bpe_core
 from bpe_core.formats import save_tiktoken
-from playground import i18n, workspace
+from playground import file_labels, i18n, workspace
 from playground.session import TRAINED, Session
 from ui import import_box
 from ui.tokenizer_output import loaded_choice
@@ -97,9 +108,28 @@ def test_a_label_never_takes_another_tokenizers_place(keys):
     }
     loaded: dict = {}
     for key in keys:
-        loaded[import_box.loaded_label(loaded, "tokenizer.json", tokenizers[key])] = tokenizers[key]
+        loaded[file_labels.loaded_label(loaded, "tokenizer.json", tokenizers[key])] = tokenizers[key]
     assert len(loaded) == len(set(keys))
     assert {id(tokenizer) for tokenizer in loaded.values()} == {id(tokenizers[key]) for key in set(keys)}
+
+
+def test_a_files_label_is_worded_in_the_pages_language_after_loading(tmp_path, monkeypatch):
+    """Loaded in English, shown in 中文 once the language changes (the label, the key the store and the choices keep,
+    stays as it was made)."""
+    _, data = trained("the quick brown fox jumps over the lazy dog " * 4, 290, tmp_path, "a")
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.tiktoken", data, pattern="llama3")
+    ((label, tokenizer),) = sess(at).loaded.items()
+    english, chinese = (file_labels.description(tokenizer, "tiktoken", lang=lang) for lang in ("en", "zh"))
+    assert english in label and chinese != english
+    at.session_state[i18n.LANG_KEY] = "zh"
+    at.run()
+    no_exception(at)
+    options_in("zh", monkeypatch)
+    shown = [option for option in at.selectbox(key=Session.tokenizer.key).options if "tokenizer.tiktoken" in option]
+    assert len(shown) == 1 and chinese in shown[0] and english not in shown[0], shown
+    assert list(sess(at).loaded) == [label]
+    assert file_labels.shown_label(f"{label} (2)", tokenizer, lang="zh").endswith(f"{chinese} (2)")
+    assert file_labels.shown_label("typed by hand", tokenizer, lang="zh") == "typed by hand"
 
 
 def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
@@ -198,7 +228,7 @@ def test_a_file_of_another_family_says_what_it_is_and_how_it_splits():
         if name not in bpe_core.reference_names():
             pytest.skip(f"{name}'s package is not installed")
     mistral, deepseek = bpe_core.reference("mistral-7b-v3"), bpe_core.reference("deepseek-v4")
-    assert import_box.description(mistral, "sentencepiece") == "SentencePiece BPE model: 32,768 tokens"
+    assert file_labels.description(mistral, "sentencepiece") == "SentencePiece BPE model: 32,768 tokens"
     assert "SentencePiece runs BPE on the whole" in import_box.pattern_note(mistral)
     note = unescaped(import_box.pattern_note(deepseek))
     assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, Split(") and "Isolated) → Split(" in note

@@ -164,7 +164,9 @@ def test_possessive_twin_matches_as_the_plain_one(name, text):
 
 
 def test_possessive_only_where_nothing_could_be_given_back():
-    assert possessive(r"[a-z]*[a-z]+|[ ]+(?![a-z])|[ ]*$|[0-9]+(?=x)") == r"[a-z]*[a-z]++|[ ]+(?![a-z])|[ ]*$|[0-9]+(?=x)"
+    assert (
+        possessive(r"[a-z]*[a-z]+|[ ]+(?![a-z])|[ ]*$|[0-9]+(?=x)") == r"[a-z]*[a-z]++|[ ]+(?![a-z])|[ ]*$|[0-9]+(?=x)"
+    )
     # A group is read for the characters its alternatives start with; (?i:..) with both cases of each.
     assert possessive(r"[0-9]+(?:x|y)|[a-z]+(?:x|1)|[A-Z]+(?i:'s|s)?|[a-z]+(?:'s)?[a-z]") == (
         r"[0-9]++(?:x|y)|[a-z]+(?:x|1)|[A-Z]+(?i:'s|s)?|[a-z]+(?:'s)?[a-z]"

@@ -9,18 +9,17 @@ what it is (a recognised model's file by its model), never over another one; eve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import streamlit as st
 
 from bpe_core import PATTERNS
 from bpe_core.formats import GPT2_ASSUMED, NOT_GIVEN
-from playground import references
+from playground.file_labels import loaded_label, pattern_shown
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import plain
-from playground.tokenizer_files import PatternNeeded, check_one_set, load_files, loaded_from, unpack
+from playground.tokenizer_files import PatternNeeded, check_one_set, load_files, unpack
 from ui import export
 from ui.tokenizer_output import LOADED
 
@@ -42,41 +41,6 @@ def pattern_argument(choice: str, regex: str) -> Any:
             raise ValueError(t("A pattern's regex can be at most {n:,} characters.", n=MAX_REGEX))
         return regex
     return NOT_GIVEN if choice == IMPORT_AUTO else choice
-
-
-FORMAT_NAMES = {
-    "hf": N_("tokenizer.json (Hugging Face): BPE, {n:,} tokens"),
-    "tiktoken": N_("tiktoken ranks: {n:,} tokens, pattern {pattern}"),
-    "gpt2": N_("GPT-2 vocab.json + merges.txt: {n:,} tokens, pattern {pattern}"),
-    "tekken": N_("Mistral Tekken file: {n:,} tokens"),
-    "sentencepiece": N_("SentencePiece BPE model: {n:,} tokens"),
-    "bpe-playground": N_("bpe-playground file: {n:,} tokens, pattern {pattern}"),
-}
-"""What a loaded file is, by its format (``bpe_core.formats.detect_format``); a recognised model's file says its
-model instead (:func:`description`)."""
-
-
-def description(tokenizer: Any, fmt: str = "") -> str:
-    """What a loaded tokenizer is: a recognised model's tiktoken file by its model (``Llama 3 (tiktoken ranks,
-    128,256 tokens)``), else its format, size and pattern. The size counts every token, special ones too, as the
-    views and the built-in models' labels do (it left them out, and "599 tokens" stood above "600 tokens")."""
-    n = len(tokenizer.vocab)
-    source = tokenizer.pre_tokenization.source or ""
-    if source.startswith("recognised"):
-        model = references.short_name(tokenizer.name or "")
-        return t("{model} (tiktoken ranks, {n:,} tokens)", model=model, n=n)
-    if fmt in FORMAT_NAMES:
-        return t(FORMAT_NAMES[fmt], n=n, pattern=pattern_shown(tokenizer))
-    kind = t("byte-level BPE") if tokenizer.byte_level else t("classic BPE")
-    return t("{kind}: {n:,} tokens, pattern {pattern}", kind=kind, n=n, pattern=pattern_shown(tokenizer))
-
-
-def pattern_shown(tokenizer: Any) -> str:
-    """The pattern a tokenizer runs with: its name, or its regex cut short; "none" when it has none."""
-    pattern = tokenizer.pre_tokenization.pattern
-    if pattern is None:
-        return t("none")
-    return pattern if pattern in PATTERNS else pattern[:60] + ("…" if len(pattern) > 60 else "")
 
 
 def pattern_note(tokenizer: Any) -> str:
@@ -104,35 +68,6 @@ def pattern_note(tokenizer: Any) -> str:
     else:
         where = t("chosen here") if source == "given" else t("stored in the file")
     return t("Pre-tokenization pattern: {pattern} ({where}).", pattern=plain(pattern_shown(tokenizer)), where=where)
-
-
-def loaded_label(loaded: dict[str, Any], names: str, tokenizer: Any, fmt: str = "") -> str:
-    """A new entry's label: the files' names, then what the tokenizer is (:func:`description`), or the description
-    alone when it holds the names; never one already holding another tokenizer (two files of the same kind get
-    ``(2)``, ``(3)``…). The same tokenizer loaded again keeps its label. Names first: a chooser cuts long labels at
-    its width, and "File: Mistral Tekken file: 131,072 tokens · tek…" hid which file it was."""
-    described = description(tokenizer, fmt)
-    base = described if names in described else f"{names} · {described}"
-    label, n = base, 1
-    while label in loaded and not same_tokenizer(loaded[label], tokenizer):
-        n += 1
-        label = f"{base} ({n})"
-    return label
-
-
-def same_tokenizer(one: Any, other: Any) -> bool:
-    """The same vocabulary, special tokens, pattern and merges (what encoding depends on); the same files loaded the
-    same way are that without comparing (a ranks file's merges are derived to compare: seconds for Llama 3)."""
-    mine, theirs = loaded_from(one), loaded_from(other)
-    if mine is not None and theirs is not None and (mine.digests, mine.pattern) == (theirs.digests, theirs.pattern):
-        return True
-    same_pattern = replace(one.pre_tokenization, source=None) == replace(other.pre_tokenization, source=None)
-    if not (same_pattern and one.special_tokens == other.special_tokens and one.vocab == other.vocab):
-        return False
-    try:
-        return bool(one.merges == other.merges)
-    except ValueError:  # ranks whose merges cannot all be derived (Llama 3's): the same ranks, by id, are the same
-        return True
 
 
 def select_loaded(s: Session, label: str) -> None:

@@ -17,6 +17,7 @@ from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
 from playground import caches, references
 from playground.bases import base_offset
+from playground.file_labels import shown_label
 from playground.i18n import N_, t
 from playground.session import TRAINED, Session
 from playground.trained import Trained
@@ -161,7 +162,9 @@ def tokenizer_choices(s: Session) -> dict[str, str]:
     """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
     choices = {TRAINED: t("Just trained: {label}", label=s.trained.label)} if s.trained is not None else {}
     choices.update({name: reference_label(name) for name in reference_options((s.tokenizer, s.compared))})
-    choices.update({LOADED + label: t("File: {label}", label=label) for label in s.loaded})
+    choices.update(
+        {LOADED + label: t("File: {label}", label=shown_label(label, s.loaded[label])) for label in s.loaded}
+    )
     return choices
 
 

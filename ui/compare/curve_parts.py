@@ -17,6 +17,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core.analysis.heldout import CHUNK_CHARS, Part, PartCount, count_parts, premiums, split_sections
+from playground.file_labels import shown_label
 from playground.i18n import N_, language, t
 from playground.session import REFERENCES, Session
 from playground.text import plain
@@ -46,7 +47,7 @@ def entries(s: Session, subject: Subject) -> list[Entry]:
     if s.trained is not None:
         found.append(Entry(s.trained.label, s.trained.request.key, s.trained.tokenizer))
     for label, tokenizer in s.loaded.items():
-        found.append(Entry(label, content_key(tokenizer), tokenizer))
+        found.append(Entry(shown_label(label, tokenizer), content_key(tokenizer), tokenizer))
     for reference in s.refs:
         if reference in REFERENCES:
             tokenizer = tokenizer_output.reference_tokenizer(reference)

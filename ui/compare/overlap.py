@@ -13,6 +13,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core.analysis.overlap import LENGTH_BINS, LISTS, Overlap, vocabulary_overlap
+from playground.file_labels import shown_label
 from playground.i18n import N_, t
 from playground.session import OVERLAP_SCRIPTS, REFERENCES, TRAINED, Session
 from playground.text import plain
@@ -115,7 +116,7 @@ def other_tokenizer(s: Session) -> tuple[Any, str, str] | None:
         return tokenizer, s.trained.request.key, t("the trained tokenizer")
     if choice in REFERENCES:
         return tokenizer, f"reference-{choice}", tokenizer_output.REFERENCE_LABELS.get(choice, choice)
-    return tokenizer, content_key(tokenizer), choice.removeprefix(tokenizer_output.LOADED)
+    return tokenizer, content_key(tokenizer), shown_label(choice.removeprefix(tokenizer_output.LOADED), tokenizer)
 
 
 def short_label(subject: Subject) -> str:
