@@ -100,6 +100,23 @@ def test_the_code_beside_the_player_steps_with_it_and_predict_mode_keeps_score(s
     page.context.close()
 
 
+def test_a_round_with_one_pair_left_is_played_on_enter_and_not_scored(server, browser):
+    """The toy's last round (31 of 31 at vocab 300) has no runner-up: nothing to guess, so the quiz says so, Enter
+    plays it, and the score stays as it was (it asked "which pair?" with one choice and counted it right)."""
+    page, watch = open_page(browser, f"{server}/Merges?corpus={CAT}&vocab=300&round=30&predict=1", SMALL)
+    player = page.locator(PLAYER)
+    expect(player).to_have_attribute("data-ready", "1", timeout=90_000)
+    predict = player.locator("[data-role=predict]")
+    expect(predict.locator(".ask")).to_contain_text("only", timeout=30_000)
+    expect(predict.locator(".option")).to_have_count(1)
+    page.keyboard.press("Enter")
+    expect(player).to_have_attribute("data-round", "31")
+    expect(player.locator("[data-role=predict-result]")).to_contain_text("not scored")
+    expect(predict).to_have_attribute("data-score", "0/0")
+    assert not watch.problems, watch.problems
+    page.context.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_in_talk_mode_the_check_and_the_code_band_are_legible_at_1280x720(server, browser, shots, lang):
     """On a projector: the Check page with its result, and the Merges player with its code band (c), every text

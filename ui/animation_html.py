@@ -94,6 +94,8 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "codeNoWord": t("not in the window"),
         "predictAsk": t("Round {k}: which pair is merged? Click it, or press its number and Enter."),
         "predictHow": t("The counts are hidden until you choose."),
+        "predictOnly": t("Round {k}: only {pair} is left, so it is merged: nothing to guess. Enter: play it."),
+        "predictOnlyDone": t("Only {pair} was left ({count}): not scored."),
         "predictRight": t("Right: {pair} ({count})."),
         "predictRightTie": t("It tied: {rule}."),
         "predictWrong": t("Not this time: {pair} had the highest count ({count})."),

@@ -127,6 +127,7 @@ const RoundPanel = {
     const q = this.quiz.game.question;
     if (!q) return;
     if (!q.answered) {
+      if (q.forced && q.picked === null) this.quiz.pick(0); // one pair left: Enter plays it
       if (q.picked === null || !this.quiz.reveal()) return;
       this.go(q.round, true);
       this.root.dataset.score = this.quiz.node.dataset.score;

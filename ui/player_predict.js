@@ -10,10 +10,12 @@ class PredictGame {
 
   reset() { this.right = 0; this.total = 0; this.question = null; }
 
-  // choices: [{label, count, winner}] for the round about to be played, exactly one of them the winner.
+  // choices: [{label, count, winner}] for the round about to be played, exactly one of them the winner. A round
+  // with one pair left (forced) is shown and played but not scored: there was nothing to guess.
   ask(round, choices) {
     const sorted = [...choices].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
-    this.question = { round, choices: sorted, picked: null, answered: false, correct: false, byRule: false };
+    this.question = { round, choices: sorted, picked: null, answered: false, correct: false, byRule: false,
+      forced: sorted.length === 1 };
     return this.question;
   }
 
@@ -35,6 +37,7 @@ class PredictGame {
     q.correct = chosen.winner;
     q.tied = q.choices.filter((c) => c.count === winner.count).length > 1;
     q.byRule = !chosen.winner && chosen.count === winner.count;
+    if (q.forced) return q;
     this.total += 1;
     if (q.correct) this.right += 1;
     return q;
@@ -63,7 +66,8 @@ class Quiz {
       choices.push({ label: pair(m.candLeft[c], m.candRight[c]), count: m.candCount[c], winner: false });
     }
     const q = this.game.ask(r + 1, choices);
-    this.ask.textContent = fill(this.L.predictAsk, { k: (r + 1).toLocaleString() });
+    this.ask.textContent = fill(q.forced ? this.L.predictOnly : this.L.predictAsk,
+      { k: (r + 1).toLocaleString(), pair: choices[0].label });
     this.options.replaceChildren(...q.choices.map((c, i) => {
       const b = el("button", "option", `${i + 1}  ${c.label}`);
       b.type = "button";
@@ -72,7 +76,7 @@ class Quiz {
       b.addEventListener("click", () => this.onPick(i));
       return b;
     }));
-    this.result.textContent = fill(this.L.predictHow, {});
+    this.result.textContent = q.forced ? "" : fill(this.L.predictHow, {});
   }
 
   pick(i) {
@@ -92,7 +96,8 @@ class Quiz {
       b.disabled = true;
     });
     const winner = q.choices.find((c) => c.winner);
-    let verdict = q.correct ? this.L.predictRight : q.byRule ? this.L.predictRule : this.L.predictWrong;
+    let verdict = q.forced ? this.L.predictOnlyDone
+      : q.correct ? this.L.predictRight : q.byRule ? this.L.predictRule : this.L.predictWrong;
     if (q.correct && q.tied) verdict += " " + this.L.predictRightTie;
     this.result.textContent = fill(verdict, { pair: winner.label, count: winner.count.toLocaleString(),
       rule: this.L.tieRule }) + " " + fill(this.L.predictScore, { right: this.game.right, total: this.game.total });
