@@ -18,8 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from bpe_core import PATTERNS
-from playground import caches, references
-from playground import i18n
+from playground import caches, i18n, references
 from playground.i18n import LANGUAGES, N_, t
 from playground.tokenizer_files import loaded_from
 
