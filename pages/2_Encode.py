@@ -34,8 +34,9 @@ with top_right:
     st.toggle(t("Show token ids instead of text"), key=Session.show_ids.key, persist_state="session")
     encode_side.choose(s, choices)
     if s.trained is None:
-        st.caption(t("Train a tokenizer on the Train page to compare it here."))
-    with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:"):
+        st.caption(t("The built-in models are here now; a tokenizer you train on the Train page joins them."))
+    # Keyed: a notice above the page moves the box, and an unkeyed box moved is a new one, folded (on every load).
+    with st.expander(t("Load a tokenizer from files"), icon=":material/upload_file:", key="encode_import_box"):
         import_box.import_box(s, "encode_import", on_loaded=lambda label: import_box.select_loaded(s, label))
 
 try:

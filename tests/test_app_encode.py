@@ -112,7 +112,7 @@ def test_the_just_trained_tokenizer_is_chosen_first_and_missing_before_training(
     assert at.selectbox(key=Session.tokenizer.key).value == "gpt2"
     labels = [reference_label(name) for name in BUILT_IN if installed(name)]  # every built-in model installed
     assert at.selectbox(key=Session.tokenizer.key).options == labels
-    assert any("Train a tokenizer" in caption.value for caption in at.caption)
+    assert any("a tokenizer you train on the Train page joins them" in caption.value for caption in at.caption)
     at = _encode_page()
     assert at.selectbox(key=Session.tokenizer.key).value == TRAINED
 

@@ -19,6 +19,7 @@ from browser_support import (  # noqa: E402
     CHROMIUM,
     VIEWPORT,
     ConsoleWatch,
+    open_page,
     paste,
     reload_when_kept,
     set_vocab,
@@ -238,3 +239,30 @@ def test_a_tokenizer_loaded_from_a_file_comes_back_after_a_reload(browser, tmp_p
         expect(page.get_by_role("option", name="File: tokenizer.json")).to_be_visible()
     assert not watch.problems, watch.problems
     context.close()
+
+
+def test_the_load_box_stays_open_for_the_next_file(server, browser, tmp_path):
+    """On Encode, after a file is loaded the box stays open, and the next file dropped in it shows its Load button (the
+    box folded shut on each load and each drop after the first: the notice above the page moved it, and Streamlit
+    took it for a new box)."""
+    import bpe_core
+
+    paths = [
+        bpe_core.save(bpe_core.train(text * 40, 290).tokenizer, tmp_path / name, "hf")[0]
+        for name, text in (("a", "one file, "), ("b", "another file to load, "))
+    ]
+    page, watch = open_page(browser, f"{server}/Encode")
+    box = page.locator('[data-testid="stExpander"]').filter(has_text="Load a tokenizer from files")
+    box.locator("summary").click()
+    for path in paths:
+        box.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+        wait_idle(page)
+        load = box.get_by_role("button", name="Load tokenizer")
+        expect(load).to_be_visible()
+        load.click()
+        expect(page.get_by_text("Loaded tokenizer.json").first).to_be_visible(timeout=30_000)
+        wait_idle(page)
+    page.get_by_role("combobox", name="Tokenizer").click()
+    expect(page.get_by_role("option", name=re.compile(r"^File: tokenizer\.json"))).to_have_count(2)
+    assert not watch.problems, watch.problems
+    page.context.close()
