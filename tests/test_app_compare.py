@@ -16,6 +16,7 @@ from apptest_helpers import (
     htmls,
     markdown_texts,
     no_exception,
+    sess,
     unescaped,
     vega_specs,
 )
@@ -283,6 +284,22 @@ def test_vocabulary_table_search_tree_histogram_never_emitted():
     assert link(at)["token"] == str(token_id)
     assert any("length (bytes)" in json.dumps(spec) for spec in vega_specs(at))
     assert any("learned tokens never appear" in caption.value for caption in at.caption)
+
+
+def test_a_vocabulary_without_training_text_or_trace_leaves_those_columns_out():
+    """A tokenizer loaded from files: no training text here, no trace; its table said None and 0 on every row
+    ("count when merged", "used in corpus"), and 0 read as "never used"; a sort by one of them falls back."""
+    tokenizer = bpe_core.train(("files have no trace here" + " " * 40 + "\n") * 20, 300).tokenizer
+    label = "tokenizer.json · loaded"
+    # (the sort as chosen on a trained tokenizer's table before)
+    at = compare(loaded={label: tokenizer}, compared=loaded_choice(label), view="vocab", vocab_sort="used in corpus")
+    frame = at.dataframe[0].value
+    assert "used in corpus" not in frame.columns and "count when merged" not in frame.columns
+    assert {"id", "token", "merge round", "length"} <= set(frame.columns) and len(frame) == len(tokenizer.vocab)
+    assert sess(at).vocab_sort == "merge round"
+    assert "used in corpus" not in at.selectbox(key=Session.vocab_sort.key).options
+    # The tree opens on the longest word, not the longest token (here a run of spaces, as Qwen 3.6's 128).
+    assert tokenizer.token_bytes(sess(at).token) == b" trace"
 
 
 # -- algorithms -----------------------------------------------------------------------------------------

@@ -157,11 +157,19 @@ def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> N
                 text=texts.describe(corpus),
             )
         )
+    # Columns with nothing to say are left out: a tokenizer loaded from files has no training text here (use) and no
+    # training trace (counts); shown, they read None and 0 on every row, and 0 said "never used".
+    absent = {"used in corpus"} if corpus is None else set()
+    if frame["count when merged"].isna().all():
+        absent.add("count when merged")
+    sorts = [key for key in SORTS if key not in absent]
+    if s.vocab_sort not in sorts:
+        s.vocab_sort = "merge round"
     search, sort, descending = st.columns([3, 2, 2], vertical_alignment="bottom")
     search.text_input(t("Search (token text, hex bytes or id)"), key=Session.vocab_search.key, persist_state="session")
-    sort.selectbox(t("Sort by"), SORTS, format_func=t, key=Session.vocab_sort.key, persist_state="session")
+    sort.selectbox(t("Sort by"), sorts, format_func=t, key=Session.vocab_sort.key, persist_state="session")
     descending.toggle(t("Descending"), key=Session.vocab_descending.key, persist_state="session")
-    shown = filter_frame(frame, s.vocab_search or "")
+    shown = filter_frame(frame.drop(columns=sorted(absent)), s.vocab_search or "")
     shown = shown.sort_values(s.vocab_sort, ascending=not s.vocab_descending, kind="stable", na_position="last")
     st.caption(t("{shown:,} of {n:,} tokens", shown=len(shown), n=len(frame)))
     stage.table(shown.rename(columns=lambda column: t(column)), bool(s.talk), height=320)
@@ -189,6 +197,10 @@ def tree_section(s: Session, subject: Subject, frame: pd.DataFrame) -> None:
     if s.token is None:
         used = learned[learned["used in corpus"] > 0]
         pool = used if not used.empty else learned
+        # The longest word first (letters, after a leading space): the longest token of all is often a run of spaces
+        # (Qwen 3.6's: 128 of them, a page-wide tree of "·").
+        words = pool[pool["token"].str.lstrip("·▁").str.isalpha()]
+        pool = words if not words.empty else pool
         s.token = int(pool.sort_values(["length", "id"], ascending=[False, True])["id"].iloc[0])
     st.number_input(
         t("Token id"),
