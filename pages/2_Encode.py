@@ -64,6 +64,10 @@ if s.tokenizer.startswith(tokenizer_output.LOADED):
     st.caption(import_box.pattern_note(tokenizer))
 if result.words is not None:
     st.caption(t("Classic BPE drops whitespace: words are shown with their </w> end-of-word marks."))
+if tokenizer.pre_tokenization.whole_text:  # the first · is not in the text: say whose it is
+    st.caption(
+        t("SentencePiece puts a space (▁, shown ·) before the text, so a first word is spelled as it is after a space.")
+    )
 st.caption(
     t(
         "Whitespace is shown as · (space), ↵ (newline), → (tab); ⟨E4 BD⟩ are bytes of a character split across "
