@@ -40,8 +40,10 @@ def test_every_reason_the_library_writes_is_said_in_chinese_with_its_values(chin
     for reason in reasons:
         said = reason_text(reason)
         assert not LIBRARY_WORDS.search(said), (reason, said)
+        assert "; " not in said and said.count("；") == reason.count("; "), (reason, said)  # joined as Chinese joins
         assert re.findall(r"\d[\d,.]*", reason) == re.findall(r"\d[\d,.]*", said), (reason, said)
         for quoted in re.findall(r"'[^']*'", reason):  # pre-tokens and parts carried over as they are
             assert quoted in said
         shapes.add(re.sub(r"[\d,.%]+|'[^']*'|[0-9A-F]{2}", "#", reason)[:24])
     assert len(shapes) >= 4  # several of the library's shapes met, not one
+    assert any("; " in reason for reason in reasons)  # two sentences joined, met at least once

@@ -54,10 +54,13 @@ def reason_text(reason: str) -> str:
     'never emitted (inside bigger tokens 1,204 times)'
     >>> reason_text("a sentence of another shape")
     'a sentence of another shape'
+    >>> from playground.i18n import t
+    >>> t("; ", lang="zh")  # what joins two reasons in Chinese
+    '；'
     """
     for pattern, template in _SHAPES:
         reason = pattern.sub(partial(_said, template), reason)
-    return reason
+    return reason.replace("; ", t("; "))  # the library's sentences joined as the language joins them (；)
 
 
 def _said(template: str, found: re.Match[str]) -> str:
