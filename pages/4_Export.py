@@ -98,6 +98,7 @@ import_box.import_box(
 )
 if s.loaded:  # each label says its size already
     shown = (shown_label(label, tokenizer) for label, tokenizer in s.loaded.items())
-    st.caption(t("Loaded in this session: {files}", files=plain("; ".join(shown))))
+    # Every file named (cut at 300 characters, the sixth was "…"), joined as the language joins a list.
+    st.caption(t("Loaded in this session: {files}", files=plain(t("; ").join(shown), limit=3_000)))
     st.page_link("pages/3_Compare.py", label=t("Compare →"))
     st.page_link("pages/2_Encode.py", label=t("Encode →"))

@@ -219,3 +219,17 @@ def test_tables_write_whole_numbers_with_thousands_separators():
     config = stage.grouped_integers(frame)
     assert set(config) == {"shared", "only in B"}
     assert all(column["type_config"]["format"] == "localized" for column in config.values())
+
+
+def test_export_names_every_file_loaded_in_the_session():
+    """The list was cut at 300 characters: the sixth file loaded read "…"."""
+    at = fresh(EXPORT, **CAT)
+    tokenizer = bpe_core.train("low lower newest widest " * 30, 270).tokenizer
+    labels = [
+        f"tokenizer-{k}.json · a file loaded to see that every one of them is named, number {k}" for k in range(8)
+    ]
+    sess(at).loaded = dict.fromkeys(labels, tokenizer)
+    at.run()
+    no_exception(at)
+    (listed,) = [caption.value for caption in at.caption if "Loaded in this session" in caption.value]
+    assert all(label in plain_text(listed) for label in labels) and "…" not in listed
