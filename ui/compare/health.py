@@ -94,10 +94,12 @@ CSS = (
 def report(subject: Subject, heldout: texts.Text | None) -> token_health.HealthReport | None:
     key = ("health", subject.key, heldout.digest if heldout is not None else None)
     text = heldout.text if heldout is not None else None
-    return attempt(
-        t("examine this tokenizer"),
-        lambda: remembered(key, lambda: token_health.health_report(subject.tokenizer, text)),
-    )
+    # Every token of a big vocabulary is examined (DeepSeek V4's 129,280: ~30 s the first time): the page says so.
+    with st.spinner(t("Examining every token of this tokenizer…"), show_time=True):
+        return attempt(
+            t("examine this tokenizer"),
+            lambda: remembered(key, lambda: token_health.health_report(subject.tokenizer, text)),
+        )
 
 
 def render(s: Session, subject: Subject) -> None:
