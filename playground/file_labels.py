@@ -45,7 +45,12 @@ def description(tokenizer: Any, fmt: str = "", lang: str | None = None) -> str:
         return t("{model} (tiktoken ranks, {n:,} tokens)", lang=lang, model=model, n=n)
     pattern = pattern_shown(tokenizer, lang)
     if fmt in FORMAT_NAMES:
-        return t(FORMAT_NAMES[fmt], lang=lang, n=n, pattern=pattern)
+        what = t(FORMAT_NAMES[fmt], lang=lang, n=n, pattern=pattern)
+        files = loaded_from(tokenizer)
+        model = references.model_of_files(files.digests) if files is not None else None
+        if model is None:
+            return what
+        return t("{model}'s own file: {what}", lang=lang, model=references.short_name(model), what=what)
     kind = t("byte-level BPE", lang=lang) if tokenizer.byte_level else t("classic BPE", lang=lang)
     return t("{kind}: {n:,} tokens, pattern {pattern}", lang=lang, kind=kind, n=n, pattern=pattern)
 

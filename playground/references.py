@@ -57,6 +57,19 @@ LICENCES: dict[str, str] = {  # (MIT and Apache-2.0 are names, the same in every
 """The licence each package names (the part before its parenthesis) -> how the app says it."""
 
 
+def model_of_files(digests: tuple[str, ...]) -> str | None:
+    """The built-in model whose own files these are (their SHA-256 digests, as the reference table lists them), or
+    None: a model's ``tokenizer.json``, Tekken JSON or ``.model`` loaded from a file is named by its model.
+
+    >>> model_of_files(("8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",))
+    'deepseek-v4'
+    >>> model_of_files(("0" * 64,)) is None
+    True
+    """
+    given = set(digests)
+    return next((name for name in REFERENCES if {f.sha256 for f in reference_spec(name).files.values()} == given), None)
+
+
 def short_name(name: str) -> str:
     """A reference's code name (its own name when the table has none)."""
     return SHORT_NAMES.get(name, name)

