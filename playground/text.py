@@ -54,6 +54,27 @@ def plain(text: object, limit: int = 300) -> str:
     return "".join("\\" + character if character in _PUNCTUATION else character for character in shown)
 
 
+def code_span(text: object, limit: int = 300) -> str:
+    """``text`` as a Markdown code span: shown exactly as written, and copied as written (:func:`plain` must put a
+    word joiner after ``@`` and ``http`` to keep GFM from making a link, and a pattern copied from the page carried
+    it); invisible characters as ``⟨U+XXXX⟩``, newlines as spaces, cut to ``limit`` characters (with …).
+
+    >>> code_span("[!-/:-@]"), code_span("a`b"), code_span("`x` "), code_span("")
+    ('`[!-/:-@]`', '``a`b``', '`` `x`  ``', '')
+    """
+    value = str(text)
+    if len(value) > limit:
+        value = value[:limit] + "…"
+    shown = "".join(" " if character in "\r\n" else visible_char(character) for character in value)
+    if not shown:
+        return ""
+    fence = "`" * (max(map(len, re.findall(r"`+", shown)), default=0) + 1)
+    # CommonMark takes one space off each end of a span that starts and ends with one, and a span may not start or
+    # end with its fence's character: a space on each side keeps the text as it is.
+    padded = shown.startswith(("`", " ")) or shown.endswith(("`", " "))
+    return f"{fence} {shown} {fence}" if padded else f"{fence}{shown}{fence}"
+
+
 def human_bytes(n: int) -> str:
     """``1500`` -> ``'1.5 KB'``: decimal units (1 MB = 1,000,000 bytes), as Streamlit's file uploader counts them
     (except on Windows), so a file's size reads the same in the uploader and on the page; in the session's language.

@@ -243,9 +243,10 @@ def test_a_file_of_another_family_says_what_it_is_and_how_it_splits():
     mistral, deepseek = bpe_core.reference("mistral-7b-v3"), bpe_core.reference("deepseek-v4")
     assert file_labels.description(mistral, "sentencepiece") == "SentencePiece BPE model: 32,768 tokens"
     assert "SentencePiece runs BPE on the whole" in import_box.pattern_note(mistral)
-    note = unescaped(import_box.pattern_note(deepseek))
-    assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, Split(") and "Isolated) → Split(" in note
+    note = import_box.pattern_note(deepseek)  # its stages in a code span: shown and copied exactly as written
+    assert note.startswith("Pre-tokenization: the file's own pre-tokenizer, ``Split(") and "Isolated) → Split(" in note
     assert "Split('\\p{N}{1,3}', Isolated)" in note and "\\u3040" in note  # as written (it showed '\\\\p{N}')
+    assert "\u2060" not in note  # plain()'s word joiner after "@" went into a copied pattern
     assert export.size_caption(mistral) == f"32,768 tokens ({mistral.merge_steps:,} merges)."
     assert export.size_caption(deepseek) == f"129,280 tokens ({deepseek.num_merges:,} merges)."
 

@@ -18,7 +18,7 @@ from bpe_core.formats import GPT2_ASSUMED, NOT_GIVEN
 from playground.file_labels import loaded_label, pattern_shown
 from playground.i18n import N_, t
 from playground.session import Session
-from playground.text import plain
+from playground.text import code_span, plain
 from playground.tokenizer_files import PatternNeeded, check_one_set, load_files, unpack
 from ui import export
 from ui.tokenizer_output import LOADED
@@ -52,7 +52,7 @@ def pattern_note(tokenizer: Any) -> str:
         if not how.stages:
             return t("Pre-tokenization: none (the file has no pre-tokenizer).")
         shown = how.stages if len(how.stages) <= 160 else how.stages[:160] + "…"
-        return t("Pre-tokenization: the file's own pre-tokenizer, {stages}.", stages=plain(shown))
+        return t("Pre-tokenization: the file's own pre-tokenizer, {stages}.", stages=code_span(shown))
     if how.whole_text:  # SentencePiece: BPE on the whole normalized text
         return t("Pre-tokenization: none: SentencePiece runs BPE on the whole (normalized) text, spaces as ▁.")
     if how.whitespace:  # classic BPE
@@ -67,7 +67,9 @@ def pattern_note(tokenizer: Any) -> str:
         where = t("recognised by the file's SHA-256")
     else:
         where = t("chosen here") if source == "given" else t("stored in the file")
-    return t("Pre-tokenization pattern: {pattern} ({where}).", pattern=plain(pattern_shown(tokenizer)), where=where)
+    shown = pattern_shown(tokenizer)  # a name, or a regex: copied exactly from a code span
+    pattern = plain(shown) if shown in PATTERNS else code_span(shown)
+    return t("Pre-tokenization pattern: {pattern} ({where}).", pattern=pattern, where=where)
 
 
 def select_loaded(s: Session, label: str) -> None:
