@@ -41,8 +41,8 @@ def description(tokenizer: Any, fmt: str = "", lang: str | None = None) -> str:
     n = _size(tokenizer)
     source = tokenizer.pre_tokenization.source or ""
     if source.startswith("recognised"):
-        model = references.short_name(tokenizer.name or "")
-        return t("{model} (tiktoken ranks, {n:,} tokens)", lang=lang, model=model, n=n)
+        named = references.short_name(tokenizer.name or "")
+        return t("{model} (tiktoken ranks, {n:,} tokens)", lang=lang, model=named, n=n)
     pattern = pattern_shown(tokenizer, lang)
     if fmt in FORMAT_NAMES:
         what = t(FORMAT_NAMES[fmt], lang=lang, n=n, pattern=pattern)
