@@ -17,6 +17,7 @@ from tutorial_trainers import ENDOFTEXT, GPT2, tutorial_train
 import bpe_core
 from bpe_core.analysis.check import read_merges, read_merges_text
 from bpe_core.formats import FormatError
+from bpe_core.reference import reference_files
 
 REPO = Path(__file__).resolve().parents[1]
 TEXT = ("The cat sat on the mat. The dog sat on the log... 学而时习之，不亦说乎？" + ENDOFTEXT) * 6 + "aaaa   bbb"
@@ -156,3 +157,16 @@ def test_cli_check_of_bpe_cores_own_merges_and_errors(tmp_path):
     assert done.returncode == 0 and b"43 merges checked: no difference" in done.stdout, done.stderr
     bad = run("check", "--text", str(tmp_path / "corpus.txt"), "--merges", str(tmp_path / "missing.txt"))
     assert bad.returncode == 2 and bad.stderr.count(b"\n") == 1 and b"missing.txt: no such file" in bad.stderr
+
+
+def test_gpt2s_own_merges_txt_reads_whole_lines_starting_with_a_parenthesis_as_tokens():
+    """GPT-2's vocab.bpe (its merges.txt) has "( )", "(' s"...: such a line was read as Python bytes literals and the
+    whole file refused ("expected two bytes literals"); read as two tokens, every merge is GPT-2's own."""
+    gpt2 = bpe_core.reference("gpt2")
+    text = reference_files("gpt2")["vocab.bpe"].read_text("utf-8")
+    assert "\n( )\n" in text
+    learner = read_merges_text(text, source="vocab.bpe")
+    assert learner.merges == gpt2.merges and learner.format == "gpt2"
+    assert read_merges_text("b'(' b')'\n(b'a', b'b')").merges == [(b"(", b")"), (b"a", b"b")]  # literals still
+    with pytest.raises(FormatError, match="two bytes literals"):
+        read_merges_text("(b'a', b'b', b'c')")

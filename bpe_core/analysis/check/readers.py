@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,17 +81,28 @@ def read_merges_text(text: str, *, source: str = "pasted merges", alphabet: str 
     return _from_lines(text, source, alphabet)
 
 
+_LITERAL_START = re.compile(r"""(?<![^\s(,])[bB]['"]""")  # b' or b" beginning a word: a bytes literal meant
+
+
 def _from_lines(text: str, source: str, alphabet: str) -> LearnerMerges:
     rows: list[tuple[int, list[Any]]] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.rstrip("\r")
         if not line.strip() or (number == 1 and line.startswith("#version")):
             continue
-        if line.lstrip().startswith(("b'", 'b"', "(")):
-            rows.append((number, _bytes_literals(line, source, number)))
-            continue
         parts = line.rstrip(" ").split(" ")  # trailing spaces (a copy and paste's) end no token: one cannot be empty
-        if len(parts) != 2 or not all(parts):
+        two_tokens = len(parts) == 2 and all(parts)
+        if line.lstrip().startswith(("b'", 'b"', "(")):
+            literals = _bytes_literals(line)
+            if literals is not None:
+                rows.append((number, literals))
+                continue
+            # Two tokens with no bytes literal in them are tokens: GPT-2's merges.txt has "( )" and "( '".
+            if not two_tokens or _LITERAL_START.search(line):
+                raise FormatError(
+                    source, f"expected two bytes literals (like b' t' b'he'), got {line[:60]!r}", line=number
+                )
+        if not two_tokens:
             space = ": a space in a token is written Ġ, as GPT-2's merges.txt does ('Ġ t')" if "" in parts else ""
             raise FormatError(
                 source,
@@ -108,15 +120,16 @@ def _from_lines(text: str, source: str, alphabet: str) -> LearnerMerges:
     return LearnerMerges(merges, name)
 
 
-def _bytes_literals(line: str, source: str, number: int) -> list[Any]:
-    """The two bytes literals on a line: ``b'a' b'b'``, ``(b'a', b'b')`` or ``b'a', b'b'``."""
+def _bytes_literals(line: str) -> list[Any] | None:
+    """The two bytes literals on a line: ``b'a' b'b'``, ``(b'a', b'b')`` or ``b'a', b'b'``; None when it holds
+    no such pair."""
     try:
         strings = [t.string for t in tokenize.generate_tokens(io.StringIO(line).readline) if t.type == tokenize.STRING]
         values = [ast.literal_eval(string) for string in strings]
     except (tokenize.TokenError, SyntaxError, ValueError):
-        values = []
+        return None
     if len(values) != 2 or not all(isinstance(value, bytes) and value for value in values):
-        raise FormatError(source, f"expected two bytes literals (like b' t' b'he'), got {line[:60]!r}", line=number)
+        return None
     return values
 
 
