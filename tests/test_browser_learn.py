@@ -111,7 +111,9 @@ def test_a_round_with_one_pair_left_is_played_on_enter_and_not_scored(server, br
     expect(predict.locator(".option")).to_have_count(1)
     page.keyboard.press("Enter")
     expect(player).to_have_attribute("data-round", "31")
-    expect(player.locator("[data-role=predict-result]")).to_contain_text("not scored")
+    result = player.locator("[data-role=predict-result]")
+    expect(result).to_contain_text("not scored")
+    expect(result).to_contain_text("That was the last round.")  # not "Enter: next round"
     expect(predict).to_have_attribute("data-score", "0/0")
     assert not watch.problems, watch.problems
     page.context.close()

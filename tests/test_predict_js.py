@@ -88,3 +88,24 @@ def test_a_pick_out_of_range_or_without_a_question_is_refused_and_not_scored():
     console.log(JSON.stringify([...before, ...out]));
     """
     assert json.loads(node(script)) == [False, None, False, False, False, None, 0]
+
+
+def test_a_round_answered_again_replaces_its_answer():
+    """Stepping back and answering a round again (a rehearsal, ← during the talk) counts that round once, with its
+    last answer: it counted it again each time ("Score: 5 of 5" after answering round 1 five times)."""
+    script = """
+    const vm = require("vm");
+    const c = {};
+    vm.runInNewContext(process.argv[1] + "\\n;globalThis.PredictGame = PredictGame;", c);
+    const game = new c.PredictGame();
+    const choices = [{ label: "a + b", count: 2, winner: true }, { label: "b + c", count: 1, winner: false }];
+    const scores = [];
+    for (const [round, pick] of [[1, 0], [1, 0], [1, 1], [2, 0], [1, 0]]) {
+      game.ask(round, choices);
+      game.pick(pick);
+      game.confirm();
+      scores.push([game.right, game.total]);
+    }
+    console.log(JSON.stringify(scores));
+    """
+    assert json.loads(node(script)) == [[1, 1], [1, 1], [0, 1], [1, 2], [2, 2]]

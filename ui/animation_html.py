@@ -101,6 +101,7 @@ def player_labels(lang: str | None = None) -> dict[str, str]:
         "predictWrong": t("Not this time: {pair} had the highest count ({count})."),
         "predictRule": t("Same count as {pair} ({count}), but {rule}."),
         "predictScore": t("Score: {right} of {total}. Enter: next round."),
+        "predictScoreLast": t("Score: {right} of {total}. That was the last round."),
         "predictEnd": t("The training is over. Score: {right} of {total}."),
         "byte": t("{n} byte"),
         "bytes": t("{n} bytes"),

@@ -128,7 +128,7 @@ const RoundPanel = {
     if (!q) return;
     if (!q.answered) {
       if (q.forced && q.picked === null) this.quiz.pick(0); // one pair left: Enter plays it
-      if (q.picked === null || !this.quiz.reveal()) return;
+      if (q.picked === null || !this.quiz.reveal(q.round >= this.n)) return;
       this.go(q.round, true);
       this.root.dataset.score = this.quiz.node.dataset.score;
     } else {

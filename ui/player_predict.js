@@ -8,7 +8,9 @@
 class PredictGame {
   constructor() { this.reset(); }
 
-  reset() { this.right = 0; this.total = 0; this.question = null; }
+  // The score is one answer per round, the last one given: stepping back (←, Home) and answering a round again
+  // replaces its answer (a rehearsal counted it once more each time: "Score: 5 of 5" after one round).
+  reset() { this.right = 0; this.total = 0; this.question = null; this.answers = new Map(); }
 
   // choices: [{label, count, winner}] for the round about to be played, exactly one of them the winner. A round
   // with one pair left (forced) is shown and played but not scored: there was nothing to guess.
@@ -38,8 +40,9 @@ class PredictGame {
     q.tied = q.choices.filter((c) => c.count === winner.count).length > 1;
     q.byRule = !chosen.winner && chosen.count === winner.count;
     if (q.forced) return q;
-    this.total += 1;
-    if (q.correct) this.right += 1;
+    this.answers.set(q.round, q.correct);
+    this.total = this.answers.size;
+    this.right = [...this.answers.values()].filter(Boolean).length;
     return q;
   }
 }
@@ -85,8 +88,9 @@ class Quiz {
     return true;
   }
 
-  // Show the answer: every choice's count, the winner marked, the verdict and the score.
-  reveal() {
+  // Show the answer: every choice's count, the winner marked, the verdict and the score (after the ``last`` round,
+  // without "Enter: next round").
+  reveal(last = false) {
     const q = this.game.confirm();
     if (!q) return null;
     [...this.options.children].forEach((b, j) => {
@@ -100,7 +104,8 @@ class Quiz {
       : q.correct ? this.L.predictRight : q.byRule ? this.L.predictRule : this.L.predictWrong;
     if (q.correct && q.tied) verdict += " " + this.L.predictRightTie;
     this.result.textContent = fill(verdict, { pair: winner.label, count: winner.count.toLocaleString(),
-      rule: this.L.tieRule }) + " " + fill(this.L.predictScore, { right: this.game.right, total: this.game.total });
+      rule: this.L.tieRule }) + " " + fill(last ? this.L.predictScoreLast : this.L.predictScore,
+      { right: this.game.right, total: this.game.total });
     this.node.dataset.score = `${this.game.right}/${this.game.total}`;
     return q;
   }
