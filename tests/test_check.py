@@ -190,3 +190,17 @@ def test_a_first_merge_no_hypothesis_explains_asks_how_pairs_are_counted_not_upd
     assert (check.first_difference, check.cause, check.finding) == (0, "counts", "counts-first")
     assert check.explanation.startswith("At merge 1, ") and "before the first merge" in check.explanation
     assert "updated after every merge" not in check.explanation
+
+
+def test_merges_replaced_from_the_right_are_sent_to_the_merge_direction():
+    """A trainer that counts right but replaces a pair's occurrences from the right ('aaa' -> 'a aa') parts from the
+    reference where runs of one symbol meet; no hypothesis reproduces it, and the sentence named only the count
+    updates, which were right: it names the direction too (a new user's trainer)."""
+    from playground.corpora import load_sample
+
+    text = load_sample("python-reference-excerpt")
+    merges = tutorial_train(text, 60, from_the_right=True)
+    expected = first_difference(merges, tutorial_train(text, 60))
+    check = check_merges(text, merges, special_tokens=[ENDOFTEXT])
+    assert (check.first_difference, check.cause) == (expected, "counts")
+    assert "from left to right ('aaa' becomes 'aa a', not 'a aa')" in check.explanation

@@ -60,6 +60,19 @@ def merge_word(word: tuple, pair: tuple) -> tuple:
     return tuple(out)
 
 
+def merge_word_from_the_right(word: tuple, pair: tuple) -> tuple:
+    """A learner's bug: occurrences replaced from the right ('aaa' with (a, a) becomes 'a aa')."""
+    out, i = [], len(word) - 1
+    while i >= 0:
+        if i > 0 and (word[i - 1], word[i]) == pair:
+            out.append(word[i - 1] + word[i])
+            i -= 2
+        else:
+            out.append(word[i])
+            i -= 1
+    return tuple(reversed(out))
+
+
 def tutorial_train(
     text: str,
     n_merges: int,
@@ -71,6 +84,7 @@ def tutorial_train(
     overlapping: bool = True,
     update_counts: bool = True,
     weighted: bool = True,
+    from_the_right: bool = False,
 ) -> list[tuple[bytes, bytes]]:
     words = words_of(text, list(specials), pattern, split_specials)
     merges: list[tuple[bytes, bytes]] = []
@@ -94,5 +108,6 @@ def tutorial_train(
                 for left, right in zip(merged, merged[1:]):
                     if new in (left, right):
                         stats[left, right] = stats.get((left, right), 0) + n
-        words = Counter({merge_word(word, best): n for word, n in words.items()})
+        merge = merge_word_from_the_right if from_the_right else merge_word
+        words = Counter({merge(word, best): n for word, n in words.items()})
     return merges

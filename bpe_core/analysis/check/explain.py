@@ -39,7 +39,8 @@ EXPLANATIONS: dict[str, str] = {
     "counts": (
         "At merge {number}, your trainer merged {learner}, which occurs {learner_count} times at that point, "
         "while {reference} occurs {count} times; no tie rule, counting or splitting explains it, so check that "
-        "the pair counts are updated after every merge."
+        "the pair counts are updated after every merge, and that a merge replaces a pair's occurrences from left "
+        "to right ('aaa' becomes 'aa a', not 'a aa')."
     ),
     "word-frequency": (
         "At merge {number}, your trainer merged {learner}, the most frequent pair only if each distinct word counts "
