@@ -11,7 +11,7 @@ from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import plain
 from playground.trained import Trained, stop_reason_text
-from ui import chart_style, frame, merge_frames, merges_notes, merges_pairs, page_training, stage, tokenizer_output
+from ui import frame, merge_frames, merges_chart, merges_notes, merges_pairs, page_training, stage, tokenizer_output
 from ui.animation_html import animation_html
 from ui.player import merge_player
 from ui.token_html import display_str
@@ -95,39 +95,7 @@ st.download_button(
 )
 
 # --- chart and table ----------------------------------------------------------------------
-st.subheader(t("Winning pair's count per round"))
-# Vega-Lite as a dict: Altair's schema validation would cost more than the chart (~0.15 s). The domains are given:
-# Streamlit draws the chart once before its data arrive, and extents measured then are infinite (console warnings).
-points = pd.DataFrame(merge_frames.count_chart_points(trained))
-rounds = [1, max(1, len(trained.trace.counts))]
-counts = [1, max([1, *trained.trace.counts])]
-chart = chart_style.style_spec(
-    {
-        "height": 260,
-        "layer": [
-            {
-                "mark": {"type": "line", "interpolate": "step-after"},
-                "encoding": {
-                    "x": {"field": "round", "type": "quantitative", "title": t("round"), "scale": {"domain": rounds}},
-                    "y": {
-                        "field": "count",
-                        "type": "quantitative",
-                        "title": t("count (peak per stretch, log)"),
-                        "scale": {"type": "log", "domain": counts},
-                    },
-                    "tooltip": [{"field": "round", "title": t("round")}, {"field": "count", "title": t("count")}],
-                },
-            },
-            {
-                "data": {"values": [{"round": max(k, 1)}]},
-                "mark": {"type": "rule", "color": "#d6336c", "strokeWidth": 2},
-                "encoding": {"x": {"field": "round", "type": "quantitative"}},
-            },
-        ],
-    },
-    lines=18,  # talk mode: the y title, at 28 px, is longer than a lower plot
-)
-st.vega_lite_chart(points, chart, width="stretch")
+merges_chart.render(trained, k)  # the winning count per round, the current round marked
 merges_notes.render(trained)  # where the counts fall to 1 (memorizing); Chinese clauses as "words"
 merges_pairs.render(s, trained, k)  # every pair at a round, not only the five runner-ups
 
