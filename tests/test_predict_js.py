@@ -109,3 +109,14 @@ def test_a_round_answered_again_replaces_its_answer():
     console.log(JSON.stringify(scores));
     """
     assert json.loads(node(script)) == [[1, 1], [1, 1], [0, 1], [1, 2], [2, 2]]
+
+
+def test_two_sentences_are_joined_as_their_language_joins_them():
+    """The verdict and the score: a space after an English sentence, none after a Chinese full stop ("。 得分")."""
+    script = """
+    const vm = require("vm");
+    const c = {};
+    vm.runInNewContext(process.argv[1] + "\\n;globalThis.joined = joined;", c);
+    console.log(JSON.stringify([c.joined("Right: a + t (27).", "Score: 1 of 1."), c.joined("答对了。", "得分：1。")]));
+    """
+    assert json.loads(node(script)) == ["Right: a + t (27). Score: 1 of 1.", "答对了。得分：1。"]

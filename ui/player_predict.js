@@ -47,6 +47,11 @@ class PredictGame {
   }
 }
 
+// Two sentences as their language joins them: a space after English, none after Chinese's full-width stop ("。 得分").
+function joined(first, second) {
+  return /[。！？）]$/.test(first) ? first + second : first + " " + second;
+}
+
 class Quiz {
   constructor(labels, onPick) {
     this.L = labels;
@@ -102,10 +107,10 @@ class Quiz {
     const winner = q.choices.find((c) => c.winner);
     let verdict = q.forced ? this.L.predictOnlyDone
       : q.correct ? this.L.predictRight : q.byRule ? this.L.predictRule : this.L.predictWrong;
-    if (q.correct && q.tied) verdict += " " + this.L.predictRightTie;
-    this.result.textContent = fill(verdict, { pair: winner.label, count: winner.count.toLocaleString(),
-      rule: this.L.tieRule }) + " " + fill(last ? this.L.predictScoreLast : this.L.predictScore,
-      { right: this.game.right, total: this.game.total });
+    if (q.correct && q.tied) verdict = joined(verdict, this.L.predictRightTie);
+    this.result.textContent = joined(fill(verdict, { pair: winner.label, count: winner.count.toLocaleString(),
+      rule: this.L.tieRule }), fill(last ? this.L.predictScoreLast : this.L.predictScore,
+      { right: this.game.right, total: this.game.total }));
     this.node.dataset.score = `${this.game.right}/${this.game.total}`;
     return q;
   }
