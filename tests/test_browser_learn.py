@@ -43,6 +43,10 @@ def test_the_check_page_names_a_first_seen_tie_break_at_its_merge(server, browse
     page, watch = open_page(browser, f"{server}/Check?check_corpus={CAT}&lang={lang}", TALL)
     box = page.locator("textarea").last
     expect(box).to_be_visible(timeout=60_000)
+    with page.expect_download() as download:  # the text itself, for the learner's own trainer
+        page.locator(".st-key-check_text_download button").click()
+    assert download.value.suggested_filename == f"{CAT}.txt"
+    assert Path(download.value.path()).read_text("utf-8") == TEXT
     paste(page, box, lines(FIRST_SEEN))
     wait_idle(page)
     page.locator(".st-key-check_button button").click()

@@ -4,10 +4,12 @@ refused file keeps the last good merges and says why, as plain text)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from playground import check as model
-from playground.corpora import CORPUS_CHOICES, PASTE, UPLOAD, sample_name
+from playground.corpora import CORPUS_CHOICES, PASTE, UPLOAD, load_sample, sample_name
 from playground.i18n import N_, listed, t
 from playground.patterns import NAMED_OR_NONE, PATTERN_LABELS
 from playground.session import Session
@@ -35,6 +37,17 @@ def text_inputs(s: Session) -> None:
         corpus_paste_box(s, height=150)
     elif s.check_corpus == UPLOAD:
         corpus_upload_box(s)
+    else:  # a built-in text: the learner's own trainer needs it too (they had to read it from the app's sources)
+        slug = s.check_corpus
+        st.download_button(
+            t("Download this text (.txt) for your trainer"),
+            data=partial(load_sample, slug),  # read on the click only
+            file_name=f"{slug}.txt",
+            mime="text/plain",
+            icon=":material/download:",
+            on_click="ignore",
+            key="check_text_download",
+        )
 
 
 def settings_inputs(s: Session) -> None:
