@@ -29,6 +29,7 @@ const RoundPanel = {
   renderInfo(k) {
     this.drawInfo(k);
     if (this.predicting && this.root.classList.contains("talk")) this.fitPredictWindow();
+    else this.win.style.height = ""; // the slide's or the page's own height (predict or talk mode turned off)
   },
 
   // A talk slide in predict mode: the question, its choices and the answer take a height of their own, so the window
@@ -98,7 +99,6 @@ const RoundPanel = {
     this.root.dataset.predict = on ? "1" : "0";
     this.quiz.game.reset();
     this.quiz.node.hidden = !on;
-    if (!on) this.win.style.height = ""; // the slide's own height again (fitPredictWindow)
     if (on) this.pause(false);
     this.renderInfo(this.round);
   },
