@@ -120,7 +120,7 @@ def _quote(value: str) -> str:
     return value if len(value) <= 40 else value[:40] + "…"
 
 
-def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool = False) -> None:
+def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool) -> None:
     """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
     Chinese classics), at that sample's vocab size unless the link gives one, and compares with its language's
     models (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some."""

@@ -15,6 +15,7 @@ import streamlit as st
 
 from bpe_core import Tokenizer, TokenizerShape
 from bpe_core.encoding.lifetimes import PERMANENT
+from bpe_core.encoding.sentencepiece.model import SPACE_SYMBOL
 from playground import caches, references
 from playground.bases import base_offset
 from playground.file_labels import shown_label
@@ -158,13 +159,16 @@ NOT_IN_THIS_TAB = N_(
 """Said where a choice names a loaded file this tab does not have (a tab's loaded files come back after a reload)."""
 
 
+def file_title(label: str, tokenizer: TokenizerShape) -> str:
+    """A loaded file as the choices and tables name it ("File: …"), in the page's language."""
+    return t("File: {label}", label=shown_label(label, tokenizer))
+
+
 def tokenizer_choices(s: Session) -> dict[str, str]:
     """Every tokenizer a page can show: ``{choice id: label}`` (the trained one, references, loaded files)."""
     choices = {TRAINED: t("Just trained: {label}", label=s.trained.label)} if s.trained is not None else {}
     choices.update({name: reference_label(name) for name in reference_options((s.tokenizer, s.compared))})
-    choices.update(
-        {LOADED + label: t("File: {label}", label=shown_label(label, s.loaded[label])) for label in s.loaded}
-    )
+    choices.update({LOADED + label: file_title(label, tokenizer) for label, tokenizer in s.loaded.items()})
     return choices
 
 
@@ -196,7 +200,7 @@ def pretokens(tokenizer: TokenizerShape, text: str, limit: int = 300) -> list[st
 def piece_label(tokenizer: TokenizerShape, piece: str) -> str:
     """A pre-token as its tokens draw it: SentencePiece's pieces hold ▁ for a space, which its tokens show as ·
     (the word box said ``▁Hello`` above steps that start ``· H e l l o``)."""
-    return token_html.display_str(piece.replace("▁", " ") if tokenizer.pre_tokenization.whole_text else piece)
+    return token_html.display_str(piece.replace(SPACE_SYMBOL, " ") if tokenizer.pre_tokenization.whole_text else piece)
 
 
 @dataclass(frozen=True)

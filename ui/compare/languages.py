@@ -14,7 +14,6 @@ import streamlit as st
 
 from bpe_core.analysis.parallel import parallel_sample
 from playground.corpora import parallel_parts
-from playground.file_labels import shown_label
 from playground.i18n import N_, t
 from playground.session import PARALLEL_CHOICES, TRAINED, Session
 from playground.text import plain
@@ -84,9 +83,7 @@ def measured(s: Session, subject: Subject) -> list[Measured]:
             label = t("{name} at {n:,}", name=subject.label, n=s.cut_vocab)
         found.insert(1, Measured(label, subject.tokenizer, subject.key, s.cut_vocab))
     for label, tokenizer in s.loaded.items():
-        found.append(
-            Measured(t("File: {label}", label=shown_label(label, tokenizer)), tokenizer, content_key(tokenizer))
-        )
+        found.append(Measured(tokenizer_output.file_title(label, tokenizer), tokenizer, content_key(tokenizer)))
     for name in s.refs:
         found.append(
             Measured(
