@@ -14,6 +14,7 @@ from typing import Literal, Protocol
 
 import regex
 
+from .hf_unicode import LOWERCASE_EXTRA, NORMALIZATION_UNKNOWN
 from .splitting import RUST_SPACE, regex_spans
 
 
@@ -25,15 +26,30 @@ class Normalizer(Protocol):
     def describe(self) -> str: ...
 
 
+# Characters tokenizers has no normalization data for (newer than its tables): kept as they are, each a starter that
+# nothing reorders or composes across, so the text between them normalizes on its own.
+_UNKNOWN = regex.compile(NORMALIZATION_UNKNOWN)
+
+
 class Unicode:
-    """NFC, NFD, NFKC or NFKD."""
+    """NFC, NFD, NFKC or NFKD, with the Unicode tables of ``tokenizers`` (see :mod:`.hf_unicode`).
+
+    >>> Unicode("NFKC").normalize("ﬁ\u32ff", 0)  # ﬁ decomposes; ㋿ (Unicode 12.1) is newer than its tables
+    ('fi㋿', 0)
+    """
 
     def __init__(self, form: Literal["NFC", "NFD", "NFKC", "NFKD"]):
         self.form: Literal["NFC", "NFD", "NFKC", "NFKD"] = form
 
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        return self._normalized(text), len(self._normalized(text[:at_start]))
+
+    def _normalized(self, text: str) -> str:
         form = self.form
-        return unicodedata.normalize(form, text), len(unicodedata.normalize(form, text[:at_start]))
+        if text.isascii() or not _UNKNOWN.search(text):
+            return unicodedata.normalize(form, text)
+        parts = [(text[start:end], unknown) for start, end, unknown in regex_spans(_UNKNOWN, text)]
+        return "".join(part if unknown else unicodedata.normalize(form, part) for part, unknown in parts)
 
     def describe(self) -> str:
         return self.form
@@ -47,13 +63,21 @@ def NFKC() -> Unicode:  # noqa: N802
     return Unicode("NFKC")
 
 
+# Rust's lowercase mappings that Python's (older) tables lack.
+_LOWER_EXTRA = str.maketrans(LOWERCASE_EXTRA)
+
+
 class Lowercase:
     """Each character's full lowercase mapping on its own (Rust's ``char::to_lowercase``: no final-sigma rule)."""
 
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
-        lowered = "".join(char.lower() for char in text) if not text.isascii() else text.lower()
-        head = "".join(char.lower() for char in text[:at_start])
-        return lowered, len(head)
+        return _lowered(text), len(_lowered(text[:at_start]))
+
+
+def _lowered(text: str) -> str:
+    if text.isascii():
+        return text.lower()
+    return "".join(char.lower() for char in text.translate(_LOWER_EXTRA))
 
     def describe(self) -> str:
         return "Lowercase"

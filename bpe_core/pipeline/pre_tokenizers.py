@@ -14,6 +14,7 @@ import regex
 
 from ..pretokenize import pretokenize
 from ..pretokenize.patterns import shown_pattern
+from .hf_unicode import NUMERIC, PUNCTUATION
 from .splitting import RUST_SPACE, RUST_WORD, Piece, budget_for, regex_spans, split_each, split_spans, timed_out
 
 
@@ -110,16 +111,13 @@ def _spans(compiled: regex.Pattern, text: str, invert: bool) -> list[tuple[int, 
 def Digits(individual_digits: bool) -> CharSplit:  # noqa: N802 (named as in tokenizer.json)
     """Numbers (Rust's ``char::is_numeric``: Nd, Nl, No) apart from the rest, each digit alone if asked."""
     if individual_digits:
-        return CharSplit("Digits(individual)", r"\p{N}", "Isolated")
-    return CharSplit("Digits", r"\p{N}", "Contiguous")
-
-
-# ASCII punctuation (symbols like $ + < = > ^ ` | ~ included) or a Unicode P* character, one at a time.
-_PUNCTUATION = r"[\p{P}!-/:-@\[-`{-~]"
+        return CharSplit("Digits(individual)", NUMERIC, "Isolated")
+    return CharSplit("Digits", NUMERIC, "Contiguous")
 
 
 def Punctuation(behavior: str = "Isolated") -> CharSplit:  # noqa: N802
-    return CharSplit(f"Punctuation({behavior})", _PUNCTUATION, behavior)
+    # ASCII punctuation (symbols like $ + < = > ^ ` | ~ included) or a P* character of Unicode 8.0, one at a time.
+    return CharSplit(f"Punctuation({behavior})", PUNCTUATION, behavior)
 
 
 def Whitespace() -> CharSplit:  # noqa: N802

@@ -1,0 +1,154 @@
+"""Write ``bpe_core/pipeline/hf_unicode.py``: where Hugging Face ``tokenizers`` reads Unicode from other tables than
+Python's ``unicodedata`` (14.0 on Python 3.11) and the ``regex`` module.
+
+``tokenizers`` takes each stage's Unicode data from a different Rust crate, each of its own age: Punctuation asks the
+``unicode_categories`` crate (Unicode 8.0's categories), the normalizers ``unicode-normalization-alignments`` (an old
+fork: no data for characters since about Unicode 12), Lowercase and Digits Rust's standard library (the newest
+Unicode). Each table below is read from ``tokenizers`` itself, code point by code point::
+
+    .venv/bin/python tests/make_hf_unicode.py     # after a new tokenizers release, if tests/test_hf_unicode.py fails
+
+tests/test_hf_unicode.py checks every code point against ``tokenizers`` again.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+from pathlib import Path
+
+import tokenizers
+
+ROOT = Path(__file__).resolve().parent.parent
+CHARS = [chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000]
+CHUNK = 4000
+
+
+def hf(**stages) -> tokenizers.Tokenizer:
+    document = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": None,
+                "post_processor": None, "decoder": None, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+                **stages}  # fmt: skip
+    return tokenizers.Tokenizer.from_str(json.dumps(document))
+
+
+def removed_by(pre_tokenizer: dict) -> set[str]:
+    """The characters a pre-tokenizer with the Removed behaviour drops."""
+    split = hf(pre_tokenizer=pre_tokenizer).pre_tokenizer
+    found: set[str] = set()
+    for start in range(0, len(CHARS), CHUNK):
+        chunk = CHARS[start : start + CHUNK]
+        kept = set("".join(piece for piece, _ in split.pre_tokenize_str("\n".join(chunk))))
+        found |= {char for char in chunk if char not in kept}
+    return found - {"\n"}
+
+
+def char_class(name: str, chars: set[str]) -> list[str]:
+    """``name = r"[...]"``: a regex character class of runs of consecutive code points, as source lines."""
+    parts = ranges(chars)
+    lines = [f'    r"{"".join(parts[k : k + 4])}"' for k in range(0, len(parts), 4)]
+    lines[0] = lines[0].replace('r"', 'r"[', 1)
+    lines[-1] = lines[-1][:-1] + ']"'
+    return [f"{name} = (", *lines, ")"]
+
+
+def ranges(chars: set[str]) -> list[str]:
+    """Runs of consecutive code points as regex ranges, escaped."""
+    codes, out, k = sorted(map(ord, chars)), [], 0
+    while k < len(codes):
+        end = k
+        while end + 1 < len(codes) and codes[end + 1] == codes[end] + 1:
+            end += 1
+        first, last = codes[k], codes[end]
+        out.append(f"\\U{first:08X}" if first == last else f"\\U{first:08X}-\\U{last:08X}")
+        k = end + 1
+    return out
+
+
+def escaped(text: str) -> str:
+    return "".join(f"\\U{ord(char):08x}" for char in text)
+
+
+# Probes of a character's normalization data: alone, beside marks of combining classes 220 and 230 (its own class
+# orders it among them, or blocks them), after a letter, and after each character it composes with.
+def _probes(char: str, composes_after: dict[str, list[str]]) -> list[str]:
+    around = [char, char + "\u0316", char + "\u0301", "\u0316" + char + "\u0301", "a" + char + "\u0316\u0301"]
+    return around + [first + char for first in composes_after.get(char, [])]
+
+
+def normalization_unknown() -> set[str]:
+    """The characters whose normalization data ``tokenizers`` lacks: their decomposition, combining class or
+    composition shows in Python's tables and not in its (found by the probes above, in each of the four forms)."""
+    composes_after: dict[str, list[str]] = {}
+    for char in CHARS:
+        parts = unicodedata.decomposition(char)
+        if parts and not parts.startswith("<"):
+            codes = [chr(int(part, 16)) for part in parts.split()]
+            if len(codes) == 2 and unicodedata.normalize("NFC", "".join(codes)) == char:
+                composes_after.setdefault(codes[1], []).append(codes[0])
+    candidates = [char for char in CHARS if unicodedata.decomposition(char) or unicodedata.combining(char)
+                  or char in composes_after]  # fmt: skip
+    found = set()
+    for form in ("NFC", "NFD", "NFKC", "NFKD"):
+        normalizer = hf(normalizer={"type": form}).normalizer
+        for char in candidates:
+            if any(normalizer.normalize_str(probe) != unicodedata.normalize(form, probe)
+                   for probe in _probes(char, composes_after)):  # fmt: skip
+                found.add(char)
+    return found
+
+
+def lowercase_extra() -> dict[str, str]:
+    """The characters ``tokenizers`` lowercases where Python's ``str.lower`` leaves them (newer Unicode)."""
+    lower = hf(normalizer={"type": "Lowercase"}).normalizer
+    extra = {}
+    for char in CHARS:
+        theirs = lower.normalize_str(char)
+        if theirs != char.lower():
+            if char.lower() != char:
+                sys.exit(f"U+{ord(char):04X}: Python lowercases it otherwise ({char.lower()!r} vs {theirs!r})")
+            extra[char] = theirs
+    return extra
+
+
+def main() -> None:
+    punctuation = removed_by({"type": "Punctuation", "behavior": "Removed"})
+    # Digits isolates each numeric character: between letters, a piece of one character is one.
+    digits = hf(pre_tokenizer={"type": "Digits", "individual_digits": True}).pre_tokenizer
+    numeric = set()
+    for start in range(0, len(CHARS), CHUNK):
+        chunk = CHARS[start : start + CHUNK]
+        pieces = [piece for piece, _ in digits.pre_tokenize_str("a".join(chunk))]
+        numeric |= {piece for piece in pieces if len(piece) == 1 and piece != "a"}
+    unknown = normalization_unknown()
+    extra = lowercase_extra()
+    lines = [
+        f'"""Unicode as Hugging Face ``tokenizers`` {tokenizers.__version__} reads it, where its tables differ from'
+        " Python's and the",
+        "``regex`` module's: written by tests/make_hf_unicode.py from ``tokenizers`` itself, code point by code point",
+        "(see there why each stage's tables are of another age); tests/test_hf_unicode.py checks every code point.",
+        '"""',
+        "",
+        "# Punctuation: ASCII punctuation or a P* character of Unicode 8.0 (the ``unicode_categories`` crate).",
+        *char_class("PUNCTUATION", punctuation),
+        "",
+        "# Digits: Rust's ``char::is_numeric`` (Nd, Nl, No of the Unicode its compiler knew).",
+        *char_class("NUMERIC", numeric),
+        "",
+        "# NFC, NFD, NFKC, NFKD: characters whose normalization data ``tokenizers`` lacks (it keeps them as they are,",
+        "# and they stop reordering and composition around them).",
+        *char_class("NORMALIZATION_UNKNOWN", unknown),
+        "",
+        "# Lowercase: the characters Rust's ``char::to_lowercase`` maps and Python's ``str.lower`` does not.",
+        "LOWERCASE_EXTRA = {",
+        *(f'    "{escaped(char)}": "{escaped(lower)}",' for char, lower in sorted(extra.items())),
+        "}",
+        "",
+    ]
+    (ROOT / "bpe_core" / "pipeline" / "hf_unicode.py").write_text("\n".join(lines))
+    print(f"punctuation {len(punctuation)}, numeric {len(numeric)}, normalization unknown {len(unknown)}, "
+          f"lowercase extra {len(extra)}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""Every code point through the tokenizer.json stages whose Unicode tables are of another age in ``tokenizers`` than in
+Python (see tests/make_hf_unicode.py): Punctuation, Digits, the four normal forms and Lowercase, against
+``tokenizers`` running the same JSON. Found by test_hf_stages' random texts: ``𑪚`` (U+11A9A, Soyombo, Unicode 10) is
+punctuation to Python and not to ``tokenizers``."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from test_hf_stages import hf_tokenizer
+
+from bpe_core.formats.hf_stages import Reader, read_normalizer, read_pre_tokenizer
+
+CHARS = [chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000]
+CHUNK = 4000
+
+
+def chunks(items: list[str], joiner: str) -> list[str]:
+    return [joiner.join(items[start : start + CHUNK]) for start in range(0, len(items), CHUNK)]
+
+
+def differing(texts: list[str], ours, theirs) -> list[str]:
+    """The texts (chunks) on which the two disagree, each cut to its first characters."""
+    return [text[:40] for text in texts if ours(text) != theirs(text)]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [{"type": "Punctuation", "behavior": "Isolated"}, {"type": "Digits", "individual_digits": True}],
+    ids=["punctuation", "digits"],
+)
+def test_every_code_point_splits_as_tokenizers_splits_it(spec):
+    ours = read_pre_tokenizer(spec, Reader("t.json"))
+    theirs = hf_tokenizer(pre_tokenizer=spec).pre_tokenizer
+    texts = chunks(CHARS, "a") + chunks(CHARS, "")  # each character alone, and in runs
+    assert differing(texts, ours.split, lambda text: [piece for piece, _ in theirs.pre_tokenize_str(text)]) == []
+
+
+def probes() -> list[str]:
+    """Every character alone, and each character Python has normalization data for beside marks of combining class
+    220 and 230 (reordering), after a letter, and after each character it composes with."""
+    composes_after: dict[str, list[str]] = {}
+    for char in CHARS:
+        parts = unicodedata.decomposition(char)
+        if parts and not parts.startswith("<") and len(parts.split()) == 2:
+            first, second = (chr(int(part, 16)) for part in parts.split())
+            composes_after.setdefault(second, []).append(first)
+    out = list(CHARS)
+    for char in CHARS:
+        if unicodedata.decomposition(char) or unicodedata.combining(char) or char in composes_after:
+            out += [char + "\u0316", char + "\u0301", "\u0316" + char + "\u0301", "a" + char + "\u0316\u0301"]
+            out += [first + char for first in composes_after.get(char, [])]
+    return out
+
+
+@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD", "Lowercase"])
+def test_every_code_point_normalizes_as_tokenizers_normalizes_it(form):
+    ours = read_normalizer({"type": form}, Reader("t.json"))
+    theirs = hf_tokenizer(normalizer={"type": form}).normalizer
+    texts = chunks(probes(), "\n")
+    assert differing(texts, lambda text: ours.normalize(text, 0)[0], theirs.normalize_str) == []
+
+
+def test_soyombo_punctuation_is_not_punctuation_to_tokenizers():
+    spec = {"type": "Sequence", "pretokenizers": [{"type": "Punctuation", "behavior": "Removed"}]}
+    assert read_pre_tokenizer(spec, Reader("t.json")).split("𑪚") == ["𑪚"]
+    assert read_pre_tokenizer(spec, Reader("t.json")).split("a,b") == ["a", "b"]
