@@ -36,7 +36,7 @@ def keys_help() -> list[tuple[str, str]]:
         ("Home  End", t("player: first / last round")),
         ("+  −", t("player: faster / slower")),
         ("c", t("player: show / hide the code beside it")),
-        ("1–6  Enter", t("player, predicting: pick a pair / confirm")),
+        ("1–6  Enter  space", t("player, predicting: pick a pair / confirm")),
     ]
 
 
