@@ -73,14 +73,14 @@ class Lowercase:
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
         return _lowered(text), len(_lowered(text[:at_start]))
 
+    def describe(self) -> str:
+        return "Lowercase"
+
 
 def _lowered(text: str) -> str:
     if text.isascii():
         return text.lower()
     return "".join(char.lower() for char in text.translate(_LOWER_EXTRA))
-
-    def describe(self) -> str:
-        return "Lowercase"
 
 
 class Replace:
