@@ -57,6 +57,7 @@ def probes() -> list[str]:
 @pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD", "Lowercase"])
 def test_every_code_point_normalizes_as_tokenizers_normalizes_it(form):
     ours = read_normalizer({"type": form}, Reader("t.json"))
+    assert ours.describe() == form
     theirs = hf_tokenizer(normalizer={"type": form}).normalizer
     texts = chunks(probes(), "\n")
     assert differing(texts, lambda text: ours.normalize(text, 0)[0], theirs.normalize_str) == []
