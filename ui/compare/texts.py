@@ -32,7 +32,7 @@ of every part (``bpe_core.analysis.heldout.sample_parts``); the table by part co
 HELDOUT_LABELS = {
     held_out.DEFAULT: N_("For this tokenizer: {name}"),
     **{choice: text.name for choice, text in held_out.BUILT_IN.items()},
-    held_out.SPLIT: N_("The part of its corpus held out from training (Train page)"),
+    held_out.SPLIT: N_("Its corpus's held-out part (Train page)"),  # short: the box cut the longer name
     **{slug: N_("Sample: {name}") for slug in SLUGS},
     PASTE: N_("Paste text… (never put in links)"),
     UPLOAD: N_("Upload a .txt file… (never put in links)"),
