@@ -161,7 +161,18 @@ def test_decode_keeps_characters_split_across_batches_whole(tmp_path):
         ((), None, "the following arguments are required"),
         (("train", "missing.txt", "--vocab-size", "300", "--out", "o"), None, "missing.txt: No such file"),
         (("train", "small.txt", "--vocab-size", "many", "--out", "o"), None, "invalid int value: 'many'"),
-        (("train", "small.txt", "--vocab-size", "100", "--out", "o"), None, "vocab_size 100 is too small"),
+        (("train", "small.txt", "--vocab-size", "100", "--out", "o"), None, r"--vocab-size 100 is too small"),
+        (
+            ("train", "small.txt", "--vocab-size", "256", "--out", "o", "--special", "<s>"),
+            None,
+            r"\+ 1 special token\)",
+        ),
+        (
+            ("train", "small.txt", "--vocab-size", "300", "--out", "o", "--pattern", "cl100k_base", "--quiet"),
+            None,
+            "a pattern's name. the names are gpt2, .* cl100k_base's is cl100k",
+        ),
+        (("encode", "small.txt", "--tokenizer", "bytes.tiktoken"), None, "no known model's .* give --pattern: a regex"),
         (
             ("train", "small.txt", "--vocab-size", "300", "--out", "o", "--pattern", "(["),
             None,

@@ -1,6 +1,6 @@
 """``python -m bpe_core encode --reference NAME`` takes every built-in model: the open models' ids equal their own
 libraries' (each skips without its package); DeepSeek V4 (a Hugging Face pipeline) gives tokenizers' ids; Mistral
-7B v3 (SentencePiece, not streamed by the command line) is a one-line error saying how to use it, never a traceback."""
+7B v3 (SentencePiece, read whole) encodes and decodes as the library does."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 import test_open_models as own  # the models' own libraries (each skips when absent)
 from open_model_texts import all_texts
 
+import bpe_core
 from bpe_core.cli import main
 from bpe_core.reference import ReferenceDataError, reference_files, reference_names, reference_spec
 
@@ -58,11 +59,17 @@ def test_encode_with_deepseek_v4_gives_the_ids_of_tokenizers(tmp_path, capsys):
     assert ids == hf.Tokenizer.from_file(str(file)).encode(text, add_special_tokens=False).ids
 
 
-def test_mistral_7b_v3_on_the_command_line_is_a_plain_error(tmp_path, capsys):
+def test_mistral_7b_v3_encodes_and_decodes_on_the_command_line(tmp_path, capsys):
+    """A SentencePiece model: read whole (it was refused: "the command line does not stream it yet")."""
     if not installed("mistral-7b-v3"):
         pytest.skip("mistral-common is not installed")
+    text = "Hello wörld,\n  你好 123"
     path = tmp_path / "text.txt"
-    path.write_text("hello", encoding="utf-8")
-    assert main(["encode", str(path), "--reference", "mistral-7b-v3"]) == 2
-    err = capsys.readouterr().err
-    assert "mistral-7b-v3" in err and "bpe_core.reference(" in err and "Traceback" not in err
+    path.write_text(text, encoding="utf-8")
+    assert main(["encode", str(path), "--reference", "mistral-7b-v3"]) == 0
+    printed = capsys.readouterr().out
+    expected = bpe_core.reference("mistral-7b-v3").encode(text)  # sentencepiece's ids (tests/test_sentencepiece.py)
+    assert [int(word) for word in printed.split()] == expected
+    (tmp_path / "ids.txt").write_text(printed)
+    assert main(["decode", str(tmp_path / "ids.txt"), "--reference", "mistral-7b-v3"]) == 0
+    assert capsys.readouterr().out == text

@@ -38,3 +38,16 @@ def test_a_terminal_gets_bars_redrawn_in_place():
     output = screen.getvalue()
     assert "\rreading: 100%" in output and "\rmerging: 100%" in output
     assert output.count("\n") == 2  # each bar ends its line once, when its stage ends
+
+
+def test_a_training_that_stops_early_ends_its_bar_at_the_merges_made(tmp_path, capsys):
+    """It ended at 100 % of the merges asked for ("31744/31744") where the summary said 24,590 were made."""
+    from bpe_core.cli import main
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("abab cdcd abab\n" * 20, encoding="utf-8")
+    assert main(["train", str(corpus), "--vocab-size", "1000", "--out", str(tmp_path / "o")]) == 0
+    printed = capsys.readouterr().err
+    assert "merges made:         6 of 744 requested (stopped early: no pair left" in printed
+    last_bar = [line for line in printed.splitlines() if line.startswith("merging:")][-1]
+    assert last_bar.startswith("merging: 100% 6/6 "), last_bar

@@ -157,13 +157,20 @@ def test_detection_by_content_does_not_claim_other_files():
         assert not looks_like_sentencepiece(head), head
 
 
-def test_the_command_line_says_it_does_not_stream_sentencepiece(tmp_path, capsys):
+def test_the_command_line_encodes_and_decodes_a_sentencepiece_model(tmp_path, capsys):
+    """It said "the command line does not stream it yet", for a model the library reads."""
     path = tmp_path / "tokenizer.model"
     path.write_bytes(model_bytes(BASIC))
     text = tmp_path / "in.txt"
-    text.write_text("a a")
-    assert cli_main(["encode", str(text), "--tokenizer", str(path)]) == 2
-    assert "a SentencePiece model; the command line does not stream it yet" in capsys.readouterr().err
+    text.write_text("a aa\nab a", encoding="utf-8")
+    assert cli_main(["encode", str(text), "--tokenizer", str(path)]) == 0
+    printed = capsys.readouterr().out
+    expected = parse_sentencepiece(model_bytes(BASIC)).encode("a aa\nab a")
+    assert [int(word) for word in printed.split()] == expected
+    ids = tmp_path / "ids.txt"
+    ids.write_text(printed)
+    assert cli_main(["decode", str(ids), "--tokenizer", str(path)]) == 0
+    assert capsys.readouterr().out == parse_sentencepiece(model_bytes(BASIC)).decode(expected)
 
 
 def test_the_app_loads_a_sentencepiece_model():

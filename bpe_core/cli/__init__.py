@@ -60,14 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_overlap(args, load_tokenizer)
         if args.command in analysis.COMMANDS:  # they read the whole text: any family, SentencePiece included
-            return analysis.run(args, lambda given: load_tokenizer(given, streaming=False))
+            return analysis.run(args, load_tokenizer)
         return run_decode(args)
     except CliError as error:
         return fail(str(error))
+    except formats.PatternRequired as error:  # said in the command line's words, not the library's
+        return fail(str(error).replace("pass pattern=... ,", "give --pattern:"))
     except (formats.FormatError, ValueError, KeyError, OSError, UnicodeError, RuntimeError) as error:
         if isinstance(error, BrokenPipeError):
             return 0  # `... | head`: the reader has what it wanted
-        return fail(describe(error))
+        # The library names its parameter; here it is an option.
+        return fail(describe(error).replace("vocab_size ", "--vocab-size ", 1))
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return fail("interrupted")

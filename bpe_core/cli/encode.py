@@ -16,9 +16,8 @@ from .parser import pattern_arg
 from .text_io import open_input, open_output, read_chunks
 
 
-def load_tokenizer(args: argparse.Namespace, *, streaming: bool = True) -> Any:
-    """The tokenizer ``--tokenizer`` or ``--reference`` names; ``streaming=False`` (a command that only reads the
-    vocabulary) also takes a SentencePiece model, which the streaming commands cannot encode yet."""
+def load_tokenizer(args: argparse.Namespace) -> Any:
+    """The tokenizer ``--tokenizer`` or ``--reference`` names: any family the library loads."""
     if args.reference is not None:
         from ..reference import reference, reference_names
 
@@ -26,26 +25,22 @@ def load_tokenizer(args: argparse.Namespace, *, streaming: bool = True) -> Any:
             raise CliError(
                 f"unknown reference tokenizer {args.reference!r}; choose one of {', '.join(reference_names())}"
             )
-        found = reference(args.reference)
-        if streaming and not isinstance(found, (Tokenizer, PipelineTokenizer)):
-            raise CliError(
-                f"{args.reference}: a SentencePiece model; the command line does not stream it yet "
-                f"(in Python: bpe_core.reference({args.reference!r}).encode(text))"
-            )
-        return found
+        return reference(args.reference)
     specials = {}
     for token, identifier in args.special_id:
         if not identifier.isdigit():
             raise CliError(f"--special-id {token} {identifier}: the id must be a non-negative integer")
         specials[token] = int(identifier)
     pattern = formats.NOT_GIVEN if args.pattern is None else pattern_arg(args.pattern)
-    tokenizer = formats.load(args.tokenizer, args.format, special_tokens=specials or None, pattern=pattern)
-    if streaming and not isinstance(tokenizer, Tokenizer):
-        raise CliError(
-            f"{args.tokenizer}: a SentencePiece model; the command line does not stream it yet "
-            "(in Python: bpe_core.load(path).encode(text))"
-        )
-    return tokenizer
+    return formats.load(args.tokenizer, args.format, special_tokens=specials or None, pattern=pattern)
+
+
+def _id_batches(tokenizer: Any, chunks: Iterator[str]) -> Iterator[list[int]]:
+    """The ids of the chunks' text, in batches: streamed where the family allows it (byte-level BPE cuts where no
+    pre-token crosses); a SentencePiece model reads the whole text (its normalizer and dummy prefix see all of it)."""
+    if isinstance(tokenizer, (Tokenizer, PipelineTokenizer)):
+        return tokenizer.encode_iterable_batches(chunks)
+    return iter([tokenizer.encode("".join(chunks))])
 
 
 def run_encode(args: argparse.Namespace) -> int:
@@ -55,7 +50,7 @@ def run_encode(args: argparse.Namespace) -> int:
         # Each id's text made once: str() of millions of ints costs more than a list lookup.
         id_text = [str(token_id) for token_id in range(tokenizer.n_vocab)]
         separator = ""
-        for ids in tokenizer.encode_iterable_batches(read_chunks(source, args.file)):
+        for ids in _id_batches(tokenizer, read_chunks(source, args.file)):
             if ids:
                 sink.write(separator + " ".join(map(id_text.__getitem__, ids)))
                 separator = " "
@@ -69,8 +64,9 @@ def run_decode(args: argparse.Namespace) -> int:
     # Ids are decoded in batches; a character split across two batches must still come out whole.
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     with open_input(args.file) as source, open_output(args.output) as sink:
-        if isinstance(tokenizer, PipelineTokenizer):
-            # Its decoder sees all the tokens at once (Metaspace drops the first token's space).
+        if not isinstance(tokenizer, Tokenizer):
+            # A pipeline's or SentencePiece's decoder sees all the tokens at once (Metaspace drops the first token's
+            # space, byte fallback joins bytes across tokens).
             sink.write(_decoded(tokenizer, list(read_ids(source))))
             return 0
         batch: list[int] = []
@@ -83,10 +79,10 @@ def run_decode(args: argparse.Namespace) -> int:
     return 0
 
 
-def _decoded(tokenizer: PipelineTokenizer, ids: list[int]) -> str:
+def _decoded(tokenizer: Any, ids: list[int]) -> str:
     try:
         return tokenizer.decode(ids)
-    except ValueError as error:
+    except (KeyError, IndexError, ValueError) as error:
         raise CliError(describe(error)) from None
 
 

@@ -126,11 +126,22 @@ def run_extend(args: argparse.Namespace) -> int:
             raise CliError("'-' (stdin) cannot be mixed with files")
         else:
             result = extend_files(base, expand_paths(args.files), args.vocab_size, progress=progress, **limits)
+        if bar is not None and result.stopped_early:
+            bar.end_early(len(result.merges))
     finally:
         if bar is not None:
             bar.close()
     written = save_extension(result, out, args.format or fmt, source=source if args.format in (None, "hf") else None)
     print(summary(result, args.vocab_size, written), file=sys.stderr)
+    if (args.format or fmt) == "tiktoken" and base.special_tokens:
+        # As the base's own file: tiktoken's format has no place for them (the user passes them, as to the base).
+        first = ", ".join(f"{text} = {identifier:,}" for text, identifier in list(base.special_tokens.items())[:2])
+        print(
+            f"note: a tiktoken file holds no special tokens: the base's {len(base.special_tokens):,} ({first}, …) are "
+            "not in it; pass them as tiktoken.Encoding(special_tokens=...) or bpe_core.load(path, special_tokens=...), "
+            "or write --format hf to keep them in the file",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..analysis.overlap import SCRIPTS
+from ..formats import PatternRequired
 from .analysis import table
 from .errors import CliError
 from .text_io import open_output
@@ -37,6 +39,8 @@ def load(operand: str, load_tokenizer: Callable[..., Any]) -> Any:
         # DeepSeek V4, Mistral 7B v3: reference() names their files rather than building them.
         operand = str(next(iter(reference_files(operand).values())))
     by_name = operand in reference_names()
+    if not by_name and not Path(operand).exists():
+        raise CliError(f"{operand}: no such file, nor a built-in tokenizer ({', '.join(reference_names())})")
     args = argparse.Namespace(
         reference=operand if by_name else None,
         tokenizer=None if by_name else operand,
@@ -44,7 +48,11 @@ def load(operand: str, load_tokenizer: Callable[..., Any]) -> Any:
         pattern=None,
         special_id=[],
     )
-    return load_tokenizer(args, streaming=False)
+    try:
+        return load_tokenizer(args)
+    except PatternRequired:  # a tiktoken file of no known model: its vocabulary is all that is compared here
+        args.pattern = "none"
+        return load_tokenizer(args)
 
 
 def run_overlap(args: argparse.Namespace, load_tokenizer: Callable[..., Any]) -> int:

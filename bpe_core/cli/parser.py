@@ -24,7 +24,11 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``python -m bpe_core``'s arguments; an error raises :class:`CliError`."""
-    parser = _Parser(prog=PROG, description="Byte-level BPE: train, encode, decode.")
+    parser = _Parser(
+        prog=PROG,
+        description="BPE tokenizers: train, extend, encode, decode and check them; measure them (choose, "
+        "languages, health, overlap).",
+    )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     train = commands.add_parser("train", help="train a tokenizer on text files and save it")

@@ -92,6 +92,16 @@ class TrainingProgress:
         self.stream.flush()
         self.last_line = time.monotonic()
 
+    def end_early(self, merges: int) -> None:
+        """Training stopped after ``merges`` merges, short of what was asked: the merge bar ends there (the library's
+        last report completes the stage: its bar said 100 % of merges never made)."""
+        if self.stage != "merge":
+            return
+        self.latest = (merges, merges)
+        if self.bar is not None:
+            self.bar.total = self.bar.n = merges
+            self.bar.refresh()
+
     def close(self) -> None:
         """End the current stage: close its bar, or print its last line."""
         if self.bar is not None:

@@ -27,6 +27,8 @@ def run_train(args: argparse.Namespace) -> int:
     progress = None if args.quiet else TrainingProgress(sys.stderr)
     try:
         result, n_bytes = _run_training(args, pattern, progress)
+        if progress is not None and result.stopped_early:
+            progress.end_early(result.tokenizer.num_merges)
     finally:
         if progress is not None:
             progress.close()

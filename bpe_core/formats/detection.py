@@ -89,5 +89,6 @@ def detect_format(path: PathLike) -> tuple[DetectedFormat, Path]:
         return "tiktoken", path
     raise FormatError(
         path,
-        "not a tokenizer file this library recognises (bpe-playground, hf, gpt2, tiktoken or a SentencePiece .model)",
+        "not a tokenizer file this library recognises (bpe-playground, hf, gpt2, tiktoken, Tekken JSON or a "
+        "SentencePiece .model)",
     )

@@ -197,9 +197,14 @@ def pretokenize(text: str, pattern: str | None = "gpt2") -> list[str]:
     pieces = _findall_within_budget(compiled, text)
     if sum(map(len, pieces)) != len(text):
         # A custom regex that skips characters would silently lose text on decode.
+        named = (
+            f" (a pattern's name? the names are {', '.join(PATTERNS)}; a reference's differs: cl100k_base's is cl100k)"
+            if regex.fullmatch(r"[\w.-]+", source)
+            else ""
+        )
         raise ValueError(
             f"pre-tokenization pattern {shown_pattern(source)} does not cover the whole text; "
-            "add an alternative such as |\\s+|. so that every character is matched"
+            f"add an alternative such as |\\s+|. so that every character is matched{named}"
         )
     return pieces
 

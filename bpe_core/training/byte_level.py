@@ -71,7 +71,7 @@ def check_settings(vocab_size: int, special_tokens: Iterable[str], pattern: str 
     if vocab_size < minimum:
         raise ValueError(
             f"vocab_size {vocab_size} is too small: it must be at least {minimum} "
-            f"(256 byte tokens + {len(specials)} special tokens)"
+            f"(256 byte tokens + {len(specials)} special token{'' if len(specials) == 1 else 's'})"
         )
     compile_pattern(pattern)
     return specials, vocab_size - minimum
