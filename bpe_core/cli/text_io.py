@@ -24,7 +24,7 @@ def read_chunks(source: TextIO, name: str) -> Iterator[str]:
             chunk = source.read(READ_CHARS)
         except UnicodeDecodeError as error:
             raise CliError(
-                f"{_input_name(name)} is not UTF-8 text ({error.reason} at byte 0x{error.object[error.start]:02X})"
+                f"{_input_name(name)} is not UTF-8 text ({error.reason}: a byte of value 0x{error.object[error.start]:02X})"
             ) from None
         if not chunk:
             return
