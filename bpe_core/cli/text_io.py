@@ -23,8 +23,9 @@ def read_chunks(source: TextIO, name: str) -> Iterator[str]:
         try:
             chunk = source.read(READ_CHARS)
         except UnicodeDecodeError as error:
+            value = error.object[error.start]
             raise CliError(
-                f"{_input_name(name)} is not UTF-8 text ({error.reason}: a byte of value 0x{error.object[error.start]:02X})"
+                f"{_input_name(name)} is not UTF-8 text ({error.reason}: a byte of value 0x{value:02X})"
             ) from None
         if not chunk:
             return
