@@ -42,3 +42,24 @@ def test_overlap_takes_a_tiktoken_file_of_no_known_model_and_names_the_built_in_
     assert "Jaccard" in capsys.readouterr().out
     assert cli_main(["overlap", "gpt2", "gpt4"]) == 2
     assert "gpt4: no such file, nor a built-in tokenizer (gpt2, cl100k_base" in capsys.readouterr().err
+
+
+def test_a_special_token_flag_takes_one_token_and_both_commands_spell_it_alike(tmp_path, capsys):
+    """``train --special TOKEN FILE`` took FILE for a second token ("the following arguments are required: FILE");
+    extend spelled it ``--special-token``: both take both spellings, one token a flag."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("the cat sat<|endoftext|>the hat\n" * 30, encoding="utf-8")
+    out = tmp_path / "o"
+    args = ["train", "--special", "<|endoftext|>", str(corpus), "--special-token", "<|pad|>", "--vocab-size", "270"]
+    assert cli_main([*args, "--out", str(out), "--quiet"]) == 0
+    from bpe_core import formats
+
+    tokenizer = formats.load(out)
+    assert list(tokenizer.special_tokens) == ["<|endoftext|>", "<|pad|>"]
+    capsys.readouterr()
+    extended = tmp_path / "e"
+    extend = ["extend", str(corpus), "--base", str(out), "--special", "<|cell|>", "--vocab-size", "275"]
+    assert cli_main([*extend, "--out", str(extended), "--quiet"]) == 0
+    printed = capsys.readouterr().err
+    assert f"<|cell|> = {tokenizer.n_vocab}" in printed  # after the highest id in use
+    assert "new ids:             none" in printed  # no pair was left to merge (it said "268 to 267")

@@ -46,6 +46,7 @@ def add_command(commands: argparse._SubParsersAction) -> None:
     command.add_argument("--pattern", metavar="NAME|REGEX|none", help="a tiktoken base file's pattern")
     command.add_argument(
         "--special-token",
+        "--special",
         action="append",
         default=[],
         metavar="TEXT",
@@ -154,7 +155,10 @@ def summary(result: ExtendResult, vocab_size: int, written: list[Path]) -> str:
     lines = [
         f"merges added:        {len(result.merges):,} of {asked:,} requested"
         + (f" (stopped early: {result.stop_reason})" if result.stopped_early else ""),
-        f"new ids:             {first_merge:,} to {first_merge + len(result.merges) - 1:,}",
+        "new ids:             "
+        + (
+            f"{first_merge:,} to {first_merge + len(result.merges) - 1:,}" if result.merges else "none (no merge added)"
+        ),
         f"tokens on the text:  {before:,} with the base -> {after:,}"
         + (f" ({1 - after / before:.1%} fewer)" if before else ""),
         f"time:                {result.seconds:.2f} s",

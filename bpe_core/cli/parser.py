@@ -37,7 +37,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     train.add_argument("--vocab-size", type=int, required=True, help="256 bytes + merges + special tokens")
     train.add_argument("--out", required=True, help="directory to write the tokenizer files into")
-    train.add_argument("--special", nargs="+", action="extend", default=[], metavar="TOKEN", help="special tokens")
+    # One token a flag, repeated for more (as extend's): "--special TOKEN FILE" took FILE for a second token.
+    train.add_argument(
+        "--special",
+        "--special-token",
+        action="append",
+        default=[],
+        metavar="TOKEN",
+        help="a special token, never split (repeat for more)",
+    )
     train.add_argument(
         "--pattern",
         default="gpt2",
