@@ -266,9 +266,10 @@ def test_two_added_tokens_spelled_alike_once_normalized_are_refused():
         parse_hf(document)
 
 
-def test_an_added_token_its_normalizer_removes_whole_matches_nowhere_as_in_tokenizers():
-    """Found by the property above: a normalized added token "ab" under a normalizer that deletes "ab" is spelled ""
-    once normalized; tokenizers never matches it (an empty alternative matched everywhere here)."""
+def test_an_added_token_its_normalizer_removes_whole_is_refused():
+    """A normalized added token "ab" under a normalizer that deletes "ab" is spelled "" once normalized. It was taken to
+    match nowhere (the texts tried agreed); a differential fuzz found that tokenizers then cuts the text between every
+    two characters ("x x": ▁x ▁ x, where without the token: ▁x ▁x). Not reproduced, so refused, naming the token."""
     vocab = {char: index for index, char in enumerate([*_CHARS, "ab", "▁x"])}
     plain = {"special": False, "single_word": False, "lstrip": False, "rstrip": False}
     added = [{"content": "<s>", "normalized": False, **plain}, {"content": "ab", "normalized": True, **plain}]
@@ -283,10 +284,11 @@ def test_an_added_token_its_normalizer_removes_whole_matches_nowhere_as_in_token
         "decoder": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "first", "split": True},
         "model": {"type": "BPE", "vocab": vocab, "merges": [["a", "b"], ["▁", "x"]]},
     }
-    hf = tokenizers.Tokenizer.from_str(json.dumps(document))
-    ours = parse_hf(document)
-    for text in ("<s>", "ab<s>ab", "x ab <s>x", "abab"):
-        assert ours.encode(text) == hf.encode(text, add_special_tokens=False).ids, text
+    with_token = tokenizers.Tokenizer.from_str(json.dumps(document)).encode("x x", add_special_tokens=False).tokens
+    without = tokenizers.Tokenizer.from_str(json.dumps({**document, "added_tokens": added[:1]}))
+    assert with_token != without.encode("x x", add_special_tokens=False).tokens  # what is not reproduced
+    with pytest.raises(FormatError, match="the added token 'ab' is normalized to nothing: tokenizers then cuts"):
+        parse_hf(document)
 
 
 @pytest.mark.parametrize("strip", ["lstrip", "rstrip"])

@@ -26,8 +26,9 @@ from ..encoding.ranks import all_split_merges
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import AddedTokens, PipelineTokenizer
+from ..pipeline.decoders import ByteLevel as ByteLevelDecoder
 from ..pipeline.normalizers import Replace
-from ..pipeline.pre_tokenizers import Metaspace
+from ..pipeline.pre_tokenizers import ByteLevel, Metaspace
 from ._common import FormatError, PathLike, json_type_name, parse_json, read_text, target_file, write_text
 from .gpt2 import byte_level_spellings
 from .hf_model import read_added_tokens, read_model
@@ -164,7 +165,21 @@ def parse_hf(
     normalizer = read_normalizer(spec["normalizer"], read) if spec.get("normalizer") is not None else None
     pre_tokenizer = read_pre_tokenizer(spec["pre_tokenizer"], read) if spec.get("pre_tokenizer") is not None else None
     decoder = read_decoder(spec.get("decoder"), read)
-    plain = plain_tokenizer(normalizer, pre_tokenizer, model, added, name)
+    if any(isinstance(stage, ByteLevel) for stage in _stages(pre_tokenizer)) and any(
+        isinstance(stage, Replace) and _matches_empty(stage) for stage in _stages(normalizer)
+    ):
+        # tokenizers leaves what such a Replace inserts out of ByteLevel's byte mapping (a fuzz found it).
+        raise read.fail(
+            "normalizer",
+            "a Replace whose regex can match empty text, before a ByteLevel pre-tokenizer: "
+            "tokenizers then leaves the inserted text unmapped, which this library does not do",
+        )
+    # The plain Tokenizer decodes as ByteLevel does: a file with another decoder (or none) keeps its own.
+    plain = (
+        plain_tokenizer(normalizer, pre_tokenizer, model, added, name)
+        if isinstance(decoder, ByteLevelDecoder)
+        else None
+    )
     if plain is not None:
         return plain
     spell = (lambda text: normalizer.normalize(text, 1)[0]) if normalizer is not None else None
@@ -199,3 +214,10 @@ def _space_mark(normalizer: Any, pre_tokenizer: Any) -> str | None:
 def _stages(stage: Any) -> list[Any]:
     steps = getattr(stage, "steps", None)
     return [stage] if steps is None else [inner for step in steps for inner in _stages(step)]
+
+
+def _matches_empty(stage: Replace) -> bool:
+    """Whether a Replace's regex matches empty text somewhere in a few probes (``x*``, ``^``, ``(?=a)``)."""
+    return any(
+        match.start() == match.end() for probe in ("", "a", "a b\n1", "\t") for match in stage.compiled.finditer(probe)
+    )

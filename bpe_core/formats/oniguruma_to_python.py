@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import regex
+
 from ..pretokenize import PATTERNS
 from .oniguruma import to_oniguruma
 from .regex_syntax import class_end, escape_at, inline_flags_at
@@ -39,21 +41,32 @@ def from_oniguruma(oniguruma_regex: str) -> str:
                     f"{escape} means something else in Oniguruma than in Python; write the class out "
                     "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
                 )
-            out.append("\\Z" if escape == "\\z" else _python_code_point(escape))
+            out.append(_python_escape(escape))
         elif char == "[":
             end = class_end(oniguruma_regex, i, nested=True)
             out.append(_python_class(oniguruma_regex[i:end]))
             i = end
+        elif char == "{" and (interval := _INTERVAL.match(oniguruma_regex, i)) is not None:
+            after = oniguruma_regex[interval.end() : interval.end() + 1]
+            if after == "+" or (after == "?" and "," not in interval.group()):
+                # Ruby's syntax (tokenizers'): a{2}+ is (?:a{2})+ and a{2}? is (?:a{2})?, not possessive or lazy.
+                raise ValueError(
+                    f"{interval.group()}{after} repeats the repeat in Oniguruma (Ruby syntax), where Python reads a "
+                    f"possessive or lazy quantifier; write a group, e.g. (?:a{interval.group()}){after}"
+                )
+            out.append(interval.group())
+            i = interval.end()
         elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
             out.append("(?P<")
             i += 3
         elif char == "(" and (flags := inline_flags_at(oniguruma_regex, i)) is not None:
             on, off, kind, length = flags
-            # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m).
-            table = {"i": "i", "m": "s", "x": "x"}
+            # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m). Its i folds case
+            # fully (ß matches ss): regex's f with i.
+            table = {"i": "fi", "m": "s", "x": "x"}
             if any(flag not in table for flag in on + off):
                 raise ValueError(f"inline flags {oniguruma_regex[i : i + length]} have no Python equivalent")
-            on, off = "".join(table[f] for f in on), "".join(table[f] for f in off)
+            on, off = "".join(table[f] for f in on), "".join(table[f] for f in off).replace("fi", "i")
             body = on + ("-" + off if off else "")
             out.append(f"(?{body}{kind}" if body else ("(?:" if kind == ":" else ""))
             i += length
@@ -66,12 +79,37 @@ def from_oniguruma(oniguruma_regex: str) -> str:
     return "".join(out)
 
 
+_INTERVAL = regex.compile(r"\{\d*,?\d*\}")
+_XDIGIT = regex.compile(r"\\([pP])\{(\^?)xdigit\}", regex.IGNORECASE)
+
+
+def _python_escape(escape: str) -> str:
+    """An escape outside a class: Oniguruma's ``\\z`` (the very end) is Python's ``\\Z``, its ``\\Z`` (the end, or
+    before a last newline) a lookahead, ``\\N`` any character but a newline, ``\\p{XDigit}`` ASCII's hex digits."""
+    if escape == "\\z":
+        return "\\Z"
+    if escape == "\\Z":
+        return "(?=\\n?\\Z)"
+    if escape == "\\N":
+        return "[^\\n]"
+    if (xdigit := _XDIGIT.fullmatch(escape)) is not None:
+        return "[^0-9A-Fa-f]" if (xdigit.group(1) == "P") != (xdigit.group(2) == "^") else "[0-9A-Fa-f]"
+    return _python_code_point(escape)
+
+
 def _python_code_point(escape: str) -> str:
     """``\\x{H..}`` (Oniguruma) as ``\\UHHHHHHHH`` (Python's regex has no braces form)."""
     return f"\\U{int(escape[3:-1], 16):08X}" if escape.startswith("\\x{") else escape
 
 
 def _python_class(text: str) -> str:
+    body = text[1:-1]
+    if "[" in body.replace("\\[", "") or "&&" in body:
+        # Python's regex (version 0) reads an inner [ or && as literals; POSIX brackets are ASCII there.
+        raise ValueError(
+            f"the class {text} nests a class, a POSIX bracket ([:digit:]) or && (intersection): Oniguruma reads them "
+            "otherwise than Python; write the class out (\\p{Nd}, [\\s--\\n] as [\\t\\v\\f\\r ...])"
+        )
     out, i = [], 0
     while i < len(text):
         if text[i] == "\\":
