@@ -84,6 +84,7 @@ FIXED_TEXT = "".join(TRICKY_CHARS) + " " + " ".join(TRICKY_CHARS) + "\r\n" + "\n
 
 TRANSLATED = [
     r"\w+|\W",
+    r"xa{2}?|a{1,2}?b|\s+|.",  # Oniguruma reads a{2}? as (a{2})?
     r"\b\w+\b|\s+|.",
     r"\B\w|\b\w|\W",
     r"\h+|[^\h]+",
@@ -209,3 +210,10 @@ def test_translation_of_any_string_gives_a_string_or_a_value_error(source):
             assert isinstance(translate(source), str)
         except ValueError as error:
             assert str(error)
+
+
+def test_a_lazy_exact_repeat_is_written_as_a_plain_one():
+    """Oniguruma (Ruby syntax) reads ``a{2}?`` as ``(?:a{2})?``, not as a lazy ``a{2}`` (which is ``a{2}``): written
+    as it was, the saved file split otherwise in tokenizers than the pattern does here."""
+    assert to_oniguruma(r"xa{2}?|\s+|.") == r"xa{2}|\s+|."
+    assert oniguruma_pieces(r"xa{2}?|[^x]", "xaa xaay") == pretokenize("xaa xaay", r"xa{2}?|[^x]")

@@ -9,6 +9,7 @@ Translated exactly (each checked against Oniguruma on every code point or on tex
 Python ``regex``       Oniguruma
 =====================  ====================================================================
 ``X{n,m}+``            ``(?>X{n,m})`` (Oniguruma reads ``{n,m}+`` as ``(X{n,m})+``)
+``X{n}?``              ``X{n}`` (lazy or not, the same; Oniguruma reads ``X{n}?`` as ``(X{n})?``)
 ``\\w`` / ``\\W``        ``[\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}]`` / its negation
                        (Oniguruma's ``\\w`` leaves out ZWNJ and ZWJ and takes in ², ½ ...)
 ``\\b`` / ``\\B``        lookarounds on that ``\\w`` class
@@ -126,7 +127,8 @@ def to_oniguruma(python_regex: str) -> str:
                 out.append(f"(?>{atom}{quantifier})")
                 i += 1
             else:
-                out.append(quantifier)
+                # A lazy X{n} is X{n}; Oniguruma reads X{n}? as (X{n})?.
+                out.append(quantifier.removesuffix("?") if "," not in quantifier else quantifier)
         elif char in "^$":
             out.append(char if multiline else {"^": "\\A", "$": "(?=\\n?\\z)"}[char])
             i += 1
