@@ -13,7 +13,7 @@ import regex
 
 from ..pretokenize import PATTERNS
 from .oniguruma import to_oniguruma
-from .regex_syntax import class_end, escape_at, inline_flags_at
+from .regex_syntax import class_end, counted_quantifier_at, escape_at, inline_flags_at
 
 
 def from_oniguruma(oniguruma_regex: str) -> str:
@@ -46,16 +46,16 @@ def from_oniguruma(oniguruma_regex: str) -> str:
             end = class_end(oniguruma_regex, i, nested=True)
             out.append(_python_class(oniguruma_regex[i:end]))
             i = end
-        elif char == "{" and (interval := _INTERVAL.match(oniguruma_regex, i)) is not None:
-            after = oniguruma_regex[interval.end() : interval.end() + 1]
-            if after == "+" or (after == "?" and "," not in interval.group()):
+        elif char == "{" and (quantifier := counted_quantifier_at(oniguruma_regex, i)) is not None:
+            i += len(quantifier)
+            written = quantifier + "+" if oniguruma_regex.startswith("+", i) else quantifier
+            if written.endswith("+") or (quantifier.endswith("?") and "," not in quantifier):
                 # Ruby's syntax (tokenizers'): a{2}+ is (?:a{2})+ and a{2}? is (?:a{2})?, not possessive or lazy.
                 raise ValueError(
-                    f"{interval.group()}{after} repeats the repeat in Oniguruma (Ruby syntax), where Python reads a "
-                    f"possessive or lazy quantifier; write a group, e.g. (?:a{interval.group()}){after}"
+                    f"{written} repeats the repeat in Oniguruma (Ruby syntax), where Python reads a possessive or "
+                    f"lazy quantifier; write a group, e.g. (?:a{written[:-1]}){written[-1]}"
                 )
-            out.append(interval.group())
-            i = interval.end()
+            out.append(quantifier)
         elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
             out.append("(?P<")
             i += 3
@@ -79,7 +79,6 @@ def from_oniguruma(oniguruma_regex: str) -> str:
     return "".join(out)
 
 
-_INTERVAL = regex.compile(r"\{\d*,?\d*\}")
 _XDIGIT = regex.compile(r"\\([pP])\{(\^?)xdigit\}", regex.IGNORECASE)
 
 
