@@ -5,7 +5,8 @@ It is when: no normalizer (or an empty ``Sequence``); a ``ByteLevel`` pre-tokeni
 space, alone (``use_regex``: GPT-2's pattern; without: no pre-tokenization) or after one ``Split``
 (``Isolated``) with one of our named patterns or the superword chunks' pattern; a byte-level BPE with every
 byte, every other token
-made by a merge, no prefix / suffix; added tokens without ``lstrip`` / ``rstrip`` / ``single_word``.
+made by a merge, no prefix / suffix; added tokens without ``lstrip`` / ``rstrip`` / ``single_word``; a ``ByteLevel``
+decoder (the Tokenizer decodes as it does: another decoder, or none, would decode otherwise).
 
 And the merges must be tiktoken's. ``tokenizers`` merges *listed pairs* of tokens, while Tokenizer
 merges any two neighbours whose concatenation is a token, by that token's rank. They agree when
@@ -24,6 +25,7 @@ from __future__ import annotations
 from ..encoding.lifetimes import PERMANENT, piece_lifetimes
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import BPE, AddedToken
+from ..pipeline import decoders as dec
 from ..pipeline import normalizers as norm
 from ..pipeline import pre_tokenizers as pre
 from ..pretokenize import PATTERNS
@@ -37,10 +39,14 @@ def plain_tokenizer(
     pre_tokenizer: pre.PreTokenizer | None,
     model: BPE,
     added: list[AddedToken],
+    decoder: dec.Decoder,
     name: str | None,
 ) -> Tokenizer | None:
-    """The Tokenizer that gives exactly ``tokenizers``' ids for this pipeline, or None if there is none."""
+    """The Tokenizer that gives exactly ``tokenizers``' ids (and text back) for this pipeline, or None if there is
+    none."""
     if normalizer is not None and not _does_nothing(normalizer):
+        return None
+    if not isinstance(decoder, dec.ByteLevel):
         return None
     found, pattern = plain_pattern(pre_tokenizer)
     if not found or model.prefix or model.suffix:

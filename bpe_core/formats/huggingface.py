@@ -26,7 +26,6 @@ from ..encoding.ranks import all_split_merges
 from ..encoding.sentencepiece import SentencePieceTokenizer
 from ..encoding.tokenizer import Tokenizer
 from ..pipeline import AddedTokens, PipelineTokenizer
-from ..pipeline.decoders import ByteLevel as ByteLevelDecoder
 from ..pipeline.normalizers import Replace
 from ..pipeline.pre_tokenizers import ByteLevel, Metaspace
 from ._common import FormatError, PathLike, json_type_name, parse_json, read_text, target_file, write_text
@@ -174,12 +173,7 @@ def parse_hf(
             "a Replace whose regex can match empty text, before a ByteLevel pre-tokenizer: "
             "tokenizers then leaves the inserted text unmapped, which this library does not do",
         )
-    # The plain Tokenizer decodes as ByteLevel does: a file with another decoder (or none) keeps its own.
-    plain = (
-        plain_tokenizer(normalizer, pre_tokenizer, model, added, name)
-        if isinstance(decoder, ByteLevelDecoder)
-        else None
-    )
+    plain = plain_tokenizer(normalizer, pre_tokenizer, model, added, decoder, name)
     if plain is not None:
         return plain
     spell = (lambda text: normalizer.normalize(text, 1)[0]) if normalizer is not None else None
