@@ -65,12 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as error:
         return fail(str(error))
     except formats.PatternRequired as error:  # said in the command line's words, not the library's
-        return fail(str(error).replace("pass pattern=... ,", "give --pattern:"))
+        return fail(str(error).replace(formats.PatternRequired.ASK, "give --pattern:"))
     except (formats.FormatError, ValueError, KeyError, OSError, UnicodeError, RuntimeError) as error:
         if isinstance(error, BrokenPipeError):
             return 0  # `... | head`: the reader has what it wanted
-        # The library names its parameter; here it is an option.
-        return fail(describe(error).replace("vocab_size ", "--vocab-size ", 1))
+        message = describe(error)
+        # The library's "vocab_size N is too small" names its parameter; here it is an option.
+        return fail("--" + message.replace("_", "-", 1) if message.startswith("vocab_size ") else message)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return fail("interrupted")

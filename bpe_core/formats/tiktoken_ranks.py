@@ -73,6 +73,9 @@ def _refuse_ids_out_of_merge_order(tokenizer: Tokenizer) -> None:
 class PatternRequired(FormatError):
     """A tiktoken file that is no known model's was loaded without ``pattern=``."""
 
+    ASK = "pass pattern=... ,"
+    """How its message asks for the pattern (the command line says its option instead)."""
+
 
 def load_tiktoken(
     path: PathLike,
@@ -117,7 +120,7 @@ def parse_tiktoken(
         raise PatternRequired(
             source,
             f"a tiktoken file holds no pre-tokenization pattern, and this one is no known model's (SHA-256 "
-            f"{digest[:16]}...): pass pattern=... , a regex or one of the names {', '.join(PATTERNS)} "
+            f"{digest[:16]}...): {PatternRequired.ASK} a regex or one of the names {', '.join(PATTERNS)} "
             "(the pattern of the tokenizer that wrote it; this library's exports: the pattern it was trained with)",
         )
     if special_tokens is None and known is not None:
