@@ -10,7 +10,6 @@ from typing import Any, TextIO
 
 from .. import formats
 from ..encoding.tokenizer import Tokenizer
-from ..pipeline import PipelineTokenizer
 from .errors import CliError, describe
 from .parser import pattern_arg
 from .text_io import open_input, open_output, read_chunks
@@ -35,14 +34,6 @@ def load_tokenizer(args: argparse.Namespace) -> Any:
     return formats.load(args.tokenizer, args.format, special_tokens=specials or None, pattern=pattern)
 
 
-def _id_batches(tokenizer: Any, chunks: Iterator[str]) -> Iterator[list[int]]:
-    """The ids of the chunks' text, in batches: streamed where the family allows it (byte-level BPE cuts where no
-    pre-token crosses); a SentencePiece model reads the whole text (its normalizer and dummy prefix see all of it)."""
-    if isinstance(tokenizer, (Tokenizer, PipelineTokenizer)):
-        return tokenizer.encode_iterable_batches(chunks)
-    return iter([tokenizer.encode("".join(chunks))])
-
-
 def run_encode(args: argparse.Namespace) -> int:
     """``encode``: text in, ids out (space-separated), streamed."""
     tokenizer = load_tokenizer(args)
@@ -50,7 +41,8 @@ def run_encode(args: argparse.Namespace) -> int:
         # Each id's text made once: str() of millions of ints costs more than a list lookup.
         id_text = [str(token_id) for token_id in range(tokenizer.n_vocab)]
         separator = ""
-        for ids in _id_batches(tokenizer, read_chunks(source, args.file)):
+        # Streamed where the family allows it; a pipeline or SentencePiece model reads the whole text at once.
+        for ids in tokenizer.encode_iterable_batches(read_chunks(source, args.file)):
             if ids:
                 sink.write(separator + " ".join(map(id_text.__getitem__, ids)))
                 separator = " "
