@@ -26,9 +26,16 @@ CHUNK = 4000
 
 
 def hf(**stages) -> tokenizers.Tokenizer:
-    document = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": None,
-                "post_processor": None, "decoder": None, "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
-                **stages}  # fmt: skip
+    document = {
+        "version": "1.0",
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": None,
+        "post_processor": None,
+        "decoder": None,
+        "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
+        **stages,
+    }
     return tokenizers.Tokenizer.from_str(json.dumps(document))
 
 
@@ -69,31 +76,46 @@ def escaped(text: str) -> str:
     return "".join(f"\\U{ord(char):08x}" for char in text)
 
 
-# Probes of a character's normalization data: alone, beside marks of combining classes 220 and 230 (its own class
-# orders it among them, or blocks them), after a letter, and after each character it composes with.
-def _probes(char: str, composes_after: dict[str, list[str]]) -> list[str]:
-    around = [char, char + "\u0316", char + "\u0301", "\u0316" + char + "\u0301", "a" + char + "\u0316\u0301"]
-    return around + [first + char for first in composes_after.get(char, [])]
-
-
-def normalization_unknown() -> set[str]:
-    """The characters whose normalization data ``tokenizers`` lacks: their decomposition, combining class or
-    composition shows in Python's tables and not in its (found by the probes above, in each of the four forms)."""
-    composes_after: dict[str, list[str]] = {}
+def composes_after() -> dict[str, list[str]]:
+    """Each character that composes with one before it (NFC), and those before it."""
+    found: dict[str, list[str]] = {}
     for char in CHARS:
         parts = unicodedata.decomposition(char)
         if parts and not parts.startswith("<"):
             codes = [chr(int(part, 16)) for part in parts.split()]
             if len(codes) == 2 and unicodedata.normalize("NFC", "".join(codes)) == char:
-                composes_after.setdefault(codes[1], []).append(codes[0])
-    candidates = [char for char in CHARS if unicodedata.decomposition(char) or unicodedata.combining(char)
-                  or char in composes_after]  # fmt: skip
+                found.setdefault(codes[1], []).append(codes[0])
+    return found
+
+
+def normalization_probes() -> dict[str, list[str]]:
+    """For each character with normalization data in Python's tables (a decomposition, a combining class, or a
+    composition it ends), texts that show it: alone, beside marks of combining classes 220 and 230 (its own class
+    orders it among them, or blocks them), after a letter, and after each character it composes with."""
+    after = composes_after()
+    return {
+        char: [
+            char,
+            char + "\u0316",
+            char + "\u0301",
+            "\u0316" + char + "\u0301",
+            "a" + char + "\u0316\u0301",
+            *(first + char for first in after.get(char, [])),
+        ]
+        for char in CHARS
+        if unicodedata.decomposition(char) or unicodedata.combining(char) or char in after
+    }
+
+
+def normalization_unknown() -> set[str]:
+    """The characters whose normalization data ``tokenizers`` lacks: their decomposition, combining class or
+    composition shows in Python's tables and not in its (found by :func:`normalization_probes`, in each form)."""
+    probes = normalization_probes()
     found = set()
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
         normalizer = hf(normalizer={"type": form}).normalizer
-        for char in candidates:
-            if any(normalizer.normalize_str(probe) != unicodedata.normalize(form, probe)
-                   for probe in _probes(char, composes_after)):  # fmt: skip
+        for char, texts in probes.items():
+            if any(normalizer.normalize_str(text) != unicodedata.normalize(form, text) for text in texts):
                 found.add(char)
     return found
 
@@ -146,8 +168,10 @@ def main() -> None:
         "",
     ]
     (ROOT / "bpe_core" / "pipeline" / "hf_unicode.py").write_text("\n".join(lines))
-    print(f"punctuation {len(punctuation)}, numeric {len(numeric)}, normalization unknown {len(unknown)}, "
-          f"lowercase extra {len(extra)}")  # fmt: skip
+    print(
+        f"punctuation {len(punctuation)}, numeric {len(numeric)}, normalization unknown {len(unknown)}, "
+        f"lowercase extra {len(extra)}"
+    )
 
 
 if __name__ == "__main__":

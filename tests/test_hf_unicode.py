@@ -5,14 +5,12 @@ punctuation to Python and not to ``tokenizers``."""
 
 from __future__ import annotations
 
-import unicodedata
-
 import pytest
+from make_hf_unicode import CHARS, normalization_probes
 from test_hf_stages import hf_tokenizer
 
 from bpe_core.formats.hf_stages import Reader, read_normalizer, read_pre_tokenizer
 
-CHARS = [chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000]
 CHUNK = 4000
 
 
@@ -38,20 +36,8 @@ def test_every_code_point_splits_as_tokenizers_splits_it(spec):
 
 
 def probes() -> list[str]:
-    """Every character alone, and each character Python has normalization data for beside marks of combining class
-    220 and 230 (reordering), after a letter, and after each character it composes with."""
-    composes_after: dict[str, list[str]] = {}
-    for char in CHARS:
-        parts = unicodedata.decomposition(char)
-        if parts and not parts.startswith("<") and len(parts.split()) == 2:
-            first, second = (chr(int(part, 16)) for part in parts.split())
-            composes_after.setdefault(second, []).append(first)
-    out = list(CHARS)
-    for char in CHARS:
-        if unicodedata.decomposition(char) or unicodedata.combining(char) or char in composes_after:
-            out += [char + "\u0316", char + "\u0301", "\u0316" + char + "\u0301", "a" + char + "\u0316\u0301"]
-            out += [first + char for first in composes_after.get(char, [])]
-    return out
+    """Every character alone, and each one's normalization probes (tests/make_hf_unicode.py)."""
+    return CHARS + [text for texts in normalization_probes().values() for text in texts]
 
 
 @pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD", "Lowercase"])
