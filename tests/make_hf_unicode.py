@@ -25,7 +25,8 @@ CHARS = [chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000]
 CHUNK = 4000
 
 
-def hf(**stages) -> tokenizers.Tokenizer:
+def hf_tokenizer(**stages) -> tokenizers.Tokenizer:
+    """A tokenizers Tokenizer of these stages over a one-token BPE model: the stages' reference."""
     document = {
         "version": "1.0",
         "added_tokens": [],
@@ -41,7 +42,7 @@ def hf(**stages) -> tokenizers.Tokenizer:
 
 def removed_by(pre_tokenizer: dict) -> set[str]:
     """The characters a pre-tokenizer with the Removed behaviour drops."""
-    split = hf(pre_tokenizer=pre_tokenizer).pre_tokenizer
+    split = hf_tokenizer(pre_tokenizer=pre_tokenizer).pre_tokenizer
     found: set[str] = set()
     for start in range(0, len(CHARS), CHUNK):
         chunk = CHARS[start : start + CHUNK]
@@ -113,7 +114,7 @@ def normalization_unknown() -> set[str]:
     probes = normalization_probes()
     found = set()
     for form in ("NFC", "NFD", "NFKC", "NFKD"):
-        normalizer = hf(normalizer={"type": form}).normalizer
+        normalizer = hf_tokenizer(normalizer={"type": form}).normalizer
         for char, texts in probes.items():
             if any(normalizer.normalize_str(text) != unicodedata.normalize(form, text) for text in texts):
                 found.add(char)
@@ -122,7 +123,7 @@ def normalization_unknown() -> set[str]:
 
 def lowercase_extra() -> dict[str, str]:
     """The characters ``tokenizers`` lowercases where Python's ``str.lower`` leaves them (newer Unicode)."""
-    lower = hf(normalizer={"type": "Lowercase"}).normalizer
+    lower = hf_tokenizer(normalizer={"type": "Lowercase"}).normalizer
     extra = {}
     for char in CHARS:
         theirs = lower.normalize_str(char)
@@ -136,7 +137,7 @@ def lowercase_extra() -> dict[str, str]:
 def main() -> None:
     punctuation = removed_by({"type": "Punctuation", "behavior": "Removed"})
     # Digits isolates each numeric character: between letters, a piece of one character is one.
-    digits = hf(pre_tokenizer={"type": "Digits", "individual_digits": True}).pre_tokenizer
+    digits = hf_tokenizer(pre_tokenizer={"type": "Digits", "individual_digits": True}).pre_tokenizer
     numeric = set()
     for start in range(0, len(CHARS), CHUNK):
         chunk = CHARS[start : start + CHUNK]

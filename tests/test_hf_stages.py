@@ -10,6 +10,7 @@ import pytest
 import tokenizers
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
+from make_hf_unicode import hf_tokenizer
 
 from bpe_core.formats import FormatError
 from bpe_core.formats.hf_stages import Reader, read_decoder, read_normalizer, read_pre_tokenizer
@@ -86,20 +87,6 @@ TEXT = st.one_of(
         max_size=25,
     ).map("".join),
 )
-
-
-def hf_tokenizer(**stages) -> tokenizers.Tokenizer:
-    document = {
-        "version": "1.0",
-        "added_tokens": [],
-        "normalizer": None,
-        "pre_tokenizer": None,
-        "post_processor": None,
-        "decoder": None,
-        "model": {"type": "BPE", "vocab": {"a": 0}, "merges": []},
-        **stages,
-    }
-    return tokenizers.Tokenizer.from_str(json.dumps(document))
 
 
 @settings(max_examples=300, deadline=None)

@@ -6,8 +6,7 @@ punctuation to Python and not to ``tokenizers``."""
 from __future__ import annotations
 
 import pytest
-from make_hf_unicode import CHARS, normalization_probes
-from test_hf_stages import hf_tokenizer
+from make_hf_unicode import CHARS, hf_tokenizer, normalization_probes
 
 from bpe_core.formats.hf_stages import Reader, read_normalizer, read_pre_tokenizer
 
