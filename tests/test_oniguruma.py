@@ -217,3 +217,54 @@ def test_a_lazy_exact_repeat_is_written_as_a_plain_one():
     as it was, the saved file split otherwise in tokenizers than the pattern does here."""
     assert to_oniguruma(r"xa{2}?|\s+|.") == r"xa{2}|\s+|."
     assert oniguruma_pieces(r"xa{2}?|[^x]", "xaa xaay") == pretokenize("xaa xaay", r"xa{2}?|[^x]")
+
+
+# Read from a tokenizer.json under the i flag: each Oniguruma pattern against its translation on every cased character.
+CASELESS_READ = [
+    r"(?i)i",
+    r"(?i)I",
+    r"(?i)\x{49}",
+    r"(?i:[a-z])",
+    r"(?i)[A-Z0-9_]",
+    r"(?i)[^a]",
+    r"(?i)[^I]",
+    r"(?i)[\d_x']",
+    r"(?i:[sdmt]|ll|ve|re)",
+    r"(?i)\p{L}",
+    r"(?i)\S",
+    r"(?i)[\p{L}\p{N}]",
+    r"(?i)ß",
+    r"(?i)k",
+    r"(?i)ſ",
+    r"(?i)Σ",
+    r"(?i:x)i|(?-i)I",
+    r"(?i)[ik\x{130}]",
+    r"(?i)[I\x{131}]",
+]
+
+
+@pytest.mark.parametrize("pattern", CASELESS_READ)
+def test_a_caseless_split_regex_is_read_to_match_the_same_characters(pattern):
+    """regex pairs i with İ and I with ı under the i flag, which Oniguruma's full folding does not: the Turkish i once
+    split a file's text otherwise here than in tokenizers."""
+    text = "".join(chr(code) for code in range(0x110000) if not 0xD800 <= code < 0xE000 and _has_case(chr(code)))
+    removed = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), behavior="removed")
+    kept = "".join(piece for piece, _ in removed.pre_tokenize_str(text))
+    assert set(text) - set(kept) == set(regex.findall(from_oniguruma(pattern), text))
+
+
+CASELESS_REFUSED = [
+    r"(?i)\p{Lu}",
+    r"(?i:[\p{Ll}a])",
+    r"(?i)İ",
+    r"(?i)ı",
+    r"(?i)[\x{100}-\x{200}]",
+    r"(?i)[\x{130}]",
+    r"(?i)[a\x{131}]",
+]
+
+
+@pytest.mark.parametrize("pattern", CASELESS_REFUSED)
+def test_a_caseless_split_regex_the_engines_fold_otherwise_is_refused(pattern):
+    with pytest.raises(ValueError, match="under the i flag"):
+        from_oniguruma(pattern)

@@ -30,6 +30,7 @@ def from_oniguruma(oniguruma_regex: str) -> str:
     if named is not None:
         return named
     out: list[str] = []
+    ignorecase, scopes = False, []  # the i flag here, and where each open group found it
     i, n = 0, len(oniguruma_regex)
     while i < n:
         char = oniguruma_regex[i]
@@ -41,10 +42,12 @@ def from_oniguruma(oniguruma_regex: str) -> str:
                     f"{escape} means something else in Oniguruma than in Python; write the class out "
                     "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
                 )
-            out.append(_python_escape(escape))
+            translated = _python_escape(escape)
+            out.append(_caseless(translated, escape) if ignorecase else translated)
         elif char == "[":
             end = class_end(oniguruma_regex, i, nested=True)
-            out.append(_python_class(oniguruma_regex[i:end]))
+            translated = _python_class(oniguruma_regex[i:end])
+            out.append(_caseless(translated, oniguruma_regex[i:end]) if ignorecase else translated)
             i = end
         elif char == "{" and (quantifier := counted_quantifier_at(oniguruma_regex, i)) is not None:
             i += len(quantifier)
@@ -57,10 +60,14 @@ def from_oniguruma(oniguruma_regex: str) -> str:
                 )
             out.append(quantifier)
         elif oniguruma_regex.startswith("(?<", i) and not oniguruma_regex.startswith(("(?<=", "(?<!"), i):
+            scopes.append(ignorecase)
             out.append("(?P<")
             i += 3
         elif char == "(" and (flags := inline_flags_at(oniguruma_regex, i)) is not None:
             on, off, kind, length = flags
+            if kind == ":":
+                scopes.append(ignorecase)
+            ignorecase = "i" in on or (ignorecase and "i" not in off)
             # Oniguruma's m is Python's s; Oniguruma's anchors are always per line (Python's m). Its i folds case
             # fully (ß matches ss): regex's f with i.
             table = {"i": "fi", "m": "s", "x": "x"}
@@ -73,10 +80,62 @@ def from_oniguruma(oniguruma_regex: str) -> str:
         elif char in "^$":
             out.append("(?m:^)" if char == "^" else "(?m:$)")
             i += 1
+        elif char in "()":
+            if char == "(":
+                scopes.append(ignorecase)
+            elif scopes:
+                ignorecase = scopes.pop()
+            out.append(char)
+            i += 1
+        elif ignorecase and char.isalpha():
+            out.append(_caseless(char, char))
+            i += 1
         else:
             out.append(char)
             i += 1
     return "".join(out)
+
+
+_TURKIC_I = "\u0130\u0131"  # İ and ı: case-insensitive, regex pairs them with i and I; Oniguruma folds neither so
+_CASE_PROPERTY = regex.compile(
+    r"\\[pP]\{\^?(?:lu|ll|lt|lc|l&|(?:upper|lower|title|cased?)(?:case)?(?:_?letter)?)\}", regex.IGNORECASE
+)
+_CODE_POINT = regex.compile(r"\\(?:x\{([0-9A-Fa-f]+)\}|x([0-9A-Fa-f]{2})|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8}))")
+
+
+def _caseless(translated: str, source: str) -> str:
+    """One atom under the i flag: a letter, an escape or a class (``translated`` from Oniguruma's ``source``).
+
+    Both engines fold case fully and match the same characters, but for the Turkish i: ``regex`` matches İ where
+    Oniguruma's fold matches i, and ı where I. So i and I become ``[iI]`` without the flag, and a class or property
+    is kept from İ and ı, which it then matches only as written. Refused: İ and ı written under the flag (but beside
+    i and I in a class, as our own files write them), a class with other than ASCII members (a range across İ), and
+    the case properties (``\\p{Lu}``: ``regex`` matches every
+    case of a letter there, Oniguruma only the letters of the category).
+    """
+    code_points = [int(next(filter(None, found.groups())), 16) for found in _CODE_POINT.finditer(source)]
+    letter = chr(code_points[0]) if len(code_points) == 1 and _CODE_POINT.fullmatch(source) else source
+    is_class = source.startswith("[")
+    if (
+        _CASE_PROPERTY.search(source)
+        or any(char in _TURKIC_I for char in letter)
+        or (is_class and (not source.isascii() or not set(code_points) <= _caseless_class_code_points(source)))
+    ):
+        raise ValueError(
+            f"{source} under the i flag: Oniguruma and Python's regex fold case differently there (\\p{{Lu}}, "
+            "\\p{Ll}, \\p{Lt}, İ, ı, classes with other than ASCII members); list the cases instead"
+        )
+    if letter in ("i", "I"):
+        return "(?-i:[iI])"
+    if not is_class:  # any other character, \\s, \\d or property matches the same ones in both engines
+        return translated
+    return f"(?:(?-i:(?![{_TURKIC_I}])){translated}|(?-i:(?=[{_TURKIC_I}]){translated}))"
+
+
+def _caseless_class_code_points(source: str) -> set[int]:
+    """The code points a caseless class may spell as escapes: ASCII, and İ (ı) beside i (I), as
+    :func:`~bpe_core.formats.oniguruma.to_oniguruma` writes ``[i]`` under the i flag (both engines: i, I, İ)."""
+    return {*range(0x80), *([0x130] if "i" in source else []), *([0x131] if "I" in source else [])}
 
 
 _XDIGIT = regex.compile(r"\\([pP])\{(\^?)xdigit\}", regex.IGNORECASE)
