@@ -131,3 +131,18 @@ def test_oniguruma_constructs_python_reads_otherwise_are_translated(pattern, tex
 def test_oniguruma_constructs_not_translated_are_refused_by_name(pattern, message):
     with pytest.raises(FormatError, match=f"field pre_tokenizer.pattern: .*{message}"):
         parse_hf(document(chars="abcx", pre_tokenizer=split(pattern)))
+
+
+@pytest.mark.parametrize("pattern", ["^", "$", "(?=a)", "^\\s*"])
+@pytest.mark.parametrize("decoder", [None, {"type": "Replace", "pattern": {"String": "_"}, "content": " "}])
+def test_a_replace_whose_regex_matches_empty_text_inserts_as_tokenizers_does(pattern, decoder):
+    """A Replace of an anchor or a lookahead inserts its content there (tokenizers takes it): it was refused as a
+    pre-tokenization pattern that "matches only empty strings"."""
+    replace = {"type": "Replace", "pattern": {"Regex": pattern}, "content": "_"}
+    texts = ["ab a\nab", "", "\n\n a", "aa_b"]
+    spec = document(chars="ab_ \n", normalizer=replace, pre_tokenizer={"type": "WhitespaceSplit"}, decoder=decoder)
+    assert_same_ids(spec, texts)
+    theirs, ours = tokenizers.Tokenizer.from_str(json.dumps(spec)), parse_hf(spec)
+    for text in texts:
+        ids = theirs.encode(text, add_special_tokens=False).ids
+        assert ours.decode(ids) == theirs.decode(ids)

@@ -13,7 +13,7 @@ import regex
 
 from ..pipeline import decoders, normalizers, pre_tokenizers
 from ..pipeline.splitting import BEHAVIORS
-from ..pretokenize import compile_pattern
+from ..pretokenize import compile_pattern, compile_regex
 from ._common import FormatError, PathLike, json_type_name
 from .oniguruma_to_python import from_oniguruma
 
@@ -63,8 +63,9 @@ class Reader:
             raise self.fail(f"{where}.{key}", f"must be a list, not {json_type_name(found)}")
         return found
 
-    def pattern(self, spec: dict, where: str) -> tuple[regex.Pattern, str]:
-        """A ``{"String": ...}`` or ``{"Regex": ...}`` pattern, compiled, and as the file spells it."""
+    def pattern(self, spec: dict, where: str, *, splits: bool = False) -> tuple[regex.Pattern, str]:
+        """A ``{"String": ...}`` or ``{"Regex": ...}`` pattern, compiled, and as the file spells it. A Split's
+        (``splits``) is checked as a pre-tokenization pattern; a Replace's may match only empty text (``^``)."""
         pattern = spec.get("pattern")
         where = f"{where}.pattern"
         if not isinstance(pattern, dict) or len(pattern) != 1 or not isinstance(next(iter(pattern.values())), str):
@@ -75,7 +76,8 @@ class Reader:
         if kind != "Regex":
             raise self.fail(where, f'must be {{"String": text}} or {{"Regex": regex}}, not {kind!r}')
         try:
-            compiled = compile_pattern(from_oniguruma(text))
+            translated = from_oniguruma(text)
+            compiled = compile_pattern(translated) if splits else compile_regex(translated)
         except ValueError as error:
             raise self.fail(where, str(error)) from None
         assert compiled is not None
@@ -133,7 +135,7 @@ def read_pre_tokenizer(spec: Any, read: Reader, where: str = "pre_tokenizer") ->
             [read_pre_tokenizer(step, read, f"{where}.pretokenizers[{i}]") for i, step in enumerate(steps)]
         )
     if kind == "Split":
-        compiled, shown = read.pattern(spec, where)
+        compiled, shown = read.pattern(spec, where, splits=True)
         behavior = _behavior(spec, read, where, None)
         return pre_tokenizers.Split(compiled, behavior, read.value(spec, "invert", where, bool, False), shown)
     if kind == "ByteLevel":

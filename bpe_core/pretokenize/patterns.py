@@ -134,6 +134,21 @@ def _bmp_split(source: str) -> BmpSplit:
 
 
 @lru_cache(maxsize=32)
+def compile_regex(source: str) -> regex.Pattern:
+    """A regex for a stage other than pre-tokenization (a tokenizer.json's ``Replace``): compiled, a broken one a
+    ValueError naming the problem. Unlike a pre-tokenization pattern it may match only empty text (``^`` inserts at
+    each line's start); it runs within the same time budget (:func:`bpe_core.pipeline.splitting.regex_spans`).
+
+    >>> compile_regex("^").pattern
+    '^'
+    """
+    try:
+        return regex.compile(source)
+    except regex.error as error:
+        raise ValueError(f"invalid regex {shown_pattern(source)}: {error}") from None
+
+
+@lru_cache(maxsize=32)
 def _compile_custom(source: str) -> regex.Pattern:
     if source == "":
         raise ValueError("the pre-tokenization pattern is empty")
