@@ -268,3 +268,16 @@ CASELESS_REFUSED = [
 def test_a_caseless_split_regex_the_engines_fold_otherwise_is_refused(pattern):
     with pytest.raises(ValueError, match="under the i flag"):
         from_oniguruma(pattern)
+
+
+@pytest.mark.parametrize("pattern", [r"(?<n>a)\k<n>|\s+|.", r"(a)\k<1>|\s+|.", r"(?<word>\p{L})\k<word>+|."])
+def test_back_references_by_name_or_number_are_read(pattern):
+    """Oniguruma's \\k<name> is Python's \\g<name> (it was refused with Python's "bad escape \\k")."""
+    text = "aab aa  xyzzz ß ßß"
+    split = tokenizers.pre_tokenizers.Split(tokenizers.Regex(pattern), behavior="isolated")
+    assert [piece for piece, _ in split.pre_tokenize_str(text)] == pretokenize(text, from_oniguruma(pattern))
+
+
+def test_a_relative_back_reference_is_refused_by_name():
+    with pytest.raises(ValueError, match="only a back-reference to a group's name or number"):
+        from_oniguruma(r"(a)\k<-1>|.")

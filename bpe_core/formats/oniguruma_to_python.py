@@ -42,6 +42,15 @@ def from_oniguruma(oniguruma_regex: str) -> str:
                     f"{escape} means something else in Oniguruma than in Python; write the class out "
                     "(e.g. [\\p{L}\\p{M}\\p{Nd}\\p{Pc}] or [0-9A-Fa-f])"
                 )
+            if escape == "\\k" and (reference := _BACKREFERENCE.match(oniguruma_regex, i)) is not None:
+                out.append(f"\\g<{reference.group(1)}>")  # \k<name> or \k<1>: Python's regex spells it \g<...>
+                i = reference.end()
+                continue
+            if escape == "\\k":
+                raise ValueError(
+                    f"{oniguruma_regex[i - 2 : i + 6]}...: only a back-reference to a group's name or number "
+                    "(\\k<name>, \\k<1>) is translated; name the group"
+                )
             translated = _python_escape(escape)
             out.append(_caseless(translated, escape) if ignorecase else translated)
         elif char == "[":
@@ -138,6 +147,7 @@ def _caseless_class_code_points(source: str) -> set[int]:
     return {*range(0x80), *([0x130] if "i" in source else []), *([0x131] if "I" in source else [])}
 
 
+_BACKREFERENCE = regex.compile(r"<(\w+)>")  # after \k: a group's name or number (not a relative -1)
 _XDIGIT = regex.compile(r"\\([pP])\{(\^?)xdigit\}", regex.IGNORECASE)
 
 
