@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import CORPORA
 
+import bpe_core
 from bpe_core import formats
 from bpe_core.reference import reference
 
@@ -258,6 +259,10 @@ def test_input_with_a_byte_order_mark_is_decoded(tmp_path, encoding):
     from_stdin = run("encode", "-", "--reference", "gpt2", stdin=data)
     assert from_file.returncode == from_stdin.returncode == 0, from_file.stderr
     assert ids_of(from_file.stdout) == ids_of(from_stdin.stdout) == reference("gpt2").encode(text)
+    # Training on the file, as on standard input and as the app's upload does (the file was refused: "not UTF-8").
+    trained = run("train", str(path), "--vocab-size", "270", "--out", str(tmp_path / "tok"))
+    assert trained.returncode == 0, trained.stderr
+    assert formats.load(tmp_path / "tok").merges == bpe_core.train(text, 270).merges
 
 
 def test_a_zipped_gpt2_pair_loads(tmp_path):

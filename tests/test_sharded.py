@@ -4,6 +4,7 @@ reference; a dead worker costs time, not counts; errors, cancelling and progress
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import tempfile
@@ -33,11 +34,21 @@ cut_heavy_text = st.lists(
 ).map("".join)
 
 
-def write(folder, texts: list[str]) -> list:
+# Text files as the app and the command line read them: UTF-8, or UTF-16/32 (or UTF-8) with a byte order mark.
+ENCODINGS = {
+    "utf-8": lambda text: text.encode("utf-8"),
+    "utf-8 with a mark": lambda text: codecs.BOM_UTF8 + text.encode("utf-8"),
+    "utf-16-le": lambda text: codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+    "utf-16-be": lambda text: codecs.BOM_UTF16_BE + text.encode("utf-16-be"),
+    "utf-32-le": lambda text: codecs.BOM_UTF32_LE + text.encode("utf-32-le"),
+}
+
+
+def write(folder, texts: list[str], encodings: list[str] = ()) -> list:
     paths = []
     for number, text in enumerate(texts):
         path = folder / f"{number}.txt"
-        path.write_bytes(text.encode("utf-8"))
+        path.write_bytes(ENCODINGS[encodings[number] if number < len(encodings) else "utf-8"](text))
         paths.append(path)
     return paths
 
@@ -108,9 +119,13 @@ def count_here(monkeypatch):
     range_bytes=st.integers(1, 300),
     block_bytes=st.integers(1, 200),
     pattern=st.sampled_from(PATTERNS),
+    encodings=st.lists(st.sampled_from(list(ENCODINGS)), max_size=3),
 )
-def test_workers_count_exactly_like_one_process(tmp_path_factory, texts, processes, range_bytes, block_bytes, pattern):
-    paths = write(tmp_path_factory.mktemp("files"), texts)
+def test_workers_count_exactly_like_one_process(
+    tmp_path_factory, texts, processes, range_bytes, block_bytes, pattern, encodings
+):
+    """UTF-16/32 files too (the command line refused them): each is one range, as byte_cuts cuts only UTF-8."""
+    paths = write(tmp_path_factory.mktemp("files"), texts, encodings)
     counts, special_count = count_files(
         paths, pattern, SPECIALS, processes, block_bytes=block_bytes, range_bytes=range_bytes
     )

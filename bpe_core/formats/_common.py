@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import enum
 import json
 import os
@@ -10,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from ..byte_order import text_encoding
 from ..encoding.ranks import unmade_by_merges
 from ..encoding.tokenizer import Tokenizer
 
@@ -55,28 +55,6 @@ def read_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         raise FileNotFoundError(f"{path}: no such file") from None
-
-
-# UTF-32 first: its little-endian mark starts with UTF-16's.
-_BYTE_ORDER_MARKS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-
-
-def text_encoding(head: bytes) -> str:
-    """The encoding of a text starting with ``head``: UTF-8, or what its byte order mark says.
-
-    >>> text_encoding(b"\\xff\\xfe{\\x00"), text_encoding(b"\\xef\\xbb\\xbf{"), text_encoding(b"{")
-    ('utf-16', 'utf-8-sig', 'utf-8')
-    """
-    for mark, encoding in _BYTE_ORDER_MARKS:
-        if head.startswith(mark):
-            return encoding
-    return "utf-8"
 
 
 def decode_text(data: bytes, source: PathLike) -> str:

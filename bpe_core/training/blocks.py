@@ -12,6 +12,7 @@ import codecs
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from ..byte_order import text_encoding
 from ..pretokenize import last_safe_cut
 
 BLOCK_BYTES = 1 << 21
@@ -32,8 +33,9 @@ def text_blocks(
 ) -> Iterator[str]:
     """The files' text in blocks whose pre-token counts add up to those of each file as a whole.
 
-    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file that is not UTF-8 raises
-    ``ValueError`` naming it and the byte offset.
+    ``on_bytes(n)`` is called after each read of ``n`` bytes. A file is UTF-8, or UTF-16/32 (or UTF-8) with a byte
+    order mark, as the app and the command line read text; one that is not raises ``ValueError`` naming it and the
+    byte offset.
     """
     specials = list(special_tokens)
     for path in paths:
@@ -52,19 +54,26 @@ def range_blocks(
 ) -> Iterator[str]:
     """The text of bytes ``start .. end - 1`` of a file (``end`` None: to its end), in blocks as ``text_blocks``.
 
-    ``start`` and ``end`` must be character boundaries where the text may be cut (see :mod:`.byte_cuts`).
+    ``start`` and ``end`` must be character boundaries where the text may be cut (see :mod:`.byte_cuts`); a
+    UTF-16/32 file is cut nowhere (:mod:`.byte_cuts` finds cuts in UTF-8): its one range starts at 0.
     """
-    decoder = codecs.getincrementaldecoder("utf-8")()
     pending = ""
     read = start
     with open(path, "rb") as source:
+        encoding = text_encoding(source.read(4))
+        if start > 0 and not encoding.startswith("utf-8"):
+            raise ValueError(
+                f"{path}: a {encoding.upper()} text is read whole, from its start (see sharded.plan_ranges)"
+            )
+        decoder = codecs.getincrementaldecoder(encoding if start == 0 else "utf-8")()  # the mark only at the start
         source.seek(start)
         while True:
             raw = source.read(block_bytes if end is None else min(block_bytes, end - read))
             try:
                 text = decoder.decode(raw, final=not raw)
             except UnicodeDecodeError as error:
-                raise ValueError(f"{path}: not UTF-8 text ({error.reason} at byte {read + error.start})") from None
+                name = "UTF-8" if encoding.startswith("utf-8") else encoding.upper()
+                raise ValueError(f"{path}: not {name} text ({error.reason} at byte {read + error.start})") from None
             read += len(raw)
             if on_bytes is not None and raw:
                 on_bytes(len(raw))

@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..byte_order import text_encoding
 from ..pretokenize import count_pretokens
 from .blocks import range_blocks
 from .byte_cuts import next_cut
@@ -57,17 +58,27 @@ ByteRange = tuple[int, int, int]
 """(file index, nominal start, nominal end)."""
 
 
-def plan_ranges(sizes: Sequence[int], range_bytes: int) -> list[ByteRange]:
-    """Nominal ranges of about ``range_bytes`` within each file, in order.
+def plan_ranges(sizes: Sequence[int], range_bytes: int, whole: Sequence[bool] = ()) -> list[ByteRange]:
+    """Nominal ranges of about ``range_bytes`` within each file, in order; a file marked ``whole`` (UTF-16/32 text,
+    which :mod:`.byte_cuts` cannot cut) is one range.
 
     >>> plan_ranges([5, 0, 12], 5)
     [(0, 0, 5), (1, 0, 0), (2, 0, 5), (2, 5, 10), (2, 10, 12)]
+    >>> plan_ranges([12], 5, whole=[True])
+    [(0, 0, 12)]
     """
+    steps = [max(size, 1) if index < len(whole) and whole[index] else range_bytes for index, size in enumerate(sizes)]
     return [
-        (index, start, min(size, start + range_bytes))
-        for index, size in enumerate(sizes)
-        for start in range(0, max(size, 1), range_bytes)
+        (index, start, min(size, start + step))
+        for index, (size, step) in enumerate(zip(sizes, steps))
+        for start in range(0, max(size, 1), step)
     ]
+
+
+def one_range(path: Path) -> bool:
+    """Whether a file must be counted as one range: its text is UTF-16/32 (a byte order mark says so)."""
+    with open(path, "rb") as source:
+        return not text_encoding(source.read(4)).startswith("utf-8")
 
 
 def count_files(
@@ -87,7 +98,8 @@ def count_files(
     sizes = [path.stat().st_size for path in paths]
     if range_bytes is None:
         range_bytes = min(RANGE_BYTES, max(MIN_RANGE_BYTES, -(-sum(sizes) // (processes * RANGES_PER_PROCESS))))
-    job = _Job(list(paths), sizes, plan_ranges(sizes, range_bytes), pattern, specials, block_bytes, processes)
+    ranges = plan_ranges(sizes, range_bytes, [one_range(path) for path in paths])
+    job = _Job(list(paths), sizes, ranges, pattern, specials, block_bytes, processes)
     ledger = Ledger(len(job.ranges))
     reported = [0]
 
