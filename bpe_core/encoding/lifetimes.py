@@ -125,11 +125,14 @@ class Segmentation:
     ``data`` holds the atoms: the text's bytes (byte-level BPE), or its symbols (classic BPE:
     characters and ``</w>``). ``lifetimes[j]`` belongs to the boundary between atom j and atom
     j + 1: with the first k merges that boundary is a token boundary iff ``lifetimes[j] >= k``.
+    ``continuing_prefix``: the ``##`` that a word's later symbols carry (a Hugging Face model's
+    ``continuing_subword_prefix``), which a merge drops from its right part (see :func:`join_symbols`).
     """
 
     data: bytes | Sequence[str]
     lifetimes: list[int]
     num_merges: int
+    continuing_prefix: str = ""
 
     def boundaries_at(self, k: int) -> list[int]:
         """Byte offsets of the token boundaries with the first k merges, 0 and len(data) included."""
@@ -143,7 +146,8 @@ class Segmentation:
         offsets = self.boundaries_at(k)
         if isinstance(self.data, bytes):
             return [self.data[start:stop] for start, stop in pairwise(offsets)]
-        return ["".join(self.data[start:stop]) for start, stop in pairwise(offsets)]
+        data, prefix = self.data, self.continuing_prefix
+        return [join_symbols(data[start:stop], prefix) for start, stop in pairwise(offsets)]
 
     def token_count_at(self, k: int) -> int:
         """How many tokens the text has with the first k merges."""
@@ -159,3 +163,16 @@ class Segmentation:
         kept_at_zero = sum(1 for lifetime in self.lifetimes if lifetime >= 0)
         first = 1 if self.data else 0
         return [first + kept_at_zero - removed for removed in accumulate(removed_at[: n + 1])]
+
+
+def join_symbols(symbols: Sequence[str], continuing_prefix: str = "") -> str:
+    """The token that symbols merge into: their text, each after the first without the continuing-subword prefix
+    (Hugging Face's rule: ``a`` + ``##b`` is ``ab``, ``##b`` + ``##c`` is ``##bc``).
+
+    >>> join_symbols(["a", "##b", "##c"], "##"), join_symbols(["##b", "##c"], "##"), join_symbols(["l", "o"])
+    ('abc', '##bc', 'lo')
+    """
+    if not continuing_prefix or len(symbols) < 2:
+        return "".join(symbols)
+    cut = len(continuing_prefix)
+    return symbols[0] + "".join(symbol[cut:] for symbol in symbols[1:])

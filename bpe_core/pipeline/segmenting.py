@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from ..encoding.lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, merge_lifetimes
+from ..encoding.lifetimes import INSIDE_SPECIAL, PERMANENT, Segmentation, join_symbols, merge_lifetimes
 from .models import BPE
 
 
@@ -26,10 +26,13 @@ def piece_lifetimes(model: BPE, atoms: list[str]) -> list[int]:
     >>> piece_lifetimes(model, ["a", "b", "b", "a"])
     [0, 1, 2147483647]
     """
-    vocab, merges = model.vocab, model.merges
+    vocab, merges, prefix = model.vocab, model.merges, model.prefix
 
     def rank_of(start: int, middle: int, stop: int) -> int | None:
-        left, right = vocab.get("".join(atoms[start:middle])), vocab.get("".join(atoms[middle:stop]))
+        left, right = (
+            vocab.get(join_symbols(atoms[start:middle], prefix)),
+            vocab.get(join_symbols(atoms[middle:stop], prefix)),
+        )
         if left is None or right is None:
             return None
         found = merges.get((left, right))
@@ -37,7 +40,7 @@ def piece_lifetimes(model: BPE, atoms: list[str]) -> list[int]:
 
     lifetimes = merge_lifetimes(len(atoms), rank_of)
     if model.ignore_merges and len(atoms) > 1:
-        whole = vocab.get("".join(atoms))
+        whole = vocab.get(join_symbols(atoms, prefix))
         if whole is not None:
             # from the first merge that makes it; a token no listed merge makes is emitted whole at every size
             first = model.first_rank(whole)
@@ -88,4 +91,4 @@ def segmentation(
             lifetimes.extend([INSIDE_SPECIAL] * (len(part) - 1))
             data_bytes += part
     data: bytes | list[str] = bytes(data_bytes) if by_bytes else data_atoms
-    return Segmentation(data, lifetimes, model.num_ranks)
+    return Segmentation(data, lifetimes, model.num_ranks, model.prefix if not by_bytes else "")
