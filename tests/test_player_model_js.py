@@ -63,3 +63,27 @@ def test_the_bytes_of_xue_name_xue():
     run = subprocess.run([NODE, "-e", RUNNER, SOURCE], input=json.dumps([[list(raw), 1, 2], [list(raw), 0, 1]]),
                          capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
     assert json.loads(run.stdout) == ["学", "学"]
+
+
+# Model's marks (textPieces, the player's token labels) against the one renderer's (ui/token_html.text_pieces).
+MARKS_RUNNER = """
+const vm = require("vm");
+const context = { TextDecoder, document: {} };
+vm.runInNewContext(process.argv[1] + "\\n;globalThis.textPieces = textPieces;", context);
+const [texts, marks] = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(texts.map((text) => { const out = []; context.textPieces(text, marks, out); return out; })))
+"""
+
+
+@settings(max_examples=30)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=20), min_size=1, max_size=20))
+def test_the_player_marks_the_characters_the_one_renderer_marks(texts):
+    """Spaces other than U+0020 (no-break, ideographic) were blank boxes in both: they are marks in both now."""
+    from ui import token_html
+
+    texts = [*texts, "a\u00a0b\u3000c\u202fd\u2009e\u200bf\u202eg h\n"]
+    given_to_node = json.dumps([texts, token_html.mark_table()])
+    run = subprocess.run(
+        [NODE, "-e", MARKS_RUNNER, SOURCE], input=given_to_node, capture_output=True, text=True, timeout=60, check=True
+    )
+    assert json.loads(run.stdout) == [[list(piece) for piece in token_html.text_pieces(text)] for text in texts]

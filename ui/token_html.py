@@ -9,9 +9,10 @@ Text people cannot see is drawn as a visible mark, never as itself:
 
 * whitespace: ``·`` space, ``↵`` newline, ``→`` tab, ``␍`` carriage return;
 * C0 controls and DEL as control pictures (``␀`` … ``␟``, ``␡``);
-* bidi overrides and isolates, zero-width characters and every other control or format
-  character as a boxed abbreviation (``⟨RLO⟩``, ``⟨ZWSP⟩``, else ``⟨U+0085⟩``), the code point on
-  hover. A raw U+202E could otherwise reverse the tokens drawn after it.
+* bidi overrides and isolates, zero-width characters, spaces other than U+0020 (``⟨NBSP⟩``,
+  ``⟨IDSP⟩``) and every other control or format character as a boxed abbreviation (``⟨RLO⟩``,
+  ``⟨ZWSP⟩``, else ``⟨U+0085⟩``), the code point on hover. A raw U+202E could otherwise reverse the
+  tokens drawn after it.
 """
 
 from __future__ import annotations
@@ -27,16 +28,22 @@ from ui import token_style
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
 _TRANSLATE = str.maketrans(WHITESPACE_MARKS)
 
-INVISIBLE_CLASS = r"[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]"
+INVISIBLE_CLASS = r"[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}]"
 """Characters drawn as marks (after whitespace): controls, format characters (bidi, zero-width,
-soft hyphen), line/paragraph separators, lone surrogates. The same class is a JavaScript regex."""
+soft hyphen), spaces other than U+0020 (no-break, ideographic: a blank box, told apart from a
+space by nothing), line/paragraph separators, lone surrogates. The same class is a JavaScript regex."""
 _INVISIBLE = regex.compile(INVISIBLE_CLASS)
 
 ABBREVIATIONS = {
     0x0085: ("NEL", "NEXT LINE"),
+    0x00A0: ("NBSP", "NO-BREAK SPACE"),
     0x00AD: ("SHY", "SOFT HYPHEN"),
     0x061C: ("ALM", "ARABIC LETTER MARK"),
     0x180E: ("MVS", "MONGOLIAN VOWEL SEPARATOR"),
+    0x2002: ("ENSP", "EN SPACE"),
+    0x2003: ("EMSP", "EM SPACE"),
+    0x2009: ("THSP", "THIN SPACE"),
+    0x200A: ("HSP", "HAIR SPACE"),
     0x200B: ("ZWSP", "ZERO WIDTH SPACE"),
     0x200C: ("ZWNJ", "ZERO WIDTH NON-JOINER"),
     0x200D: ("ZWJ", "ZERO WIDTH JOINER"),
@@ -49,11 +56,14 @@ ABBREVIATIONS = {
     0x202C: ("PDF", "POP DIRECTIONAL FORMATTING"),
     0x202D: ("LRO", "LEFT-TO-RIGHT OVERRIDE"),
     0x202E: ("RLO", "RIGHT-TO-LEFT OVERRIDE"),
+    0x202F: ("NNBSP", "NARROW NO-BREAK SPACE"),
+    0x205F: ("MMSP", "MEDIUM MATHEMATICAL SPACE"),
     0x2060: ("WJ", "WORD JOINER"),
     0x2066: ("LRI", "LEFT-TO-RIGHT ISOLATE"),
     0x2067: ("RLI", "RIGHT-TO-LEFT ISOLATE"),
     0x2068: ("FSI", "FIRST STRONG ISOLATE"),
     0x2069: ("PDI", "POP DIRECTIONAL ISOLATE"),
+    0x3000: ("IDSP", "IDEOGRAPHIC SPACE"),
     0xFEFF: ("BOM", "ZERO WIDTH NO-BREAK SPACE"),
 }
 """Abbreviation and name of the invisible characters people meet most; others show as U+XXXX."""
