@@ -21,17 +21,32 @@ if from_link and s.view == "curve":
     # meanwhile (~1 s on a fresh page here) instead of after the curve arrives. No "data" key: Streamlit
     # turns top-level data into Arrow, importing pandas and pyarrow (~0.3 s) before the training starts.
     warm_up.vega_lite_chart({"mark": "point"}, height=10)
-on_reference = s.view in ANY_TOKENIZER_VIEWS and s.compared in REFERENCES  # needs no training
+# Needs no training: a built-in model is chosen, or will be, having nothing else to choose from.
+on_reference = s.view in ANY_TOKENIZER_VIEWS and (s.compared in REFERENCES or (s.trained is None and not s.loaded))
 if from_link or (not on_reference and (s.trained is not None or not s.loaded)):
     page_training.ensure(s, N_("compare its vocab sizes"))  # a link's tokenizer, or an offer to train one
 warm_up.empty()
 choices = common.choices(s, references=s.view in ANY_TOKENIZER_VIEWS)
+
+
+def view_choice() -> None:
+    st.radio(
+        t("View"),
+        VIEWS,
+        format_func=lambda v: t(common.VIEW_LABELS[v]),
+        key=Session.view.key,
+        horizontal=True,
+        persist_state="session",
+    )
+
+
 if not choices:
     st.page_link(
         "pages/4_Export.py",
         label=t("Or load a tokenizer from files (Export / import page)"),
         icon=":material/upload_file:",
     )
+    view_choice()  # the views that study the built-in models need no training: one click away, not a link away
     frame.stop()
 if from_link and s.trained is not None and not on_reference:
     s.compared = TRAINED  # a link shows the tokenizer it describes
@@ -42,14 +57,7 @@ elif s.compared not in choices:
 st.selectbox(
     t("Tokenizer"), list(choices), format_func=choices.__getitem__, key=Session.compared.key, persist_state="session"
 )
-st.radio(
-    t("View"),
-    VIEWS,
-    format_func=lambda v: t(common.VIEW_LABELS[v]),
-    key=Session.view.key,
-    horizontal=True,
-    persist_state="session",
-)
+view_choice()
 subject = common.subject(s)
 if subject is None:
     st.warning(t(tokenizer_output.NOT_IN_THIS_TAB))

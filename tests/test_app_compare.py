@@ -141,6 +141,12 @@ def test_without_a_tokenizer_the_page_offers_to_train_or_load():
     at = compare()
     assert any("No tokenizer trained yet" in info.value for info in at.info)
     assert at.button(key="quick_train")
+    # The views that study the built-in models are one click away (the view choice was gone until a training).
+    at.radio(key=Session.view.key).set_value("languages").run()
+    no_exception(at)
+    assert not any("No tokenizer trained yet" in info.value for info in at.info)
+    assert at.selectbox(key=Session.compared.key).value in REFERENCES
+    assert at.dataframe or at.table
 
 
 # -- the curve ----------------------------------------------------------------------------------------
