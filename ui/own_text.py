@@ -106,11 +106,14 @@ def _pasted(s: Session, box: Field[str], stored: str) -> Upload | None:
 
 def _take_upload(s: Session, uploader: Field[UploadedFile | None], problem: Field[str]) -> Upload | None:
     """The uploaded file decoded, or None: nothing uploaded, or refused (the reason kept in ``problem``)."""
-    setattr(s, problem.name, "")
     file = getattr(s, uploader.name)
-    if file is None or not hasattr(file, "getvalue"):
-        # None: nothing uploaded; no bytes: a file this session already took (its bytes were let go of, so
-        # Streamlit now holds a DeletedFile in its place), whose text is kept.
+    if file is not None and not hasattr(file, "getvalue"):
+        # A file this session already took: its bytes were let go of, Streamlit now holds a DeletedFile in its place
+        # and calls back once more. Its text is kept, or why it was refused (a binary file's reason was lost here,
+        # and Train then said only "No file uploaded yet").
+        return None
+    setattr(s, problem.name, "")
+    if file is None:  # nothing uploaded, or the file taken out of the uploader
         return None
     try:
         return decode_upload(file.getvalue(), file.name)

@@ -71,13 +71,16 @@ def store_heldout_files(s: Session) -> None:
     """Held-out files were uploaded: one file is the held-out text; several are one text, each file a part opened by
     a line ``### its name`` (``bpe_core.analysis.heldout.split_sections``), so Compare measures each. A refused file
     refuses the set: the last good text stays, and why is kept for the uploader to show."""
-    s.heldout_problem = ""
+    refused_before, s.heldout_problem = s.heldout_problem, ""
     files = s.heldout_file or []
     taken: dict[str, Upload] = {}
     for file in files:
         found = s.heldout_taken.get(file.file_id)
         if found is None:
             if not hasattr(file, "getvalue"):  # its bytes were let go of, and its text is no longer at hand
+                if refused_before:  # Streamlit's second call for a refused file (a DeletedFile now): still refused
+                    s.heldout_problem = refused_before
+                    return
                 continue
             try:
                 found = decode_upload(file.getvalue(), file.name)
