@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import regex
 
-from playground.i18n import t
+from playground.i18n import N_, t
 from ui import token_style
 
 WHITESPACE_MARKS = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍"}
@@ -213,8 +213,11 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
     pieces = token_pieces(token)
     if title is None:
         label = "".join(piece[1] for piece in pieces)
-        unit = "byte" if isinstance(token, bytes) else "char"
-        size = f"{len(token)} {unit}{'s' if len(token) != 1 else ''}"
+        plural = len(token) != 1
+        if isinstance(token, bytes):
+            size = t(N_("{n} bytes") if plural else N_("{n} byte"), n=len(token))
+        else:
+            size = t(N_("{n} chars") if plural else N_("{n} char"), n=len(token))
         title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size] + ([note] if note else []))
     inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _inner_html(pieces)
     cls = f"tok c{index % len(token_style.PALETTE)}" + (f" {extra_class}" if extra_class else "")

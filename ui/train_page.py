@@ -170,7 +170,7 @@ def result(trained: Trained, trained_before: Trained | None) -> None:
     # The bytes-per-token label is long, and a size ("957.1 KB") in a fifth of the row was cut: room for both.
     c1, c2, c3, c4 = st.columns([2, 2, 3.4, 2.6])
     c1.metric(t("New merges") if trained.request.base else t("Merges made"), f"{trained.num_merges:,}")
-    c2.metric(t("Training time"), f"{trained.result.seconds:.2f} s")
+    c2.metric(t("Training time"), t("{n:.2f} s", n=trained.result.seconds))
     changed = f"{stats['bpt_after']:.2f}" != f"{stats['bpt_before']:.2f}"
     measured = t("Bytes per token (held-out part)") if stats.get("heldout") else t("Bytes per token (training text)")
     c3.metric(
