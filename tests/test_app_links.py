@@ -81,6 +81,14 @@ def test_a_link_made_from_own_text_says_so_once_and_substitutes_nothing(corpus):
     assert not at.get("button") or not [b for b in at.button if b.key == "quick_train"]
 
 
+def test_a_link_whose_settings_cannot_be_trained_says_why_once():
+    """The link's warning, not a second copy of its reason under the offer to train (a new user saw it twice)."""
+    at = _open("merges", {"corpus": "toy-aaabdaaabac", "vocab": "100"})
+    assert sess(at).trained is None
+    (warning,) = [unescaped(w.value) for w in at.warning]
+    assert warning.startswith("The tokenizer this link describes cannot be trained: Vocab size 100 is not possible")
+
+
 def test_without_a_link_a_page_says_the_train_pages_own_text_is_missing_there():
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.session_state[Session.corpus.key] = "upload"

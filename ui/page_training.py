@@ -164,7 +164,7 @@ def offer(s: Session, request: Request, text: str, why: str, *, key: str) -> Tra
 def ensure(s: Session, what: str) -> Trained | None:
     """The tokenizer a page shows: the one a just-opened link describes (trained if cheap, else on a
     click), or the session's; with none, one click trains the Train page's settings."""
-    missing_said = False
+    missing_said = settings_said = False  # said already: the page says each problem once
     if s.link_pending:
         if s.corpus in (PASTE, UPLOAD) and corpus_missing(s):
             s.link_pending, missing_said = False, True
@@ -179,7 +179,7 @@ def ensure(s: Session, what: str) -> Trained | None:
             try:
                 request, text = request_for(s)
             except SettingsError as error:
-                s.link_pending = False
+                s.link_pending, settings_said = False, True
                 st.warning(t("The tokenizer this link describes cannot be trained: {error}", error=t(error.message)))
             else:
                 already = s.trained is not None and s.trained.request.key == request.key
@@ -188,7 +188,7 @@ def ensure(s: Session, what: str) -> Trained | None:
                     s.link_pending = False
                     s.round = asked_round
     if s.trained is None:
-        _quick_train(s, what, missing_said)
+        _quick_train(s, what, missing_said, settings_said)
     return s.trained
 
 
@@ -196,10 +196,10 @@ def corpus_missing(s: Session) -> bool:
     return (s.corpus == PASTE and s.pasted is None) or (s.corpus == UPLOAD and s.upload is None)
 
 
-def _quick_train(s: Session, what: str, missing_said: bool) -> None:
+def _quick_train(s: Session, what: str, missing_said: bool, settings_said: bool) -> None:
     st.info(t("No tokenizer trained yet in this session. Train one to {what}.", what=t(what)))
     if not corpus_missing(s):
-        _quick_train_button(s)
+        _quick_train_button(s, settings_said)
     elif not missing_said:  # only the Train page takes a text: "upload a .txt file first" read as if here
         st.warning(
             t(
@@ -213,11 +213,12 @@ def _quick_train(s: Session, what: str, missing_said: bool) -> None:
     )
 
 
-def _quick_train_button(s: Session) -> None:
+def _quick_train_button(s: Session, settings_said: bool) -> None:
     try:
         request, text = request_for(s)
     except SettingsError as error:
-        st.warning(t(error.message))
+        if not settings_said:  # a link's settings: said once above ("The tokenizer this link describes ...")
+            st.warning(t(error.message))
         return
     clicked = st.button(t("▶ Train {label} now", label=plain(request.label)), type="primary", key="quick_train")
     if clicked and run(s, request, text, key="quick") is not None:
