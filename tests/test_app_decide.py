@@ -17,6 +17,7 @@ from bpe_core.analysis.reachability import INVALID_UTF8
 from playground import heldout_texts as held_out
 from playground import runs
 from playground.corpora import PARALLEL_LANGUAGES, PASTE, SLUGS, load_sample, parallel_parts
+from playground.i18n import t
 from playground.session import FIELDS, Session
 from playground.workspace import decode, encode
 from ui.compare import health as health_view
@@ -45,6 +46,17 @@ def test_no_built_in_corpus_has_a_default_heldout_that_overlaps_it(slug):
     overlap = line_overlap(heldout, corpus)
     assert overlap.lines >= 40 and overlap.shared == 0, overlap  # a real text, none of its lines in the corpus
     assert heldout not in corpus
+
+
+@pytest.mark.parametrize(("lang", "expected"), [("zh", held_out.PARALLEL_ZH), ("en", held_out.OWN_TEXT_DEFAULT)])
+def test_a_built_in_model_is_measured_on_text_in_the_pages_language(lang, expected):
+    """A Chinese learner's DeepSeek (choose a size, health) was measured on English prose, the curve beside it on
+    modern Chinese: a built-in model's default held-out text is the page's language."""
+    at = compare({"view": "choose", "compared": "deepseek-v4", "lang": lang})
+    assert at.selectbox(key=Session.heldout.key).value == held_out.DEFAULT
+    name = held_out.BUILT_IN[expected].name
+    shown = [unescaped(caption.value) for caption in at.caption]
+    assert any(t(name, lang=lang)[:20] in caption for caption in shown), shown  # "Measured on <its name> (size)"
 
 
 def test_a_chosen_overlapping_heldout_is_named_and_the_default_is_not():

@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core.analysis.heldout import LineOverlap, line_overlap, sample_parts, split_sections
 from playground import heldout_texts as held_out
 from playground.corpora import PASTE, PASTED, SLUGS, UPLOAD, load_sample, sample_name
-from playground.i18n import N_, t
+from playground.i18n import N_, language, t
 from playground.session import Session
 from playground.text import human_bytes, plain
 from playground.trained import Request, Trained
@@ -171,9 +171,12 @@ def training_corpus(s: Session, trained: Trained) -> str | None:
 
 
 def default_choice(s: Session, trained: Trained | None) -> str:
-    """What the held-out choice :data:`playground.heldout_texts.DEFAULT` stands for with this tokenizer."""
+    """What the held-out choice :data:`playground.heldout_texts.DEFAULT` stands for with this tokenizer. A built-in
+    model or a loaded file (``trained`` None), trained on none of the built-in texts, is measured on text in the
+    page's language: in Chinese, modern Chinese (a Chinese learner's Qwen and DeepSeek were measured on English prose,
+    beside a curve measured on modern Chinese)."""
     if trained is None:
-        return held_out.resolve(held_out.DEFAULT, None, 0)
+        return held_out.PARALLEL_ZH if language() == "zh" else held_out.resolve(held_out.DEFAULT, None, 0)
     return held_out.resolve(held_out.DEFAULT, trained.request.corpus, trained.request.holdout)
 
 
