@@ -139,17 +139,26 @@ def test_sizes_read_as_the_uploader_counts_them(size):
 
 
 def test_a_token_holding_newlines_ends_a_line_for_each_wherever_tokens_are_drawn():
-    """One break per newline: a "\\n\\n" token drawn with one break lost the text's blank line."""
-    assert token_span(b"\n\n  ", 7, 0).endswith("</span><br><br>") and token_span("a\nb", None, 0).endswith("><br>")
-    assert not token_span(b"  x", 7, 0).endswith("<br>")
+    """One break per newline: a "\\n\\n" token drawn with one break lost the text's blank line. A token with text after
+    its last newline (``↵····``, the next line's indentation) holds its breaks before that text, so the indentation
+    starts the next line (it was drawn at the end of the line before, and the next line seemed unindented)."""
+    assert token_span(b":\n\n", 7, 0).endswith("</span><br><br>") and token_span("a\n", None, 0).endswith("><br>")
+    assert token_span(b"\n\n  ", 7, 0).endswith(">↵↵<br><br>··</span>") and not token_span(b"  x", 7, 0).endswith(
+        "<br>"
+    )
     body = tokens_html([b"def", b":\n\n    ", b"return"])
-    assert re.search(r"↵↵····</span><br><br><span", body)
+    assert re.search(r">:↵↵<br><br>····</span><span", body)
     at = fresh(None, corpus="python-standard-library-code", vocab="700")
     (window,) = [body for body in htmls(at) if body.startswith('<div class="tokens">')]
-    holding = [m for m in re.finditer(r"<span class=\"tok[^>]*>([^<]*↵[^<]*)</span>((?:<br>)*)", window)]
-    assert any(not m.group(1).endswith("↵") for m in holding)  # the corpus has ↵···· tokens
-    assert any(m.group(1).count("↵") > 1 for m in holding)  # and ↵↵ ones
-    assert all(m.group(2) == "<br>" * m.group(1).count("↵") for m in holding)
+    holding = [
+        m for m in re.finditer(r"<span class=\"tok[^>]*>((?:[^<]|<br>)*↵(?:[^<]|<br>)*)</span>((?:<br>)*)", window)
+    ]
+    text = [(m.group(1).replace("<br>", ""), m.group(1), m.group(2)) for m in holding]
+    assert any(not shown.endswith("↵") for shown, _, _ in text)  # the corpus has ↵···· tokens
+    assert any(shown.count("↵") > 1 for shown, _, _ in text)  # and ↵↵ ones
+    for shown, inner, after in text:
+        breaks = inner.count("<br>") + after.count("<br>")
+        assert breaks == shown.count("↵") and (inner.endswith("↵") or not after), (inner, after)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -104,18 +104,23 @@ def test_tokens_holding_a_newline_end_their_line_in_the_player(server, browser):
     wait_idle(page)
     for round_ in (700 - 256, 150):  # drawn whole, then changed frame by frame back to an earlier round
         page.evaluate("k => window.__bpePlayer.go(k, false)", round_)
-        # Each token holding newlines is followed by one break per newline: a <br>, or a span of them.
+        # Each token holding newlines has one break per newline: after it (a <br>, or a span of them), or, when text
+        # follows its last newline (the next line's indentation), inside it before that text.
         lines = window.locator(".tok").evaluate_all(
             """spans => spans.filter((s) => s.textContent.includes("↵")).map((s) => {
                  const next = s.nextSibling;
-                 const breaks = !next ? 0 : next.nodeName === "BR" ? 1
+                 const after = !next ? 0 : next.nodeName === "BR" ? 1
                    : next.nodeName === "SPAN" && !next.classList.contains("tok")
                      ? next.querySelectorAll("br").length : 0;
-                 return [s.textContent, breaks];
+                 const inside = s.querySelectorAll("br").length;
+                 const tail = s.lastChild && s.lastChild.nodeName !== "BR" && !s.textContent.endsWith("↵");
+                 return [s.textContent, after + inside, tail ? inside > 0 && after === 0 : true];
                })"""
         )
-        assert any(not text.endswith("↵") for text, _ in lines), lines[:10]  # "↵····": indentation after it
-        assert any(text.count("↵") > 1 for text, _ in lines), lines[:10]  # and "↵↵", a blank line
+        misplaced = [line for line in lines if not line[2]]
+        assert not misplaced, misplaced[:5]  # "↵····": its breaks inside it, before the indentation
+        assert any(not text.endswith("↵") for text, _, _ in lines), lines[:10]  # "↵····": indentation after it
+        assert any(text.count("↵") > 1 for text, _, _ in lines), lines[:10]  # and "↵↵", a blank line
         wrong = [line for line in lines if line[1] != line[0].count("↵")]
         assert not wrong, wrong[:5]
     assert not watch.problems, watch.problems

@@ -90,6 +90,19 @@ function fillToken(node, pieces) {
   if (!pieces.length) { node.textContent = "∅"; return; }
   if (pieces.length === 1 && pieces[0][0] === "text") { node.textContent = pieces[0][1]; return; }
   node.textContent = "";
+  appendPieces(node, pieces);
+}
+
+// A token whose text goes on after its last newline (``↵···``, the next line's indentation): its head, one break per
+// newline, then the rest, all inside the token, so the indentation starts the next line (as ui/token_html.py).
+function fillBrokenToken(node, tok) {
+  node.textContent = "";
+  appendPieces(node, tok.head);
+  for (let i = 0; i < tok.breaks; i++) node.appendChild(document.createElement("br"));
+  appendPieces(node, tok.tail);
+}
+
+function appendPieces(node, pieces) {
   for (const [kind, shown, title] of pieces) {
     if (kind === "text") { node.appendChild(document.createTextNode(shown)); continue; }
     const part = el("span", kind === "bytes" ? "tokbytes" : "ctl", shown);
@@ -239,6 +252,12 @@ class Model {
       let title = `${labelOf(pieces)} · ${fill(this.labels[unit], { n: e - s })}`;
       if (this.bytesMode && pieces.some((p) => p[0] === "bytes")) title += ` · ${fill(this.labels.partOf, { chars: this.wholeCharacters(s, e) })}`;
       tok = { pieces, title };
+      const last = this.bytesMode ? value.lastIndexOf(10) : -1;
+      if (last >= 0 && last < value.length - 1) {
+        tok.head = this.piecesOfValue(value.subarray(0, last + 1));
+        tok.tail = this.piecesOfValue(value.subarray(last + 1));
+        tok.breaks = this.linesEnded(s, e);
+      }
       this.tokenPieces.set(key, tok);
     }
     return tok;

@@ -42,18 +42,20 @@ class TokenWindow {
   setToken(span, s, e) {
     const m = this.model;
     const tok = m.windowToken(s, e);
-    span.className = `tok c${m.colours.get(m.key(s, e)) ?? 0}${this.isPicked(s) ? " picked" : ""}`;
-    fillToken(span, tok.pieces);
+    span.className = `tok c${m.colours.get(m.key(s, e)) ?? 0}${tok.tail ? " broken" : ""}${this.isPicked(s) ? " picked" : ""}`;
+    if (tok.tail) fillBrokenToken(span, tok);
+    else fillToken(span, tok.pieces);
     span.title = tok.title;
     this.endOf[s] = e;
     this.spanOf[s] = span;
   }
 
-  // Line breaks after a token holding newlines, one each (classic: a space after a word's </w>); one node, so
-  // that setAfter can replace it when a merge changes the token.
+  // Line breaks after a token ending in newlines, one each (classic: a space after a word's </w>); one node, so
+  // that setAfter can replace it when a merge changes the token. A token with text after its last newline holds its
+  // breaks itself (fillBrokenToken).
   afterNode(s, e) {
     const lines = this.model.linesEnded(s, e);
-    if (!lines) return null;
+    if (!lines || this.model.windowToken(s, e).tail) return null; // breaks inside the token (fillBrokenToken)
     if (!this.model.bytesMode) return document.createTextNode(" ");
     if (lines === 1) return document.createElement("br");
     const breaks = el("span");

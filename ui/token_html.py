@@ -219,14 +219,32 @@ title="U+202E RIGHT-TO-LEFT OVERRIDE">⟨RLO⟩</span></span>'
         else:
             size = t(N_("{n} chars") if plural else N_("{n} char"), n=len(token))
         title = " · ".join(([] if token_id is None else [f"id {token_id}"]) + [label, size] + ([note] if note else []))
-    inner = html.escape(str(token_id)) if (show_ids and token_id is not None) else _inner_html(pieces)
-    cls = f"tok c{index % len(token_style.PALETTE)}" + (f" {extra_class}" if extra_class else "")
+    newlines = token.count(b"\n") if isinstance(token, bytes) else token.count("\n")
+    after = _after_last_newline(token) if newlines and not show_ids else None
+    if show_ids and token_id is not None:
+        inner = html.escape(str(token_id))
+    elif after:  # ``↵···``: the next line's indentation starts the next line, inside the token (as the player draws it)
+        head = token[: len(token) - len(after)]
+        inner = _inner_html(token_pieces(head)) + "<br>" * newlines + _inner_html(token_pieces(after))
+    else:
+        inner = _inner_html(pieces)
+    cls = (
+        f"tok c{index % len(token_style.PALETTE)}"
+        + (" broken" if after else "")
+        + (f" {extra_class}" if extra_class else "")
+    )
     tid = "" if token_id is None else str(int(token_id))
     span = f'<span class="{cls}" data-token-id="{tid}" title="{html.escape(title, quote=True)}">{inner}</span>'
-    newlines = token.count(b"\n") if isinstance(token, bytes) else token.count("\n")
-    if not show_ids:  # a token holding newlines ends its line (``↵↵··`` too), once per newline: a blank line stays
+    if not show_ids and not after:  # a token ending in newlines ends its line, once per newline: a blank line stays
         span += "<br>" * newlines
     return span
+
+
+def _after_last_newline(token: bytes | str) -> bytes | str:
+    """What a token holds after its last newline (a newline byte is never part of another character)."""
+    if isinstance(token, bytes):
+        return token[token.rindex(b"\n") + 1 :]
+    return token[token.rindex("\n") + 1 :]
 
 
 def tokens_html(

@@ -40,7 +40,10 @@ TOKEN_CSS = (
     "border-radius:4px;border:1px solid rgba(0,0,0,.18);unicode-bidi:isolate;max-width:min(100%,24em);"
     "overflow:hidden;text-overflow:ellipsis;vertical-align:bottom;color:#111}"
     + "".join(f".tokens .c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
-    + ".tokens .tok.just{outline:3px solid #d6336c;outline-offset:1px;font-weight:700}"
+    # A token with text after its last newline (``↵···``) breaks inside: drawn inline, its box in two parts, so the
+    # next line's indentation starts the next line.
+    + ".tokens .tok.broken{display:inline;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
+    ".tokens .tok.just{outline:3px solid #d6336c;outline-offset:1px;font-weight:700}"
     ".tokens .tok.new{outline:2px dotted #0b7285;outline-offset:1px}"  # a continued tokenizer's new tokens
     ".tokens .tokbytes{font-size:.8em;color:#7a1f00;font-weight:600}"
     ".tokens .ctl{font-size:.72em;color:#5f3dc4;font-weight:700;border:1px solid #5f3dc4;border-radius:3px;"
