@@ -18,8 +18,8 @@ st.title(t("Encode text"))
 if s.tokenizer == TRAINED and (s.trained is not None or s.link_pending):
     page_training.ensure(s, N_("encode with it"))
 choices = tokenizer_output.tokenizer_choices(s)
-if s.tokenizer not in choices:
-    s.tokenizer = next(iter(choices))  # e.g. nothing trained yet: the first reference tokenizer
+if s.tokenizer not in choices:  # e.g. nothing trained yet: the first model the session compares with (in Chinese Qwen)
+    s.tokenizer = next((name for name in s.refs if name in choices), next(iter(choices)))
 
 # The whole width: a tokenizer's name (a file's, with its settings) is long, and a narrow box cut it.
 st.selectbox(

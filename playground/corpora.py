@@ -42,6 +42,15 @@ ENCODE_SAMPLE = (
     "Emoji: 🙂🚀 and accents: café, naïve."
 )
 """The Encode page's text until the user types their own."""
+ENCODE_SAMPLES = {
+    "zh": (
+        "分词器把文本切成词元。学而时习之，不亦说乎？Tokenizers split text into tokens.\n"
+        "\tdef square(x): return x ** 2  # 代码也一样\n"
+        "表情：🙂🚀，全角标点：（你好），数字 2026 年。"
+    )
+}
+"""The Encode page's text on a first visit in an interface language (others: ENCODE_SAMPLE): a Chinese learner
+first asks how Chinese is split."""
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 PARALLEL_LANGUAGES = tuple(language.code for language in LANGUAGES)

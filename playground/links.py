@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from playground import references
-from playground.corpora import LANGUAGE_SLUGS, SLUGS
+from playground.corpora import ENCODE_SAMPLES, LANGUAGE_SLUGS, SLUGS
 from playground.fields import LinkValueError
 from playground.i18n import Later, later
 from playground.session import FIELDS, PAGE_FIELDS, SHARED_FIELDS, TOKENIZER_FIELDS, URL_FIELDS, Session
@@ -120,12 +120,15 @@ def _quote(value: str) -> str:
     return value if len(value) <= 40 else value[:40] + "…"
 
 
-def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool) -> None:
+def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool, text_given: bool) -> None:
     """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
-    Chinese classics), at that sample's vocab size unless the link gives one, and compares with its language's
-    models (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some."""
+    Chinese classics), at that sample's vocab size unless the link gives one, compares with its language's models
+    (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some, and
+    encodes a text in its language (``ENCODE_SAMPLES``) unless the link gives one."""
     if not refs_given:
         s.refs = references.language_defaults(s.lang or "")
+    if not text_given and (sample := ENCODE_SAMPLES.get(s.lang or "")) is not None:
+        s.text = sample
     slug = LANGUAGE_SLUGS.get(s.lang or "")
     if slug is not None:
         s.corpus = slug

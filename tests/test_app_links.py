@@ -4,7 +4,7 @@ tokenizer a link describes (special tokens included), and the page's own link wr
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import APP, MERGES, TIMEOUT, fresh, no_exception, sess, unescaped
+from apptest_helpers import APP, ENCODE, MERGES, TIMEOUT, fresh, no_exception, sess, unescaped
 from streamlit.testing.v1 import AppTest
 
 import bpe_core
@@ -158,6 +158,18 @@ def test_a_first_visit_in_chinese_starts_on_the_chinese_classics_and_a_link_keep
     linked = sess(fresh(lang="zh", corpus="toy-the-cat-in-the-hat", vocab="300"))
     assert (linked.corpus, linked.vocab) == ("toy-the-cat-in-the-hat", 300)
     assert sess(fresh(lang="en")).corpus == sess(fresh()).corpus == DEFAULT_SLUG
+
+
+def test_a_first_visit_in_chinese_encodes_chinese_text_with_qwen_unless_the_link_says_otherwise():
+    """Encode opened on GPT-2 and an English sample for a Chinese learner: it opens on a Chinese sample with the first
+    model the session compares with (Qwen 3.6, where installed); a link's text stays; English keeps its own."""
+    from playground.corpora import ENCODE_SAMPLE, ENCODE_SAMPLES
+
+    zh = sess(fresh(ENCODE, lang="zh"))
+    assert zh.text == ENCODE_SAMPLES["zh"] and zh.tokenizer == zh.refs[0]
+    assert sess(fresh(ENCODE, lang="zh", text="hello")).text == "hello"
+    en = sess(fresh(ENCODE, lang="en"))
+    assert en.text == ENCODE_SAMPLE and en.tokenizer == "gpt2"
 
 
 def test_a_first_visit_in_chinese_compares_with_qwen_deepseek_and_gpt4o_unless_the_link_names_models():
