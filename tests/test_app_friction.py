@@ -218,16 +218,19 @@ def test_after_an_import_encode_and_compare_open_on_the_imported_tokenizer():
     assert at.selectbox(key=Session.compared.key).value == choice
 
 
-def test_tables_write_whole_numbers_with_thousands_separators():
-    """The grid wrote "46952" beside text that says 46,952: its whole-number columns are set to group digits."""
+def test_tables_write_whole_numbers_with_thousands_separators_and_decimals_alike():
+    """The grid wrote "46952" beside text that says 46,952: its whole-number columns are set to group digits. It wrote
+    a premium of 1.0 as "1" above 0.951: a column of decimals is written at one number of places."""
     import pandas as pd
 
     from ui import stage
 
-    frame = pd.DataFrame({"script": ["Latin"], "shared": [46952], "share": [0.5], "only in B": [1364]})
-    config = stage.grouped_integers(frame)
-    assert set(config) == {"shared", "only in B"}
-    assert all(column["type_config"]["format"] == "localized" for column in config.values())
+    columns = {"script": ["Latin", "Han"], "shared": [46952, 3], "share": [0.5, 1.0], "only in B": [1364, 0]}
+    frame = pd.DataFrame({**columns, "premium": [1.0, 0.951], "whole": [2.0, 3.0]})
+    config = stage.number_columns(frame)
+    assert set(config) == {"shared", "only in B", "share", "premium"}
+    formats = {name: column["type_config"]["format"] for name, column in config.items()}
+    assert formats == {"shared": "localized", "only in B": "localized", "share": "%.1f", "premium": "%.3f"}
 
 
 def test_export_names_every_file_loaded_in_the_session():

@@ -191,7 +191,7 @@ def costs_table(found: Found) -> None:
             t("premium"): [round(row.premium, 3) for row, _ in rows],
         }
     )
-    st.dataframe(frame, hide_index=True, width="stretch", height=320, column_config=stage.grouped_integers(frame))
+    st.dataframe(frame, hide_index=True, width="stretch", height=320, column_config=stage.number_columns(frame))
     st.caption(
         t(
             "Max/min: the dearest language's premium ÷ the cheapest's. Gini: 0 when every language costs the "

@@ -79,23 +79,40 @@ def table(frame: Any, talk: bool, *, height: int | None = None, rows: int = TALK
     ``rows`` rows, which the stage's type sizes reach (the grid draws its cells on a canvas at ~14 px whatever the
     page's CSS). A static table renders cell text as Markdown, so text cells are escaped (``playground.text.plain``)."""
     if not talk:
-        config = grouped_integers(frame)
+        config = number_columns(frame)
         st.dataframe(frame, hide_index=True, width="stretch", height=height or "auto", column_config=config)
         return
     shown = frame.head(rows).map(lambda value: plain(value) if isinstance(value, str) else value)
     st.table(shown, hide_index=True)
 
 
-def grouped_integers(frame: Any) -> dict[str, Any]:
-    """Column settings that write a table's whole numbers with thousands separators (the grid wrote "46952" where
-    the page's text says 46,952)."""
-    from pandas.api.types import is_integer_dtype  # (pandas is loaded: ``frame`` is one of its frames)
+def number_columns(frame: Any) -> dict[str, Any]:
+    """Column settings for a table's numbers: whole numbers with thousands separators (the grid wrote "46952" where
+    the page's text says 46,952), and each column of decimals at one number of places, the most its values use, up
+    to 4 (the grid wrote a premium of 1.0 as "1" above 0.951)."""
+    from pandas.api.types import is_float_dtype, is_integer_dtype  # (pandas is loaded: ``frame`` is one of its frames)
 
-    return {
-        str(name): st.column_config.NumberColumn(format="localized")
-        for name, dtype in frame.dtypes.items()
-        if is_integer_dtype(dtype)
-    }
+    config = {}
+    for name, dtype in frame.dtypes.items():
+        if is_integer_dtype(dtype):
+            config[str(name)] = st.column_config.NumberColumn(format="localized")
+        elif is_float_dtype(dtype):
+            places = max((_places(value) for value in frame[name]), default=0)
+            if places:
+                config[str(name)] = st.column_config.NumberColumn(format=f"%.{places}f")
+    return config
+
+
+def _places(value: float, most: int = 4) -> int:
+    """Decimal places ``value`` is written with (at most ``most``; none for NaN or infinity).
+
+    >>> _places(0.951), _places(1.0), _places(12.5), _places(1 / 3)
+    (3, 0, 1, 4)
+    """
+    if not math.isfinite(value):
+        return 0
+    written = f"{value:.{most}f}".rstrip("0")
+    return len(written) - written.index(".") - 1
 
 
 def apply(on: bool) -> None:
