@@ -181,15 +181,24 @@ piece_strings = st.text(alphabet=ALPHABET, min_size=2, max_size=4)
     merged=st.dictionaries(
         piece_strings, st.tuples(st.sampled_from([0.0, -1.0, -2.0, -2.5]), st.sampled_from([1, 1, 4, 5])), max_size=12
     ),
-    texts=st.lists(st.text(alphabet="ab c", max_size=12), min_size=1, max_size=5),
+    texts=st.lists(st.text(alphabet="ab cd", max_size=12), min_size=1, max_size=5),
     dummy=st.booleans(),
+    lone=st.sampled_from([None, PieceType.CONTROL, PieceType.UNUSED]),
+    byte_fallback=st.booleans(),
 )
 @settings(max_examples=120, deadline=None)
-def test_hand_made_models_break_ties_and_split_unused_pieces_as_sentencepiece(merged, texts, dummy):
+def test_hand_made_models_break_ties_and_split_unused_pieces_as_sentencepiece(
+    merged, texts, dummy, lone, byte_fallback
+):
+    """``lone``: the character d as a CONTROL or UNUSED piece, which SentencePiece encodes as unknown (<unk>, or its
+    bytes): its own id was given."""
     pieces = [("<unk>", 0.0, PieceType.UNKNOWN), ("<s>", 0.0, PieceType.CONTROL)]
     pieces += [(character, -10.0, PieceType.NORMAL) for character in ALPHABET]
     pieces += [(piece, score, PieceType(kind)) for piece, (score, kind) in merged.items() if piece not in ALPHABET]
-    data = model_bytes(pieces, normalizer={"add_dummy_prefix": int(dummy), "remove_extra_whitespaces": 0})
+    pieces += [("d", -10.0, lone)] if lone is not None else []
+    pieces += [(f"<0x{byte:02X}>", 0.0, PieceType.BYTE) for byte in range(256)] if byte_fallback else []
+    normalizer = {"add_dummy_prefix": int(dummy), "remove_extra_whitespaces": 0}
+    data = model_bytes(pieces, trainer={"byte_fallback": int(byte_fallback)}, normalizer=normalizer)
     reference = spm.SentencePieceProcessor(model_proto=data)
     tokenizer = parse_sentencepiece(data)
     for text in texts:
@@ -221,3 +230,18 @@ def test_bad_ids_and_texts_are_refused_clearly():
         tokenizer.decode(["3"])  # type: ignore[list-item]
     with pytest.raises(ValueError, match="lone surrogate"):
         tokenizer.encode("a\ud800")  # sentencepiece cannot take it either
+
+
+@pytest.mark.parametrize(
+    ("pieces", "message"),
+    [
+        ([("a", -1.0, PieceType.CONTROL), ("a", -1.0, PieceType.NORMAL)], r"piece 4 \('a'\) is listed twice"),
+        ([("a", -1.0, PieceType.NORMAL), ("ab", float("nan"), PieceType.NORMAL)], r"has no score \(NaN\)"),
+    ],
+)
+def test_models_sentencepiece_refuses_or_cannot_order_are_refused_by_name(pieces, message):
+    """A reserved and a normal piece of one name (SentencePiece: "a is already defined") loaded and encoded; a NaN
+    score gave merges in an order of our own."""
+    base = [("<unk>", 0.0, PieceType.UNKNOWN), ("\u2581", -1.0, PieceType.NORMAL), ("b", -1.0, PieceType.NORMAL)]
+    with pytest.raises(ValueError, match=message):
+        parse_sentencepiece(model_bytes(base + pieces))

@@ -9,7 +9,8 @@
 3. A final symbol that is an UNUSED piece is split back into the two symbols it was merged from,
    recursively.
 4. Each symbol's id: a CONTROL/UNKNOWN/BYTE piece of that name first, else the piece, else
-   ``<unk>``. An unknown symbol becomes the ``<0xXX>`` pieces of its UTF-8 bytes when byte
+   ``<unk>``; a CONTROL or UNUSED piece's id is ``<unk>``'s (only a lone character, never merged,
+   can be one). An unknown symbol becomes the ``<0xXX>`` pieces of its UTF-8 bytes when byte
    fallback is on; otherwise a run of unknown symbols is one ``<unk>``.
 
 Merges never make a piece that is not in the vocabulary, so the text can be cut wherever no piece
@@ -46,6 +47,11 @@ class MergeEncoder:
         self._score = {piece: pieces[identifier].score for piece, identifier in self._mergeable.items()}
         self._unused = {piece for piece, i in self._mergeable.items() if pieces[i].type == PieceType.UNUSED}
         self.unk_id = next(i for i, entry in enumerate(pieces) if entry.type == PieceType.UNKNOWN)
+        # A symbol left as a CONTROL or UNUSED piece (one character, never merged) is unknown, as SentencePiece
+        # gives it: <unk>, or its bytes under byte fallback.
+        self._never_output = frozenset(
+            i for i, entry in enumerate(pieces) if entry.type in (PieceType.CONTROL, PieceType.UNUSED)
+        )
         self._byte_ids: list[int] | None = None
         if model.trainer.byte_fallback:
             byte_ids = [0] * 256
@@ -165,6 +171,8 @@ class MergeEncoder:
         unk = self.unk_id
         for piece in self.merge(part):
             identifier = self.id_of(piece)
+            if identifier in self._never_output:
+                identifier = unk
             if identifier == unk and self._byte_ids is not None:
                 ids.extend(self._byte_ids[byte] for byte in piece.encode("utf-8"))
             else:

@@ -97,10 +97,10 @@ def byte_of_piece(piece: str) -> int | None:
 def check_model(model: SentencePieceModel) -> None:
     """Refuse (ValueError, saying what and what is allowed) a model this library cannot encode exactly.
 
-    >>> check_model(SentencePieceModel((Piece("a"),), TrainerSpec(model_type=2)))
+    >>> check_model(SentencePieceModel((Piece("a"), Piece("a")), TrainerSpec(model_type=2)))
     Traceback (most recent call last):
     ...
-    ValueError: the model has no <unk> piece (a piece of type UNKNOWN); SentencePiece refuses such a model too
+    ValueError: piece 1 ('a') is listed twice; SentencePiece refuses that too
     """
     kind = MODEL_TYPE_NAMES.get(model.trainer.model_type, f"type {model.trainer.model_type}")
     if model.trainer.model_type != 2:
@@ -108,17 +108,17 @@ def check_model(model: SentencePieceModel) -> None:
     if model.denormalizer is not None and model.denormalizer.precompiled_charsmap:
         name = model.denormalizer.name or "unnamed"
         raise ValueError(f"the model has a denormalizer ({name!r}), which decoding would need and this library lacks")
-    mergeable: set[str] = set()
-    reserved: set[str] = set()
+    names: set[str] = set()
     unknown = 0
     bytes_found: set[int] = set()
     for identifier, entry in enumerate(model.pieces):
         if not entry.piece:
             raise ValueError(f"piece {identifier} is empty; SentencePiece refuses empty pieces")
-        names = mergeable if entry.type in MERGEABLE_TYPES else reserved
-        if entry.piece in names:
-            raise ValueError(f"piece {identifier} ({entry.piece!r}) is listed twice")
+        if entry.piece in names:  # of any two types (a CONTROL "a" and a NORMAL "a"): "a is already defined"
+            raise ValueError(f"piece {identifier} ({entry.piece!r}) is listed twice; SentencePiece refuses that too")
         names.add(entry.piece)
+        if entry.score != entry.score:  # NaN: no order among the merges; SentencePiece's queue gives no defined one
+            raise ValueError(f"piece {identifier} ({entry.piece!r}) has no score (NaN): merges cannot be ordered")
         unknown += entry.type == PieceType.UNKNOWN
         if entry.type == PieceType.BYTE:
             byte = byte_of_piece(entry.piece)
@@ -130,7 +130,8 @@ def check_model(model: SentencePieceModel) -> None:
     if unknown != 1:
         if unknown == 0:
             raise ValueError(
-                "the model has no <unk> piece (a piece of type UNKNOWN); SentencePiece refuses such a model too"
+                "the model has no <unk> piece (a piece of type UNKNOWN), which this library needs"
+                + ("" if model.trainer.byte_fallback else "; SentencePiece refuses such a model too")
             )
         raise ValueError(f"the model has {unknown} pieces of type UNKNOWN; SentencePiece allows one")
     if model.trainer.byte_fallback and len(bytes_found) != 256:
