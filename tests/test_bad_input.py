@@ -131,3 +131,22 @@ def test_load_garbage_files(tmp_path_factory, data, name):
 def test_save_with_bad_values(tokenizer, tmp_path_factory, fmt, training):
     directory = tmp_path_factory.mktemp("save")
     refused(lambda: formats.save(tokenizer, directory, fmt, training=training))
+
+
+@pytest.mark.parametrize(
+    ("special_tokens", "extra_rank", "message"),
+    [
+        ({"": 300}, None, "a special token cannot be empty"),  # it was put between every two characters
+        ({"<|x|>": -1}, None, "token ids must be integers from 0 to 4,294,967,295"),
+        ({"<|x|>": 10**30}, None, "token ids must be integers from 0 to 4,294,967,295"),
+        ({"<|x|>": 300, "<|y|>": 300}, None, "two special tokens share one id"),  # said: "a regular token has it"
+        ({}, 10**30, "token ids must be integers from 0 to 4,294,967,295"),  # tiktoken's ranks are 32-bit
+    ],
+)
+def test_ranks_with_impossible_special_tokens_or_ids_are_refused(special_tokens, extra_rank, message):
+    """A differential fuzz against tiktoken found these loading (and encoding with them) where tiktoken refuses."""
+    ranks = {bytes([byte]): byte for byte in range(256)} | {b"ab": 256}
+    if extra_rank is not None:
+        ranks[b"abc"] = extra_rank
+    with pytest.raises(ValueError, match=message):
+        bpe_core.Tokenizer.from_ranks(ranks, special_tokens)

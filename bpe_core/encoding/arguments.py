@@ -34,10 +34,20 @@ def as_bytes(value: object, what: str) -> bytes:
     return bytes(value)
 
 
+MAX_ID = (1 << 32) - 1
+"""The largest token id: tiktoken's ranks are 32-bit (it refuses a file with a larger one)."""
+
+
 def as_id(value: object) -> int:
-    """``value`` if it is a non-negative int (not a bool, not a float), else a ValueError."""
-    if type(value) is not int or value < 0:
-        raise ValueError(f"token ids must be non-negative integers, not {value!r}")
+    """``value`` if it is a non-negative int (not a bool, not a float) of at most MAX_ID, else a ValueError.
+
+    >>> as_id(7), as_id(1 << 40)
+    Traceback (most recent call last):
+    ...
+    ValueError: token ids must be integers from 0 to 4,294,967,295, not 1099511627776
+    """
+    if type(value) is not int or not 0 <= value <= MAX_ID:
+        raise ValueError(f"token ids must be integers from 0 to {MAX_ID:,}, not {value!r:.40}")
     return value
 
 

@@ -84,12 +84,13 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
 
         The merges are derived only when asked for (``.merges``): encoding needs just the ranks.
         """
-        id_of = {bytes(token): int(rank) for token, rank in ranks.items()}
+        id_of = {bytes(token): as_id(rank) for token, rank in ranks.items()}
         vocab = {rank: token for token, rank in id_of.items()}
-        special_ids = dict(special_tokens or {})
+        special_ids = resolve_special_ids(vocab, dict(special_tokens or {}))  # no empty token, no id twice
         for token, identifier in special_ids.items():
             if identifier in vocab:
                 raise ValueError(f"special token {token!r} has id {identifier}, which a regular token already has")
+        for token, identifier in special_ids.items():
             vocab[identifier] = token.encode("utf-8")
         tokenizer = cls.__new__(cls)
         tokenizer._setup(vocab, id_of, merge_ranks_from_token_ranks(id_of), special_ids, pattern, name, None)
