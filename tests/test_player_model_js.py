@@ -79,10 +79,10 @@ console.log(JSON.stringify(texts.map((text) => { const out = []; context.textPie
 @given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=20), min_size=1, max_size=20))
 def test_the_player_marks_the_characters_the_one_renderer_marks(texts):
     """Spaces other than U+0020 (no-break, ideographic) were blank boxes in both: they are marks in both now."""
-    from ui import token_html
+    from ui import invisible_marks, token_html
 
     texts = [*texts, "a\u00a0b\u3000c\u202fd\u2009e\u200bf\u202eg h\n"]
-    given_to_node = json.dumps([texts, token_html.mark_table()])
+    given_to_node = json.dumps([texts, invisible_marks.mark_table()])
     run = subprocess.run(
         [NODE, "-e", MARKS_RUNNER, SOURCE], input=given_to_node, capture_output=True, text=True, timeout=60, check=True
     )

@@ -14,7 +14,7 @@ import regex
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ui import token_html, token_style
+from ui import invisible_marks, token_html, token_style
 
 INVISIBLE_CATEGORIES = {"Cc", "Cf", "Zs", "Zl", "Zp", "Cs"}  # Zs: but U+0020, which is drawn as ·
 NASTY = (
@@ -87,7 +87,7 @@ def test_marks_replace_exactly_the_invisible_characters(text):
             # `regex` knows a newer Unicode than Python 3.11's unicodedata (14.0): a format character added since
             # (U+13439, an Egyptian hieroglyph control of Unicode 15) is unassigned here, and a mark there.
             assert category in INVISIBLE_CATEGORIES or (category == "Cn" and regex.match(r"\p{Cf}", chr(cp))), hex(cp)
-            assert (shown, title) == token_html.mark(chr(cp))
+            assert (shown, title) == invisible_marks.mark(chr(cp))
             rebuilt.append(chr(cp))
     assert "".join(rebuilt) == token_html.show_whitespace(text)
 
@@ -95,10 +95,10 @@ def test_marks_replace_exactly_the_invisible_characters(text):
 def test_bidi_and_zero_width_marks_name_their_code_point():
     for cp in [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0x200B, 0x200C,
                0x200D, 0x2060, 0xFEFF, 0x00AD, 0x00A0, 0x3000, 0x202F]:  # fmt: skip
-        shown, title = token_html.mark(chr(cp))
+        shown, title = invisible_marks.mark(chr(cp))
         assert shown.startswith("⟨") and shown.endswith("⟩") and shown.strip("⟨⟩").isupper()
         assert title == f"U+{cp:04X} {unicodedata.name(chr(cp))}"
-    assert token_html.mark("\x1b") == ("␛", "U+001B")
+    assert invisible_marks.mark("\x1b") == ("␛", "U+001B")
     assert token_html.display_str(" \n\t\r") == "·↵→␍"  # whitespace keeps its own marks
 
 

@@ -25,7 +25,7 @@ from playground.session import Session
 from playground.text import plain
 from runtime import jobs
 from runtime.store import Removed, default_store
-from ui import page_training, stage, state, token_style
+from ui import page_css, page_training, stage, state
 from ui.callbacks import failure_message, guarded
 from ui.stage import keys as talk_keys
 
@@ -41,31 +41,12 @@ PAGES = (
     ("check", "pages/6_Check.py", N_("Check your BPE"), "Check", ":material/fact_check:"),
 )
 _PATHS = {page: path for page, _, _, path, _ in PAGES}
-STYLE = (
-    "<style>" + token_style.TOKEN_CSS + ".bpe-step{margin:.35rem 0}.bpe-step-cap{color:#495057;font-size:.95rem}"
-    # A multiselect's chips wrap onto more lines (Streamlit 1.67 keeps them on one, scrolled: the models chosen
-    # first went out of sight, the others were cut, "cl100k_base (GP…").
-    "[data-testid='stMultiSelectTagsContainer']{flex-wrap:wrap!important;overflow:visible!important;height:auto!important}"
-    "[data-testid='stMultiSelect'] :is(div:has(>[data-testid='stMultiSelectTagsContainer']),"
-    "div:has(>div>[data-testid='stMultiSelectTagsContainer'])){max-height:none!important;height:auto!important}"
-    "</style>"
-)
 COOKIE = "bpe_browser"
 PAGE_TOOLS_KEY = "bpe.page_tools"
 _page_tools = st.components.v2.component(
     "bpe_playground.page_tools",
     js=(Path(__file__).parent / "page_tools.js").read_text(encoding="utf-8"),
-    css=(
-        ".bpe-link{display:flex;gap:.25rem;align-items:flex-start;background:#f0f2f6;border-radius:.5rem;"
-        "padding:.45rem .35rem .45rem .6rem}\n"  # a newline: Streamlit takes a one-line string with "/" for a path
-        ".bpe-link code{flex:1;font:.78rem/1.35 'Source Code Pro',ui-monospace,monospace;color:#31333f;"
-        # A long link scrolls, its bar shown (four lines cut "...specials=%3C%7Cendoftext%7" off with no sign of more).
-        "white-space:pre-wrap;word-break:break-all;max-height:9.5em;overflow:auto;scrollbar-width:thin;"
-        "scrollbar-color:#8a8f98 transparent}"
-        ".bpe-link button{border:0;background:none;cursor:pointer;font-size:1rem;line-height:1;padding:.1rem .2rem;"
-        "color:#555;border-radius:.3rem}.bpe-link button:hover{background:#e0e3ea}"
-        f".bpe-link.talk code{{font-size:max({stage.MIN_PX}px,{stage.VW}vw)}}"  # talk mode: as big as the rest
-    ),
+    css=page_css.LINK_BOX_CSS,
 )
 
 
@@ -83,7 +64,7 @@ def run_app() -> None:
     language_switch()
     link_slot = st.sidebar.container()
     with link_slot:
-        st.html(STYLE)  # in the sidebar: a style element in the main column would leave a gap
+        st.html(page_css.PAGE_STYLE)  # in the sidebar: a style element in the main column would leave a gap
         stage.apply(s.talk)
         st.toggle(
             t("Talk mode"),

@@ -40,7 +40,7 @@ from playground.bases import base_offset
 from playground.i18n import N_, t
 from playground.session import SPEEDS, Session
 from playground.trained import Trained
-from ui import token_html
+from ui import invisible_marks, token_html
 
 TIE_RULE = N_("ties go to the lexicographically greatest pair")  # the player shows it translated
 TIE_RULE_TEXTS = {
@@ -204,7 +204,7 @@ def player_payload(trained: Trained, start_round: int, speed: int = DEFAULT_SPEE
         "rule": trained.request.tie_break,
         # animation_html.with_labels adds the code in its language (a continued training is not the short trainer)
         "coded": trained.request.kind in CODE_KINDS and not trained.request.base,
-        "marks": token_html.mark_table(),
+        "marks": invisible_marks.mark_table(),
         **({"zeroText": zero_text(trained)} if trained.request.base else {}),
     }
 

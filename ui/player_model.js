@@ -4,7 +4,7 @@
 
 const PERMANENT = 2147483647;
 const WS = { " ": "·", "\n": "↵", "\t": "→", "\r": "␍" };
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}]/gu; // = ui/token_html.py INVISIBLE_CLASS
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Cs}]/gu; // = ui/invisible_marks.py INVISIBLE_CLASS
 const COLOURS = 5;
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true }); // a token may start with U+FEFF: keep it
 
