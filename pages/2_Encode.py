@@ -90,8 +90,8 @@ words = tokenizer_output.pretokens(tokenizer, s.text)
 if not words:
     st.caption(t("Type some text above to pick a word."))
 else:
-    if s.step_word not in words:
-        s.step_word = words[0]
+    if s.step_word not in words:  # the first word with something to merge (a text starting "<script>": not "<")
+        s.step_word = next((word for word in words if len(word.strip()) >= 2), words[0])
     # (None only for a box without a choice: this one has its step_word)
     label = partial(tokenizer_output.piece_label, tokenizer)
     word = st.selectbox(t("Word (pre-token)"), words, format_func=label, key=Session.step_word.key) or words[0]

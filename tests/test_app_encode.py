@@ -368,3 +368,10 @@ def test_the_apps_own_gpt2_zip_loads_on_encode():
     assert label == f"{name} · GPT-2 vocab.json + merges.txt: {len(saved.vocab):,} tokens, pattern gpt2"
     assert at.selectbox(key=Session.tokenizer.key).value == loaded_choice(label)
     assert [int(span.token_id) for span in token_spans(_encoded_html(at))] == saved.encode("the lazy fox, quickly")
+
+
+def test_the_word_merged_first_shown_is_one_with_something_to_merge():
+    """A text starting "<script>" showed the merges of "<": none. The first word of two characters or more is shown."""
+    at = _encode_page(text="<script>alert(1)</script>", tokenizer="gpt2")
+    assert at.selectbox(key=Session.step_word.key).value == "script"
+    assert len(_steps(at)) > 1
