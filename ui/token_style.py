@@ -15,8 +15,13 @@ TALK_PALETTE = ("#f7c873", "#9fd4f5", "#86d8bf", "#f3ec8a", "#e6acd0")
 
 def talk_token_css(scope: str) -> str:
     """Talk mode's token colours and frames, for tokens inside ``scope`` (a CSS selector)."""
-    return f"{scope} .tokens .tok{{border:2px solid #1a1a1a!important;margin:0 .18em .18em 0!important}}" + "".join(
-        f"{scope} .tokens .c{i}{{background:{c}!important}}" for i, c in enumerate(TALK_PALETTE)
+    # A token the neighbouring view lacks (Compare, step 8): its outline stands off the black frame, thicker, in
+    # Okabe-Ito's vermilion (a 2 px dark pink beside the frame was hard to tell from it on a projector).
+    diff = f"{scope} .tokens .tok.diff{{outline:3px solid #d55e00!important;outline-offset:2px!important}}"
+    return (
+        f"{scope} .tokens .tok{{border:2px solid #1a1a1a!important;margin:0 .18em .18em 0!important}}"
+        + "".join(f"{scope} .tokens .c{i}{{background:{c}!important}}" for i, c in enumerate(TALK_PALETTE))
+        + diff
     )
 
 

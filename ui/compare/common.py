@@ -40,7 +40,7 @@ MAX_VIEW_TOKENS = 600
 
 CSS = (  # the token spans' own styles come with the frame
     "<style>"
-    ".tokens .tok.diff{outline:2px solid #c2255c;outline-offset:0;text-decoration:underline 2px #c2255c;"
+    ".tokens .tok.diff{outline:2px solid #d55e00;outline-offset:0;text-decoration:underline 2px #d55e00;"
     "text-underline-offset:3px}"
     ".cmp-view-head{font-weight:600;margin:.2rem 0 .1rem 0}"
     ".cmp-view-sub{color:#495057;font-size:.9rem;margin-bottom:.2rem}"
