@@ -124,11 +124,13 @@ def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool, te
     """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
     Chinese classics), at that sample's vocab size unless the link gives one, compares with its language's models
     (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some, and
-    encodes a text in its language (``ENCODE_SAMPLES``) unless the link gives one."""
+    encodes a text in its language (``ENCODE_SAMPLES``) unless the link gives one, with the language's other models
+    side by side (Encode opens on the first)."""
     if not refs_given:
         s.refs = references.language_defaults(s.lang or "")
     if not text_given and (sample := ENCODE_SAMPLES.get(s.lang or "")) is not None:
         s.text = sample
+        s.also = s.also or s.refs[1:]
     slug = LANGUAGE_SLUGS.get(s.lang or "")
     if slug is not None:
         s.corpus = slug

@@ -162,14 +162,16 @@ def test_a_first_visit_in_chinese_starts_on_the_chinese_classics_and_a_link_keep
 
 def test_a_first_visit_in_chinese_encodes_chinese_text_with_qwen_unless_the_link_says_otherwise():
     """Encode opened on GPT-2 and an English sample for a Chinese learner: it opens on a Chinese sample with the first
-    model the session compares with (Qwen 3.6, where installed); a link's text stays; English keeps its own."""
+    model the session compares with (Qwen 3.6, where installed), the others side by side; a link's text and side by
+    side stay; English keeps its own."""
     from playground.corpora import ENCODE_SAMPLE, ENCODE_SAMPLES
 
     zh = sess(fresh(ENCODE, lang="zh"))
-    assert zh.text == ENCODE_SAMPLES["zh"] and zh.tokenizer == zh.refs[0]
+    assert zh.text == ENCODE_SAMPLES["zh"] and zh.tokenizer == zh.refs[0] and zh.also == zh.refs[1:]
+    assert sess(fresh(ENCODE, lang="zh", also="gpt2")).also == ["gpt2"]
     assert sess(fresh(ENCODE, lang="zh", text="hello")).text == "hello"
     en = sess(fresh(ENCODE, lang="en"))
-    assert en.text == ENCODE_SAMPLE and en.tokenizer == "gpt2"
+    assert en.text == ENCODE_SAMPLE and en.tokenizer == "gpt2" and en.also == []
 
 
 def test_a_first_visit_in_chinese_compares_with_qwen_deepseek_and_gpt4o_unless_the_link_names_models():
