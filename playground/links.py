@@ -14,7 +14,7 @@ each value it drops, one plain message naming the parameter and what is allowed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -120,21 +120,22 @@ def _quote(value: str) -> str:
     return value if len(value) <= 40 else value[:40] + "…"
 
 
-def start_in_the_language(s: Session, *, vocab_given: bool, refs_given: bool, text_given: bool) -> None:
+def start_in_the_language(s: Session, given: Container[str]) -> None:
     """A first visit whose link names no corpus starts on its language's sample (``LANGUAGE_SLUGS``: Chinese on the
-    Chinese classics), at that sample's vocab size unless the link gives one, compares with its language's models
-    (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link names some, and
-    encodes a text in its language (``ENCODE_SAMPLES``) unless the link gives one, with the language's other models
-    side by side (Encode opens on the first)."""
-    if not refs_given:
+    Chinese classics), at that sample's vocab size unless the link (its parameters ``given``) gives one, compares with
+    its language's models (``references.language_defaults``: in Chinese Qwen, DeepSeek and GPT-4o) unless the link
+    names some, and encodes a text in its language (``ENCODE_SAMPLES``) unless the link gives one; with no Encode
+    view in the link, the language's other models side by side (Encode opens on the first)."""
+    if "refs" not in given:
         s.refs = references.language_defaults(s.lang or "")
-    if not text_given and (sample := ENCODE_SAMPLES.get(s.lang or "")) is not None:
+    if "text" not in given and (sample := ENCODE_SAMPLES.get(s.lang or "")) is not None:
         s.text = sample
-        s.also = s.also or s.refs[1:]
+        if "tokenizer" not in given and "also" not in given:
+            s.also = s.refs[1:]
     slug = LANGUAGE_SLUGS.get(s.lang or "")
     if slug is not None:
         s.corpus = slug
-        if not vocab_given:
+        if "vocab" not in given:
             s.vocab = SLUGS[slug].vocab_size
 
 

@@ -33,6 +33,19 @@ def spin(seconds: float, progress: Progress) -> int:
     return steps
 
 
+def spin_until(stop: str, progress: Progress, most_seconds: float = 120) -> int:
+    """As :func:`spin`, until the file ``stop`` exists (the test says when it has seen enough), at most
+    ``most_seconds``: a test counting progress events depends on no clock."""
+    deadline = time.monotonic() + most_seconds
+    steps = 0
+    while not os.path.exists(stop) and time.monotonic() < deadline:
+        sum(range(10_000))
+        steps += 1
+        if steps % 20 == 0:
+            progress(steps, 1_000_000)
+    return steps
+
+
 def end_worker_process(progress: Progress) -> None:
     """What a crash or the worker's memory limit does: the worker process is gone."""
     os._exit(1)

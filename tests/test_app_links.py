@@ -169,6 +169,7 @@ def test_a_first_visit_in_chinese_encodes_chinese_text_with_qwen_unless_the_link
     zh = sess(fresh(ENCODE, lang="zh"))
     assert zh.text == ENCODE_SAMPLES["zh"] and zh.tokenizer == zh.refs[0] and zh.also == zh.refs[1:]
     assert sess(fresh(ENCODE, lang="zh", also="gpt2")).also == ["gpt2"]
+    assert sess(fresh(ENCODE, lang="zh", tokenizer="gpt2")).also == []  # a link's view: nothing put beside it
     assert sess(fresh(ENCODE, lang="zh", text="hello")).text == "hello"
     en = sess(fresh(ENCODE, lang="en"))
     assert en.text == ENCODE_SAMPLE and en.tokenizer == "gpt2" and en.also == []

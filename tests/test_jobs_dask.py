@@ -92,11 +92,17 @@ def test_a_dask_local_cluster_trains_the_same_trained_as_a_local_job(runner, loc
     }
 
 
-def test_progress_goes_queued_running_done_and_counts_up(runner):
-    job = runner.submit(dask_job_functions.spin, 1.0)
+def test_progress_goes_queued_running_done_and_counts_up(runner, tmp_path):
+    """The job spins until the test has seen five running statuses with different counts: a job of a fixed second
+    gave a busy machine's starved test thread only three looks at it."""
+    stop = tmp_path / "stop"
+    job = runner.submit(dask_job_functions.spin_until, str(stop))
     seen = [job.poll()]
-    while not job.wait(0.05):
+    while len({status.done for status in seen if status.state == jobs.RUNNING and status.done}) < 5:
+        assert not job.wait(0.05), "the job ended before the test stopped it"
         seen.append(job.poll())
+    stop.touch()
+    job.wait(60)
     seen.append(job.poll())
     running = [status for status in seen if status.state == jobs.RUNNING]
     # The first running status may come before the worker's first progress event (a busy machine): 0 so far.

@@ -195,9 +195,7 @@ def _open(s: Session) -> None:
     if s.lang not in i18n.LANGUAGES:
         s.lang = i18n.browser_language(st.context.locale)
     if first_run and restored is False and "corpus" not in params:
-        links.start_in_the_language(
-            s, vocab_given="vocab" in params, refs_given="refs" in params, text_given="text" in params
-        )
+        links.start_in_the_language(s, params.keys())
     if isinstance(restored, Removed):  # said once the link's settings (its corpus) are read
         s.notice("warning", workspace.removal_message(restored, own_text=s.corpus in (PASTE, UPLOAD)))
 

@@ -23,7 +23,8 @@ def three_tokenizers() -> None:
     if not s.talk_refs:
         s.talk_refs = language_defaults(language())
     n_bytes = len(text.encode("utf-8"))
-    st.markdown(t("The same text, {n} tokenizers. Outlined in orange: tokens the neighbour does not have.", n=len(s.talk_refs)))
+    n = len(s.talk_refs)
+    st.markdown(t("The same text, {n} tokenizers. Outlined in orange: tokens the neighbour does not have.", n=n))
     if not s.talk:  # on the projector the slide is the comparison: the speaker chose before (or by the link)
         with st.expander(t("Choose the tokenizers")):
             options = tokenizer_output.reference_options(s.talk_refs)
