@@ -4,9 +4,10 @@ digest, computed once."""
 
 from __future__ import annotations
 
-import re
+import codecs
 from dataclasses import dataclass
 
+from bpe_core.byte_order import text_encoding
 from playground.i18n import Later, later
 from runtime.store import text_digest
 
@@ -29,15 +30,6 @@ class Upload:
     digest: str = ""
 
 
-_BOMS = (
-    (b"\xff\xfe\x00\x00", "utf-32-le"),
-    (b"\x00\x00\xfe\xff", "utf-32-be"),
-    (b"\xef\xbb\xbf", "utf-8"),
-    (b"\xff\xfe", "utf-16-le"),
-    (b"\xfe\xff", "utf-16-be"),
-)
-
-
 def decode_upload(data: bytes, name: str = "file") -> Upload:
     """Decode an uploaded text file: UTF-8, or UTF-16/32 when the file starts with a byte-order mark.
 
@@ -50,12 +42,9 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
     """
     if not data:
         raise CorpusError(later("{name} is empty: it has no text.", name=name))
-    encoding, body = "utf-8", data
-    for bom, bom_encoding in _BOMS:
-        if data.startswith(bom):
-            encoding, body = bom_encoding, data[len(bom) :]
-            break
-    if encoding == "utf-8" and b"\x00" in body[:65536]:
+    # The codecs named read (and drop) the byte order mark themselves.
+    encoding = text_encoding(data[:4])
+    if encoding == "utf-8" and b"\x00" in data[:65536]:
         raise CorpusError(
             later(
                 "{name} looks like a binary file (it contains NUL bytes), not text. Upload a .txt file (UTF-8, or "
@@ -63,8 +52,8 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
                 name=name,
             )
         )
-    text = body.decode(encoding, errors="replace")
-    replaced = _count_invalid(body, encoding)
+    text = data.decode(encoding, errors="replace")
+    replaced = _count_invalid(data, encoding)
     sample = text[:65536]
     controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f\v") or ch == "\ufffd")
     if sample and controls / len(sample) > 0.3:
@@ -79,9 +68,16 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
     return Upload(name, text, replaced, text_digest(text))
 
 
-_ESCAPED = re.compile("[\udc80-\udcff]")
+def _mark_bytes(error: UnicodeError) -> tuple[str, int]:
+    """A decoding error handler: each invalid byte becomes a lone surrogate, which no valid UTF-8/16/32 text holds
+    (``surrogateescape`` does the same for UTF-8 only: under UTF-16 it raises on a lone surrogate's bytes)."""
+    assert isinstance(error, UnicodeDecodeError)
+    return "\udc80" * (error.end - error.start), error.end
+
+
+codecs.register_error("bpe-playground-mark-bytes", _mark_bytes)
 
 
 def _count_invalid(data: bytes, encoding: str) -> int:
-    """How many bytes are not part of a valid character (each becomes one escape)."""
-    return len(_ESCAPED.findall(data.decode(encoding, errors="surrogateescape")))
+    """How many bytes are not part of a valid character."""
+    return data.decode(encoding, errors="bpe-playground-mark-bytes").count("\udc80")
