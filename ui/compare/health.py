@@ -16,7 +16,7 @@ import streamlit as st
 from bpe_core.analysis import health as token_health
 from bpe_core.analysis import reachability as reach
 from bpe_core.analysis.curves import sample_curve
-from playground.i18n import N_, listed, t
+from playground.i18n import N_, language, listed, t
 from playground.session import HEALTH_FILTERS, Session
 from playground.text import plain
 from ui import chart_style, token_html
@@ -94,8 +94,9 @@ CSS = (
 def report(subject: Subject, heldout: texts.Text | None) -> token_health.HealthReport | None:
     key = ("health", subject.key, heldout.digest if heldout is not None else None)
     text = heldout.text if heldout is not None else None
-    # Every token of a big vocabulary is examined (DeepSeek V4's 129,280: ~30 s the first time): the page says so.
-    with st.spinner(t("Examining every token of this tokenizer…"), show_time=True):
+    # Every token of a big vocabulary is examined (DeepSeek V4's 129,280: ~30 s the first time): the page says so,
+    # with the time waited where Streamlit's own words for it ("(9.0 seconds)", English only) match the page's.
+    with st.spinner(t("Examining every token of this tokenizer…"), show_time=language() == "en"):
         return attempt(
             t("examine this tokenizer"),
             lambda: remembered(key, lambda: token_health.health_report(subject.tokenizer, text)),
