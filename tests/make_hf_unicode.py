@@ -134,6 +134,41 @@ def lowercase_extra() -> dict[str, str]:
     return extra
 
 
+def removed_by_normalizer(normalizer: dict) -> set[str]:
+    """The characters a normalizer deletes when each stands alone."""
+    normalize = hf_tokenizer(normalizer=normalizer).normalizer.normalize_str
+    return {char for char in CHARS if normalize(char) == ""}
+
+
+def bert_normalizer(**options: bool) -> dict:
+    """A BertNormalizer doing only what ``options`` turn on."""
+    return {
+        "type": "BertNormalizer",
+        **{"clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False, **options},
+    }
+
+
+def bert_clean_text() -> tuple[set[str], set[str]]:
+    """What BertNormalizer's ``clean_text`` deletes (controls, NUL, U+FFFD) and what it makes a space."""
+    normalize = hf_tokenizer(normalizer=bert_normalizer(clean_text=True)).normalizer.normalize_str
+    removed, spaces = set(), set()
+    for char in CHARS:
+        out = normalize(char)
+        if out == "":
+            removed.add(char)
+        elif out != char:
+            if out != " ":
+                sys.exit(f"U+{ord(char):04X}: clean_text made it {out!r}")
+            spaces.add(char)
+    return removed, spaces
+
+
+def chinese_chars() -> set[str]:
+    """The characters BertNormalizer's ``handle_chinese_chars`` puts spaces around."""
+    normalize = hf_tokenizer(normalizer=bert_normalizer(handle_chinese_chars=True)).normalizer.normalize_str
+    return {char for char in CHARS if normalize(char) == f" {char} "}
+
+
 def main() -> None:
     punctuation = removed_by({"type": "Punctuation", "behavior": "Removed"})
     # Digits isolates each numeric character: between letters, a piece of one character is one.
@@ -145,6 +180,10 @@ def main() -> None:
         numeric |= {piece for piece in pieces if len(piece) == 1 and piece != "a"}
     unknown = normalization_unknown()
     extra = lowercase_extra()
+    accents = removed_by_normalizer({"type": "StripAccents"})
+    bert_accents = removed_by_normalizer(bert_normalizer(strip_accents=True))
+    cleaned, spaces = bert_clean_text()
+    chinese = chinese_chars()
     lines = [
         f'"""Unicode as Hugging Face ``tokenizers`` {tokenizers.__version__} reads it, where its tables differ from'
         " Python's and the",
@@ -169,9 +208,33 @@ def main() -> None:
         "",
     ]
     (ROOT / "bpe_core" / "pipeline" / "hf_unicode.py").write_text("\n".join(lines))
+    bert_lines = [
+        f'"""Unicode as Hugging Face ``tokenizers`` {tokenizers.__version__} reads it in StripAccents and'
+        " BertNormalizer (the",
+        "normalizers of BERT-style files, GPT-1's among them): written by tests/make_hf_unicode.py with",
+        ":mod:`.hf_unicode`, from ``tokenizers`` itself; tests/test_hf_unicode.py checks every code point.",
+        '"""',
+        "",
+        "# StripAccents: the marks it deletes (``unicode-normalization-alignments``' combining marks).",
+        *char_class("COMBINING_MARKS", accents),
+        "",
+        "# BertNormalizer's strip_accents (after NFD): the marks it deletes (another table: no spacing marks).",
+        *char_class("BERT_ACCENTS", bert_accents),
+        "",
+        "# BertNormalizer's clean_text: the characters it deletes (controls but tab and line ends, NUL, U+FFFD) ...",
+        *char_class("BERT_CLEANED", cleaned),
+        "# ... and those it makes a space.",
+        *char_class("BERT_SPACES", spaces),
+        "",
+        "# BertNormalizer's handle_chinese_chars: the characters it puts between two spaces.",
+        *char_class("BERT_CHINESE", chinese),
+        "",
+    ]
+    (ROOT / "bpe_core" / "pipeline" / "hf_unicode_bert.py").write_text("\n".join(bert_lines))
     print(
         f"punctuation {len(punctuation)}, numeric {len(numeric)}, normalization unknown {len(unknown)}, "
-        f"lowercase extra {len(extra)}"
+        f"lowercase extra {len(extra)}, marks {len(accents)} / {len(bert_accents)}, cleaned {len(cleaned)}, "
+        f"spaces {len(spaces)}, chinese {len(chinese)}"
     )
 
 

@@ -513,7 +513,8 @@ def broken_hf(tmp_path: Path, small, edit) -> Path:
     [
         (lambda d: d.pop("model"), "field model: must be an object"),
         (lambda d: d["model"].__setitem__("type", "WordPiece"), "field model.type"),
-        (lambda d: d.__setitem__("normalizer", {"type": "BertNormalizer"}), "field normalizer.type: BertNormalizer"),
+        (lambda d: d.__setitem__("normalizer", {"type": "ByteLevel"}), "field normalizer.type: ByteLevel"),
+        (lambda d: d.__setitem__("normalizer", {"type": "BertNormalizer"}), "field normalizer.lowercase: is missing"),
         (
             lambda d: d["model"]["merges"].__setitem__(2, "l zzz"),
             r"field model.merges\[2\]: token 'zzz' is not in model.vocab",
@@ -538,8 +539,8 @@ def broken_hf(tmp_path: Path, small, edit) -> Path:
         ),
         (lambda d: d["pre_tokenizer"]["pretokenizers"][0].__setitem__("behavior", "Aside"), "behavior: 'Aside'"),
         (
-            lambda d: d["pre_tokenizer"]["pretokenizers"].insert(0, {"type": "BertPreTokenizer"}),
-            r"pretokenizers\[0\].type: BertPreTokenizer is not supported",
+            lambda d: d["pre_tokenizer"]["pretokenizers"].insert(0, {"type": "FixedLength", "length": 3}),
+            r"pretokenizers\[0\].type: FixedLength is not supported",
         ),
         (lambda d: d["pre_tokenizer"]["pretokenizers"][1].__setitem__("use_regex", "yes"), "must be true or false"),
         (lambda d: d.__setitem__("pre_tokenizer", {"type": "UnicodeScripts"}), "UnicodeScripts is not supported"),

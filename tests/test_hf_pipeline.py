@@ -58,6 +58,8 @@ _BASE = [
     "word ok okay  ok",
     "<s> </s>day[MASK] ok",
     "▁already▁marked",
+    "\x00\ufffdcontrols first",
+    "学 first",
     "a\u200db\u200cc",
     "\x00\x01\x7f\x85\u2028",
 ]
@@ -185,6 +187,26 @@ PIPELINES = {
         for behavior in ("removed", "isolated", "merged_with_previous", "merged_with_next", "contiguous")
         for invert in (False, True)
     },
+    # GPT-1 (openai-gpt): BERT's normalizer and pre-tokenizer before a classic BPE with </w>.
+    "gpt1_bert_normalizer_suffix": lambda: pipeline(
+        normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True),
+        pre_tokenizers.BertPreTokenizer(),
+        decoders.BPEDecoder("</w>"),
+        end_of_word_suffix="</w>",
+        unk_token="<unk>",
+    ),
+    # Spaces put around a leading CJK character still stand at the text's start (Metaspace's "first").
+    "bert_chinese_metaspace_first": lambda: pipeline(
+        normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=True, strip_accents=False, lowercase=False),
+        pre_tokenizers.Metaspace(prepend_scheme="first", split=True),
+        decoders.Metaspace(prepend_scheme="first"),
+    ),
+    "nfd_strip_accents_char_delimiter": lambda: pipeline(
+        normalizers.Sequence([normalizers.NFD(), normalizers.StripAccents()]),
+        pre_tokenizers.Sequence([pre_tokenizers.CharDelimiterSplit(" "), pre_tokenizers.Digits()]),
+        decoders.Fuse(),
+        unk_token="<unk>",
+    ),
     "punctuation_merged_with_previous": lambda: pipeline(
         normalizers.Lowercase(),
         pre_tokenizers.Punctuation("merged_with_previous"),
@@ -254,6 +276,8 @@ def test_random_text_matches_tokenizers(both, text):
         "nfkc_lowercase_whitespace_suffix",
         "nfd_strip_prefix_unk",
         "punctuation_merged_with_previous",
+        "gpt1_bert_normalizer_suffix",
+        "bert_chinese_metaspace_first",
     ):
         hf, ours = both[name]
         assert ours.encode(text) == hf.encode(text, add_special_tokens=False).ids, name
@@ -345,14 +369,24 @@ def _byte_alphabet() -> list[str]:
 @pytest.mark.parametrize(
     "edit, where",
     [
-        (lambda d: d.__setitem__("normalizer", {"type": "BertNormalizer"}), "normalizer.type: BertNormalizer"),
+        (lambda d: d.__setitem__("normalizer", {"type": "BertNormalizer"}), "normalizer.lowercase: is missing"),
+        (
+            lambda d: d.__setitem__(
+                "normalizer",
+                {"type": "BertNormalizer", "clean_text": 1, "handle_chinese_chars": True, "lowercase": False},
+            ),
+            "normalizer.clean_text: must be true or false",
+        ),
         (lambda d: d.__setitem__("normalizer", {"type": "Precompiled", "precompiled_charsmap": ""}), "Precompiled"),
         (
-            lambda d: d.__setitem__("normalizer", {"type": "Sequence", "normalizers": [{"type": "StripAccents"}]}),
-            r"normalizer.normalizers\[0\].type: StripAccents is not supported",
+            lambda d: d.__setitem__("normalizer", {"type": "Sequence", "normalizers": [{"type": "ByteLevel"}]}),
+            r"normalizer.normalizers\[0\].type: ByteLevel is not supported",
         ),
-        (lambda d: d.__setitem__("pre_tokenizer", {"type": "BertPreTokenizer"}), "BertPreTokenizer"),
-        (lambda d: d.__setitem__("pre_tokenizer", {"type": "CharDelimiterSplit", "delimiter": "x"}), "CharDelimiter"),
+        (lambda d: d.__setitem__("pre_tokenizer", {"type": "UnicodeScripts"}), "UnicodeScripts"),
+        (
+            lambda d: d.__setitem__("pre_tokenizer", {"type": "CharDelimiterSplit", "delimiter": "xy"}),
+            "pre_tokenizer.delimiter: must be one character",
+        ),
         (lambda d: d.__setitem__("pre_tokenizer", {"type": "FixedLength", "length": 5}), "FixedLength"),
         (lambda d: d.__setitem__("decoder", {"type": "WordPiece", "prefix": "##"}), "decoder.type: WordPiece"),
         (lambda d: d.__setitem__("decoder", {"type": "CTC"}), "decoder.type: CTC"),

@@ -33,6 +33,20 @@ NORMALIZERS = st.one_of(
     st.builds(
         lambda left, right: {"type": "Strip", "strip_left": left, "strip_right": right}, st.booleans(), st.booleans()
     ),
+    st.just({"type": "StripAccents"}),
+    st.builds(
+        lambda clean, chinese, accents, lower: {
+            "type": "BertNormalizer",
+            "clean_text": clean,
+            "handle_chinese_chars": chinese,
+            "strip_accents": accents,
+            "lowercase": lower,
+        },
+        st.booleans(),
+        st.booleans(),
+        st.sampled_from([None, True, False]),
+        st.booleans(),
+    ),
 )
 
 PRE_TOKENIZERS = st.one_of(
@@ -75,14 +89,26 @@ PRE_TOKENIZERS = st.one_of(
         st.sampled_from(["▁", "_"]),
     ),
     st.builds(lambda behavior: {"type": "Punctuation", "behavior": behavior}, st.sampled_from(BEHAVIORS)),
-    st.sampled_from([{"type": "Whitespace"}, {"type": "WhitespaceSplit"}]),
+    st.sampled_from([{"type": "Whitespace"}, {"type": "WhitespaceSplit"}, {"type": "BertPreTokenizer"}]),
+    st.builds(lambda char: {"type": "CharDelimiterSplit", "delimiter": char}, st.sampled_from([" ", "a", "学", "▁"])),
 )
 
 TEXT = st.one_of(
     st.text(max_size=30),
     st.lists(
         st.sampled_from(
-            [*"aAbΣ İ1２3 .,!?-'_▁\n\r\t", "  ", "ab", "学", "😀", "e\u0301", "ﬁ", "\u00a0", "\u3000", "①"]
+            [
+                *"aAbΣ İ1２3 .,!?-'_▁\n\r\t\x00\x0b\ufffd\u200b",
+                "  ",
+                "ab",
+                "学",
+                "😀",
+                "e\u0301",
+                "ﬁ",
+                "\u00a0",
+                "\u3000",
+            ]
+            + ["①", "Å", "\u0e31", "\u0903"]
         ),
         max_size=25,
     ).map("".join),

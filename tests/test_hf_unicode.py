@@ -1,5 +1,6 @@
 """Every code point through the tokenizer.json stages whose Unicode tables are of another age in ``tokenizers`` than in
-Python (see tests/make_hf_unicode.py): Punctuation, Digits, the four normal forms and Lowercase, against
+Python (see tests/make_hf_unicode.py): Punctuation, Digits, the four normal forms, Lowercase, StripAccents and
+BertNormalizer, against
 ``tokenizers`` running the same JSON. Found by test_hf_stages' random texts: ``𑪚`` (U+11A9A, Soyombo, Unicode 10) is
 punctuation to Python and not to ``tokenizers``."""
 
@@ -39,11 +40,24 @@ def probes() -> list[str]:
     return CHARS + [text for texts in normalization_probes().values() for text in texts]
 
 
-@pytest.mark.parametrize("form", ["NFC", "NFD", "NFKC", "NFKD", "Lowercase"])
-def test_every_code_point_normalizes_as_tokenizers_normalizes_it(form):
-    ours = read_normalizer({"type": form}, Reader("t.json"))
-    assert ours.describe() == form
-    theirs = hf_tokenizer(normalizer={"type": form}).normalizer
+def bert(**options) -> dict:
+    return {"type": "BertNormalizer", "clean_text": False, "handle_chinese_chars": False, "lowercase": False, **options}
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        *({"type": form} for form in ("NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents")),
+        bert(clean_text=True),
+        bert(handle_chinese_chars=True),
+        bert(strip_accents=True),
+        bert(clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True),
+    ],
+    ids=lambda spec: "-".join(str(value) for value in spec.values()),
+)
+def test_every_code_point_normalizes_as_tokenizers_normalizes_it(spec):
+    ours = read_normalizer(spec, Reader("t.json"))
+    theirs = hf_tokenizer(normalizer=spec).normalizer
     texts = chunks(probes(), "\n")
     assert differing(texts, lambda text: ours.normalize(text, 0)[0], theirs.normalize_str) == []
 

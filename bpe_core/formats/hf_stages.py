@@ -17,7 +17,19 @@ from ..pretokenize import compile_pattern, compile_regex
 from ._common import FormatError, PathLike, json_type_name
 from .oniguruma_to_python import from_oniguruma
 
-NORMALIZERS = ("Sequence", "NFC", "NFD", "NFKC", "NFKD", "Lowercase", "Replace", "Prepend", "Strip")
+NORMALIZERS = (
+    "Sequence",
+    "NFC",
+    "NFD",
+    "NFKC",
+    "NFKD",
+    "Lowercase",
+    "Replace",
+    "Prepend",
+    "Strip",
+    "StripAccents",
+    "BertNormalizer",
+)
 PRE_TOKENIZERS = (
     "Sequence",
     "Split",
@@ -27,6 +39,8 @@ PRE_TOKENIZERS = (
     "Punctuation",
     "Whitespace",
     "WhitespaceSplit",
+    "BertPreTokenizer",
+    "CharDelimiterSplit",
 )
 DECODERS = ("Sequence", "ByteLevel", "Metaspace", "ByteFallback", "Fuse", "Strip", "Replace", "BPEDecoder")
 
@@ -124,6 +138,16 @@ def read_normalizer(spec: Any, read: Reader, where: str = "normalizer") -> norma
         return normalizers.Replace(compiled, content, shown)
     if kind == "Prepend":
         return normalizers.Prepend(_inserted(read.value(spec, "prepend", where, str), read, f"{where}.prepend"))
+    if kind == "StripAccents":
+        return normalizers.StripAccents()
+    if kind == "BertNormalizer":
+        lowercase = read.value(spec, "lowercase", where, bool)
+        return normalizers.Bert(
+            read.value(spec, "clean_text", where, bool),
+            read.value(spec, "handle_chinese_chars", where, bool),
+            read.value(spec, "strip_accents", where, bool, lowercase),  # null or absent: as lowercase
+            lowercase,
+        )
     return normalizers.Strip(read.value(spec, "strip_left", where, bool), read.value(spec, "strip_right", where, bool))
 
 
@@ -154,6 +178,10 @@ def read_pre_tokenizer(spec: Any, read: Reader, where: str = "pre_tokenizer") ->
         return pre_tokenizers.Punctuation(_behavior(spec, read, where, "Isolated"))
     if kind == "Whitespace":
         return pre_tokenizers.Whitespace()
+    if kind == "BertPreTokenizer":
+        return pre_tokenizers.BertPreTokenizer()
+    if kind == "CharDelimiterSplit":
+        return pre_tokenizers.CharDelimiterSplit(read.char(spec, "delimiter", where))
     return pre_tokenizers.WhitespaceSplit()
 
 

@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 import regex
 
 from .hf_unicode import LOWERCASE_EXTRA, NORMALIZATION_UNKNOWN
+from .hf_unicode_bert import BERT_ACCENTS, BERT_CHINESE, BERT_CLEANED, BERT_SPACES, COMBINING_MARKS
 from .splitting import RUST_SPACE, regex_spans
 
 
@@ -150,8 +151,64 @@ class Strip:
         return f"Strip({'+'.join(sides)})"
 
 
+class _Characters:
+    """Each character on its own: deleted (``removed``), made a space (``spaces``) or put between two spaces
+    (``spaced``); the characters standing at the original offset 0 are what the first ones became."""
+
+    def __init__(self, name: str, removed: str | None = None, spaces: str | None = None, spaced: str | None = None):
+        self.name = name
+        self._removed = regex.compile(removed) if removed else None
+        self._spaces = regex.compile(spaces) if spaces else None
+        self._spaced = regex.compile(spaced) if spaced else None
+
+    def normalize(self, text: str, at_start: int) -> tuple[str, int]:
+        return self._changed(text), len(self._changed(text[:at_start]))
+
+    def _changed(self, text: str) -> str:
+        if self._removed is not None:
+            text = self._removed.sub("", text)
+        if self._spaces is not None:
+            text = self._spaces.sub(" ", text)
+        if self._spaced is not None:
+            text = self._spaced.sub(r" \g<0> ", text)
+        return text
+
+    def describe(self) -> str:
+        return self.name
+
+
+def StripAccents() -> _Characters:  # noqa: N802 (named as in tokenizer.json)
+    """Combining marks deleted (on their own: no NFD first, as tokenizers runs it).
+
+    >>> StripAccents().normalize("e\u0301te\u0301", 2)
+    ('ete', 1)
+    """
+    return _Characters("StripAccents", removed=COMBINING_MARKS)
+
+
+def Bert(clean_text: bool, handle_chinese_chars: bool, strip_accents: bool, lowercase: bool) -> Sequence:  # noqa: N802
+    """BertNormalizer: controls deleted and whitespace made spaces (``clean_text``), spaces around each CJK
+    ideograph, accents stripped after NFD, lowercase; in that order, each when asked.
+
+    >>> Bert(True, True, True, True).normalize("Héllo\t中\x00!", 1)[0]
+    'hello  中 !'
+    """
+    steps: list[Normalizer] = []
+    if clean_text:
+        steps.append(_Characters("clean text", removed=BERT_CLEANED, spaces=BERT_SPACES))
+    if handle_chinese_chars:
+        steps.append(_Characters("spaces around CJK", spaced=BERT_CHINESE))
+    if strip_accents:
+        steps += [Unicode("NFD"), _Characters("strip accents", removed=BERT_ACCENTS)]
+    if lowercase:
+        steps.append(Lowercase())
+    options = ", ".join(step.describe() for step in steps if step.describe() != "NFD")
+    return Sequence(steps, name=f"BertNormalizer({options})")
+
+
 class Sequence:
-    def __init__(self, steps: list[Normalizer]):
+    def __init__(self, steps: list[Normalizer], name: str | None = None):
+        self.name = name
         self.steps = steps
 
     def normalize(self, text: str, at_start: int) -> tuple[str, int]:
@@ -160,4 +217,4 @@ class Sequence:
         return text, at_start
 
     def describe(self) -> str:
-        return " → ".join(step.describe() for step in self.steps) or "nothing"
+        return self.name or " → ".join(step.describe() for step in self.steps) or "nothing"

@@ -129,6 +129,20 @@ def WhitespaceSplit() -> CharSplit:  # noqa: N802
     return CharSplit("WhitespaceSplit", RUST_SPACE, "Removed")
 
 
+def CharDelimiterSplit(delimiter: str) -> CharSplit:  # noqa: N802
+    """Split on one character, which is dropped."""
+    return CharSplit(f"CharDelimiterSplit({delimiter!r})", regex.escape(delimiter), "Removed")
+
+
+def BertPreTokenizer() -> Sequence:  # noqa: N802
+    """BERT's (and GPT-1's): whitespace dropped, each punctuation character a piece of its own.
+
+    >>> BertPreTokenizer().split("Hi, you  there!!")
+    ['Hi', ',', 'you', 'there', '!', '!']
+    """
+    return Sequence([WhitespaceSplit(), Punctuation("Isolated")], name="BertPreTokenizer")
+
+
 def _byte_level_table() -> dict[int, str]:
     """GPT-2's byte -> printable character map (what ``bytes_char`` builds in tokenizers)."""
     printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
@@ -219,8 +233,8 @@ class Metaspace(_Base):
 
 
 class Sequence(_Base):
-    def __init__(self, steps: list[PreTokenizer]):
-        self.steps = steps
+    def __init__(self, steps: list[PreTokenizer], name: str | None = None):
+        self.steps, self.name = steps, name
 
     def pre_tokenize(self, pieces: list[Piece]) -> list[Piece]:
         for step in self.steps:
@@ -228,4 +242,4 @@ class Sequence(_Base):
         return pieces
 
     def describe(self) -> str:
-        return " → ".join(step.describe() for step in self.steps) or "nothing"
+        return self.name or " → ".join(step.describe() for step in self.steps) or "nothing"
