@@ -44,7 +44,7 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
         raise CorpusError(later("{name} is empty: it has no text.", name=name))
     # The codecs named read (and drop) the byte order mark themselves.
     encoding = text_encoding(data[:4])
-    if encoding == "utf-8" and b"\x00" in data[:65536]:
+    if encoding.startswith("utf-8") and b"\x00" in data[:65536]:
         raise CorpusError(
             later(
                 "{name} looks like a binary file (it contains NUL bytes), not text. Upload a .txt file (UTF-8, or "
@@ -53,6 +53,8 @@ def decode_upload(data: bytes, name: str = "file") -> Upload:
             )
         )
     text = data.decode(encoding, errors="replace")
+    if not text:  # a byte order mark and nothing after it
+        raise CorpusError(later("{name} is empty: it has no text.", name=name))
     replaced = _count_invalid(data, encoding)
     sample = text[:65536]
     controls = sum(1 for ch in sample if (ord(ch) < 32 and ch not in "\n\r\t\f\v") or ch == "\ufffd")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -49,3 +50,14 @@ def test_a_lone_surrogate_in_utf16_is_one_replaced_character():
     data = "a few words ".encode("utf-16") + b"\x00\xd8" + "and more".encode("utf-16-le")
     upload = decode_upload(data, "notes.txt")
     assert upload.text == "a few words \ufffdand more" and upload.replaced_bytes == 2
+
+
+@pytest.mark.parametrize("mark", [codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF32_LE])
+def test_a_byte_order_mark_alone_is_an_empty_file(mark):
+    with pytest.raises(CorpusError, match="notes.txt is empty"):
+        decode_upload(mark, "notes.txt")
+
+
+def test_a_utf8_file_with_a_mark_and_nul_bytes_is_binary():
+    with pytest.raises(CorpusError, match="binary file"):
+        decode_upload(codecs.BOM_UTF8 + b"GIF89a\x01\x00\x01\x00" * 10, "notes.txt")
