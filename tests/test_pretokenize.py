@@ -159,3 +159,25 @@ def test_a_pattern_is_quoted_as_typed_in_messages():
     with pytest.raises(ValueError) as caught:
         compile_pattern(r"\p{Foo}")
     assert r"'\p{Foo}'" in str(caught.value) and "\\\\" not in str(caught.value)
+
+
+@pytest.mark.parametrize("call", ["(?R)", "(?0)", "(?1)", "(?&word)", "(?P>word)"])
+def test_recursion_and_subroutine_calls_are_refused_before_they_run(tmp_path, call):
+    """``(?R)`` ran a line of text into a 570 MB MemoryError, which no time budget stops (a fuzzed file's pattern):
+    every call is refused by name, in a pattern given to the library and in a tokenizer file's."""
+    import json
+
+    from bpe_core import formats, train
+
+    pattern = rf"(?P<word>\w+{call}?)|\s+|."
+    with pytest.raises(ValueError, match=rf"calls a group \({regex.escape(call)}\)"):
+        pretokenize("a b", pattern)
+    tokenizer = train("low lower " * 5, 260).tokenizer
+    formats.save(tokenizer, tmp_path, "bpe-playground")
+    path = tmp_path / "bpe-playground.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["pattern"] = pattern
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(formats.FormatError, match="recursion and subroutine calls are not allowed"):
+        formats.load(path)
+

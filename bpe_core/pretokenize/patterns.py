@@ -32,6 +32,7 @@ import regex
 from .ascii_split import ascii_findall, split_mostly_ascii
 from .bmp_twin import BmpSplit
 from .named import PATTERNS
+from .recursion import subroutine_call
 
 _NAMED_SOURCES = frozenset(PATTERNS.values())
 
@@ -142,16 +143,27 @@ def compile_regex(source: str) -> regex.Pattern:
     >>> compile_regex("^").pattern
     '^'
     """
+    _refuse_calls(source, "regex")
     try:
         return regex.compile(source)
     except regex.error as error:
         raise ValueError(f"invalid regex {shown_pattern(source)}: {error}") from None
 
 
+def _refuse_calls(source: str, what: str) -> None:
+    call = subroutine_call(source)
+    if call is not None:
+        raise ValueError(
+            f"{what} {shown_pattern(source)} calls a group ({call}): recursion and subroutine calls are not allowed "
+            "(they can run out of memory, which no time budget stops)"
+        )
+
+
 @lru_cache(maxsize=32)
 def _compile_custom(source: str) -> regex.Pattern:
     if source == "":
         raise ValueError("the pre-tokenization pattern is empty")
+    _refuse_calls(source, "pre-tokenization pattern")
     try:
         compiled = regex.compile(source)
     except regex.error as error:
