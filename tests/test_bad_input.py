@@ -4,6 +4,7 @@ another exception, never a hang."""
 from __future__ import annotations
 
 import importlib
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -150,3 +151,21 @@ def test_ranks_with_impossible_special_tokens_or_ids_are_refused(special_tokens,
         ranks[b"abc"] = extra_rank
     with pytest.raises(ValueError, match=message):
         bpe_core.Tokenizer.from_ranks(ranks, special_tokens)
+
+
+def test_ids_far_beyond_the_tokens_are_refused_in_every_family(tmp_path):
+    """A fuzzed vocab.json of 300 tokens, one of them id 4,294,967,295, loaded: the CLI's encode then built 4.3
+    billion strings and health asked numpy for 32 GiB. Gaps stay allowed as real files have them (cl100k's specials
+    after 100,256; o200k's at 199,999 and 200,018), up to twice the tokens plus 65,536."""
+    ranks = {bytes([byte]): byte for byte in range(256)} | {b"ab": 256}
+    assert bpe_core.Tokenizer.from_ranks(ranks, {"<|x|>": 66_000}).n_vocab == 66_001
+    for top in (2**32 - 1, 10**8, 70_000):
+        with pytest.raises(ValueError, match=rf"the ids run up to {top:,} for 258 tokens"):
+            bpe_core.Tokenizer.from_ranks(ranks, {"<|x|>": top})
+    from bpe_core.pipeline.pre_tokenizers import BYTE_TO_CHAR
+
+    vocab = {char: byte for byte, char in BYTE_TO_CHAR.items()} | {"zz": 2**32 - 1}
+    (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+    (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+    with pytest.raises(formats.FormatError, match="the ids run up to 4,294,967,295 for 257 tokens"):
+        formats.load(tmp_path)

@@ -6,7 +6,7 @@ what was wrong and what is allowed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 
 def checked_text(text: object) -> str:
@@ -49,6 +49,28 @@ def as_id(value: object) -> int:
     if type(value) is not int or not 0 <= value <= MAX_ID:
         raise ValueError(f"token ids must be integers from 0 to {MAX_ID:,}, not {value!r:.40}")
     return value
+
+
+UNUSED_IDS_ALLOWED = 1 << 16
+"""Ids may leave gaps (cl100k's special tokens do), up to this many more unused ids than used ones."""
+
+
+def check_id_space(ids: Collection[int]) -> None:
+    """A ValueError if ``ids`` leave more unused ids below their largest than they use, plus UNUSED_IDS_ALLOWED:
+    every analysis keeps a table by id, so one id of 4,294,967,295 in a file of 300 tokens would cost 32 GB.
+
+    >>> check_id_space([0, 1, 200_000])
+    Traceback (most recent call last):
+    ...
+    ValueError: the ids run up to 200,000 for 3 tokens: at most 65,542 ids are allowed (twice the tokens, plus 65,536)
+    """
+    if ids:
+        top, allowed = max(ids), 2 * len(ids) + UNUSED_IDS_ALLOWED
+        if top >= allowed:
+            raise ValueError(
+                f"the ids run up to {top:,} for {len(ids):,} tokens: at most {allowed:,} ids are allowed (twice the "
+                f"tokens, plus {UNUSED_IDS_ALLOWED:,})"
+            )
 
 
 def as_pair(merge: object) -> tuple[bytes, bytes]:
