@@ -150,6 +150,13 @@ class PackedTrace(Sequence[MergeRecord]):
             if struct.pack("=I", 1) != struct.pack("<I", 1):
                 column.byteswap()
             columns[name], offset = column, end
+        # A stored trace cut short or edited would read back as fewer records and fail later, in the player.
+        records, runners = len(columns.get("left", ())), sum(columns.get("runner_ups", ()))
+        lengths = {name: len(columns.get(name, ())) for name in _COLUMNS}
+        per_runner = ("runner_left", "runner_right", "runner_count")
+        expected = {name: runners if name in per_runner else records for name in _COLUMNS}
+        if offset != len(data) or lengths != expected or not isinstance(header["base"], int):
+            raise ValueError("the stored merge trace is damaged: its columns do not agree with its header")
         return cls(header["base"], columns, symbols or [])
 
     def with_symbols(self, symbols: Sequence[bytes]) -> PackedTrace:

@@ -143,13 +143,17 @@ def decode(document: str, blob: Callable[[str], bytes | None]) -> Decoded:
         if not isinstance(parsed, dict) or parsed.get("format") != FORMAT or parsed.get("version") != VERSION:
             raise ValueError("another format")
         values = parsed["values"]
-    except (ValueError, KeyError, TypeError):
+        if not isinstance(values, dict):
+            raise TypeError("values must be an object")
+    except (ValueError, KeyError, TypeError, RecursionError):
         decoded.lost.append("*")
         return decoded
     for name, value in values.items():
         try:
             decoded.values[name] = _value(value, blob)
-        except (LookupError, ValueError, TypeError):  # a blob gone missing, or written by another version
+        # A blob gone missing, written by another version, or damaged on disk (a zlib or struct error, a header
+        # nested past the parser's depth): whatever reading one value raises, that value is lost, not the page.
+        except Exception:
             decoded.lost.append(name)
     return decoded
 
@@ -206,7 +210,10 @@ def restore(s: Session, workspace: str) -> Removed | bool:
     decoded = decode(found.document, found.blob)
     for name, value in decoded.values.items():
         if name in FIELDS and FIELDS[name].saved:
-            setattr(s, name, value)
+            if _fits(FIELDS[name].initial(), value):
+                setattr(s, name, value)
+            else:
+                decoded.lost.append(name)
     if decoded.lost:
         s.notice(
             "warning",
@@ -218,6 +225,25 @@ def restore(s: Session, workspace: str) -> Removed | bool:
     else:
         s.notice("success", later("Your work in this tab was restored after the reload."))
     return True
+
+
+_JSON_KINDS = ((bool,), (int, float), (str,), (list, tuple), (dict,))
+
+
+def _fits(default: Any, value: Any) -> bool:
+    """Whether a value read back can be a field's whose default is ``default``: of the same JSON kind (a whole number
+    where a number goes), or None. A document of another version, or edited by hand, may hold a text where a size
+    goes: that field is lost, named, rather than failing later on some page.
+
+    >>> _fits(600, "abc"), _fits(0.1, 1), _fits(True, 1), _fits([300], (300,)), _fits(None, "x")
+    (False, True, False, True, True)
+    """
+    if value is None or default is None:
+        return True
+    kinds = next((kinds for kinds in _JSON_KINDS if isinstance(default, kinds)), None)  # bool first: an int too
+    if kinds is None:
+        return True  # an object a form of its own brought back (an upload, a trained tokenizer)
+    return isinstance(value, kinds) and (kinds == (bool,) or not isinstance(value, bool))
 
 
 def removal_message(removed: Removed, own_text: bool) -> str:

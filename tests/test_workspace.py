@@ -157,11 +157,49 @@ def test_a_missing_blob_loses_only_its_own_field_and_says_which():
         "[]",
         '{"format": "other", "version": 1, "values": {}}',
         json.dumps({"format": "bpe-playground-workspace", "version": 99, "values": {}}),
+        json.dumps({"format": "bpe-playground-workspace", "version": 1, "values": []}),  # raised AttributeError
+        '{"format": "bpe-playground-workspace", "version": 1, "values": ' + "[" * 100_000,  # RecursionError
     ],
 )
 def test_a_document_of_another_kind_restores_nothing_and_says_so(document):
     back = decode(document, {}.get)
     assert back.values == {} and back.lost == ["*"]
+
+
+def _damaged(data: bytes) -> list[bytes]:
+    """A stored blob as a disk or another version may leave it: empty, cut short by a column's item or two, with
+    bytes flipped in its header, with bytes added."""
+    flipped = bytearray(data)
+    flipped[6] ^= 0x55
+    return [b"", data[:3], data[:-4], data[:-8], data[: len(data) // 2], bytes(flipped), data + b"\x00" * 4]
+
+
+@pytest.mark.parametrize("case", ["byte", "classic", "superword"])
+def test_a_damaged_blob_loses_its_field_and_nothing_else(case):
+    """A fuzz found a trained blob cut short by 4 or 8 bytes read back "successfully" as fewer records (the player
+    then raised IndexError), and an empty one raising struct.error; a corrupt compressed blob raised zlib.error."""
+    import zlib
+
+    values = {"vocab": 700, "trained": CASES[case], "text": "x" * (INLINE_CHARS + 1)}
+    document, blobs = encode(values)
+    stored = {key: source() for key, source in blobs.items()}
+    key = f"trained:{CASES[case].request.key}"
+    for damaged in _damaged(stored[key]):
+        back = decode(document, {**stored, key: damaged}.get)
+        assert back.lost == ["trained"] and back.values["vocab"] == 700, len(damaged)
+
+    def unreadable(blob_key: str) -> bytes:
+        return zlib.decompress(b"not zlib") if blob_key.startswith("text:") else stored[blob_key]
+
+    back = decode(document, unreadable)
+    assert back.lost == ["text"] and back.values["trained"].request == CASES[case].request
+
+
+@pytest.mark.parametrize("value", [{"$trained": [1]}, {"$upload": "x"}, {"$loaded": 5}, {"$text": None}])
+def test_a_value_of_the_wrong_shape_is_lost_alone(value):
+    document = json.dumps({"format": "bpe-playground-workspace", "version": 1, "values": {"bad": value, "vocab": 3}})
+    back = decode(document, {}.get)
+    assert back.lost == ["bad"] and back.values == {"vocab": 3}
 
 
 @pytest.mark.parametrize("fmt", ["tiktoken", "gpt2"])
@@ -206,3 +244,24 @@ def test_the_restored_notice_is_worded_in_the_language_the_page_opens_in():
     [(level, notice)] = again.notices
     assert level == "success" and isinstance(notice, Later)
     assert t(notice, lang="zh") == t("Your work in this tab was restored after the reload.", lang="zh") != t(notice)
+
+
+def test_a_value_of_another_type_is_not_restored_and_is_named():
+    """A document edited by hand (or by another version) with a text where the vocab size goes: the field keeps
+    its own value and the notice names it (the text was put in the session, to fail later on some page)."""
+    from playground import workspace
+    from playground.session import Session
+    from runtime.store import default_store
+
+    session = Session({})
+    session.initialize()
+    session.browser = "d" * 32
+    before = session.vocab
+    document = json.dumps(
+        {"format": "bpe-playground-workspace", "version": 1, "values": {"vocab": "abc", "talk": 1, "holdout": 10}}
+    )
+    default_store().save(session.browser, "e" * 16, document, {})
+    assert workspace.restore(session, "e" * 16) is True
+    assert session.vocab == before and session.talk is False and session.holdout == 10
+    [(level, notice)] = session.notices
+    assert level == "warning" and "vocab" in str(notice) and "talk" in str(notice) and "holdout" not in str(notice)
