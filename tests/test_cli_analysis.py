@@ -79,6 +79,7 @@ def test_health_counts_and_lists(saved):
         (("choose", "--reference", "gpt2"), "the following arguments are required: --heldout"),
         (("choose", "--reference", "gpt2", "--heldout", "missing.txt"), "missing.txt: No such file"),
         (("choose", "--reference", "gpt2", "--heldout", "held.txt", "--sizes", "8k"), "--sizes: '8k' is not a vocab"),
+        (("choose", "--reference", "gpt2", "--heldout", "held.txt", "--sizes", ", ,"), "--sizes: ', ,' names no vocab"),
         (("choose", "--reference", "gpt2", "--heldout", "empty.txt"), "the held-out text is empty"),
         (("languages", "--reference", "gpt2", "--texts", "nowhere"), "--texts nowhere: not a directory"),
         (("languages", "--reference", "gpt2", "--texts", "texts"), r"fr\.txt has 1 line, but de\.txt has 2"),

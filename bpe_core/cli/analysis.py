@@ -112,6 +112,8 @@ def _choose(args: argparse.Namespace, tokenizer: Tokenizer) -> list[str]:
     smallest, largest = vocab_size_of(tokenizer, 0), vocab_size_of(tokenizer)
     if args.sizes:
         sizes = [_size(word) for word in args.sizes.split(",") if word.strip()]
+        if not sizes:
+            raise CliError(f"--sizes: {args.sizes[:20]!r} names no vocab size (whole numbers, comma-separated)")
     else:
         sizes = [smallest, *(2**p for p in range(9, 40) if smallest < 2**p < largest), largest]
     rows = size_table(tokenizer, heldout, sizes, d_model=args.d_model, tied=not args.untied, min_uses=args.min_uses)
