@@ -83,6 +83,11 @@ class Field(Generic[T]):
     def initial(self) -> T:
         return self.default() if callable(self.default) else self.default
 
+    @property
+    def max_chars(self) -> int | None:
+        """The most characters its link parser takes (a text field's), for the widget that edits it."""
+        return self.parse.limit if isinstance(self.parse, short_text) else None
+
     def from_text(self, text: str) -> T:
         """The value a link's ``text`` stands for (:class:`LinkValueError` when it is not allowed); only a field
         with a URL form (``parse``) reads text.
@@ -167,13 +172,17 @@ def one_of(choices: Sequence[str]) -> Callable[[str], str]:
     return parse
 
 
-def short_text(limit: int) -> Callable[[str], str]:
-    def parse(text: str) -> str:
-        if len(text) > limit:
-            raise LinkValueError(later("text of at most {limit:,} characters", limit=limit))
-        return text
+class short_text:  # noqa: N801 (a parser made like the others here, by a lower-case call)
+    """Text of at most ``limit`` characters; the widget that edits it takes ``max_chars=field.max_chars``, so that
+    nothing typed makes a link its own parser refuses."""
 
-    return parse
+    def __init__(self, limit: int):
+        self.limit = limit
+
+    def __call__(self, text: str) -> str:
+        if len(text) > self.limit:
+            raise LinkValueError(later("text of at most {limit:,} characters", limit=self.limit))
+        return text
 
 
 def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:

@@ -30,9 +30,9 @@ from playground.fields import (
     short_text,
     whole_number,
 )
-from playground.kinds import FORMATS, MAX_VOCAB, VIEWS
+from playground.kinds import FORMATS, VIEWS
 from playground.patterns import NAMED_OR_NONE
-from playground.references import DEFAULT_REFERENCES, REFERENCES, STUDIED_REFERENCES
+from playground.references import DEFAULT_REFERENCES, MAX_SHOWN_VOCAB, REFERENCES, STUDIED_REFERENCES
 from playground.text_files import Upload
 
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
@@ -101,7 +101,8 @@ class MergesState(OwnedState):
     link_pages: ClassVar[tuple[str, ...]] = ("merges",)
     round: Field[int | None] = Field(None, url="round", parse=whole_number(0, 1_000_000))
     speed: Field[int] = Field(4, url="speed", parse=lambda text: int(one_of([str(s) for s in SPEEDS])(text)))
-    word: Field[str] = Field("", url="word", parse=short_text(200), carried=lambda word, _: bool(word))
+    # A pre-token can be a whole line (no pre-tokenization): a link carries one of up to 200 characters.
+    word: Field[str] = Field("", url="word", parse=short_text(200), carried=lambda word, _: 0 < len(word) <= 200)
     # Predict the next merge: the player asks before each round (ui/player_predict.js; its score lives there).
     predict: Field[bool] = Field(False, url="predict", parse=on_off, dump=dump_on_off, carried=lambda on, _: on)
     pairs_round: Field[int | None] = Field(
@@ -152,7 +153,10 @@ class CompareState(OwnedState):
 
     link_pages: ClassVar[tuple[str, ...]] = ("compare",)
     view: Field[str] = Field("curve", url="view", parse=one_of(VIEWS))
-    sizes: Field[list[int]] = Field(list, url="sizes", parse=number_list(1, MAX_VOCAB, MAX_SIZES), dump=comma_joined)
+    # Sizes up to the biggest vocabulary a page shows (Qwen 3.6's 248,077 is among its own defaults; an extended base).
+    sizes: Field[list[int]] = Field(
+        list, url="sizes", parse=number_list(1, MAX_SHOWN_VOCAB, MAX_SIZES), dump=comma_joined
+    )
     # The references a view compares with: OpenAI's three by default, any built-in model when chosen.
     refs: Field[list[str]] = Field(
         lambda: list(DEFAULT_REFERENCES), url="refs", parse=name_list(REFERENCES), dump=comma_joined
@@ -180,7 +184,7 @@ class CompareState(OwnedState):
         "default", url="parallel", parse=one_of(PARALLEL_CHOICES), carried=_in_view("languages")
     )
     cut_vocab: Field[int | None] = Field(
-        None, url="cut_vocab", parse=whole_number(1, MAX_VOCAB), carried=_in_view("languages")
+        None, url="cut_vocab", parse=whole_number(1, MAX_SHOWN_VOCAB), carried=_in_view("languages")
     )
     pair_vocab: Field[int] = Field(
         1000, url="pair_vocab", parse=whole_number(300, 20_000), carried=_in_view("languages")

@@ -129,3 +129,8 @@ def language_defaults(lang: str) -> list[str]:
     """
     chosen = [name for name in ZH_DEFAULT_REFERENCES if installed(name)] if lang == "zh" else []
     return chosen if len(chosen) > 1 else list(DEFAULT_REFERENCES)
+
+
+MAX_SHOWN_VOCAB = 400_000
+"""The biggest vocabulary a page shows, measures at or cuts to: an extended base's (playground.bases.MAX_EXTENDED_VOCAB)
+and every built-in model's (Qwen 3.6: 248,077), beyond what a training from bytes may ask (kinds.MAX_VOCAB)."""

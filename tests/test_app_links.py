@@ -183,3 +183,37 @@ def test_a_first_visit_in_chinese_compares_with_qwen_deepseek_and_gpt4o_unless_t
     assert sess(fresh(lang="zh")).refs == [name for name in ZH_DEFAULT_REFERENCES if installed(name)]
     assert sess(fresh(lang="zh", refs="gpt2,llama3")).refs == ["gpt2", "llama3"]
     assert sess(fresh(lang="en")).refs == sess(fresh()).refs == list(DEFAULT_REFERENCES)
+
+
+def test_what_a_person_types_fits_the_link_of_the_page():
+    """A fuzz of link round trips: the text boxes took specials over 500 characters and a regex over 1,000, which the
+    page's own link then carried and a new tab refused ("was ignored"); each box now stops at its link's limit."""
+    from playground.fields import short_text
+
+    at = fresh(None, pattern="custom", regex="x")
+    boxes = {
+        Session.regex: at.text_input(key=Session.regex.key),
+        Session.specials: at.text_input(key=Session.specials.key),
+    }
+    check = fresh("pages/6_Check.py")
+    boxes[Session.check_specials] = check.text_input(key=Session.check_specials.key)
+    for field, box in boxes.items():
+        assert isinstance(field.parse, short_text) and box.max_chars == field.max_chars == field.parse.limit
+
+
+def test_a_built_in_models_own_sizes_travel_in_links():
+    """Qwen 3.6's default sizes on Compare end at its 248,077 tokens, which the sizes parameter refused (it stopped
+    at 200,000): the page's own link lost them."""
+    from ui.compare.side import default_sizes
+
+    sizes = default_sizes(bpe_core.reference("qwen3.6"))
+    assert max(sizes) == 248_077
+    assert Session.sizes.from_text(Session.sizes.dump(sizes)) == sizes
+
+
+def test_every_built_in_model_fits_the_biggest_vocabulary_a_page_shows():
+    from playground.bases import MAX_EXTENDED_VOCAB
+    from playground.references import MAX_SHOWN_VOCAB, REFERENCES
+
+    assert MAX_SHOWN_VOCAB == MAX_EXTENDED_VOCAB
+    assert max(bpe_core.reference_spec(name).vocab_size for name in REFERENCES) <= MAX_SHOWN_VOCAB

@@ -142,7 +142,12 @@ def own_settings_inputs(s: Session, kind: Kind, extending: bool, shown: tuple[st
             help=t("Text is split into pre-tokens first; merges never cross a pre-token boundary."),
         )
     if s.pattern == "custom" and kind.user_pattern and not extending:
-        st.text_input(t("Custom regex (Python regex module syntax)"), key=Session.regex.key, persist_state="session")
+        st.text_input(
+            t("Custom regex (Python regex module syntax)"),
+            key=Session.regex.key,
+            max_chars=Session.regex.max_chars,
+            persist_state="session",
+        )
     st.selectbox(
         t("Ties between pairs of equal count go to"),
         TIE_RULES,
@@ -158,6 +163,7 @@ def own_settings_inputs(s: Session, kind: Kind, extending: bool, shown: tuple[st
         st.text_input(
             t("Special tokens (separated by spaces)"),
             key=Session.specials.key,
+            max_chars=Session.specials.max_chars,
             disabled=not kind.user_specials or extending,
             persist_state="session",
         )

@@ -69,6 +69,7 @@ def settings_inputs(s: Session) -> None:
     st.text_input(
         t("Special tokens (separated by spaces)"),
         key=Session.check_specials.key,
+        max_chars=Session.check_specials.max_chars,
         disabled=s.check_classic,
         persist_state="session",
     )

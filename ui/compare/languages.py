@@ -15,6 +15,7 @@ import streamlit as st
 from bpe_core.analysis.parallel import parallel_sample
 from playground.corpora import parallel_parts
 from playground.i18n import N_, t
+from playground.references import MAX_SHOWN_VOCAB
 from playground.session import PARALLEL_CHOICES, TRAINED, Session
 from playground.text import plain
 from runtime.store import text_digest
@@ -122,6 +123,7 @@ def inputs(s: Session, subject: Subject) -> None:
         st.number_input(  # every tokenizer Compare studies is cut by its own rule (bpe_core.analysis.ladder)
             t("Also the chosen tokenizer cut to vocab size"),
             min_value=1,
+            max_value=MAX_SHOWN_VOCAB,
             step=100,
             value=None,
             key=Session.cut_vocab.key,
