@@ -200,14 +200,18 @@ def number_list(low: int, high: int, most: int) -> Callable[[str], list[int]]:
     return parse
 
 
-def name_list(choices: Sequence[str]) -> Callable[[str], list[str]]:
-    allowed = later("a comma-separated list of {names} (or nothing)", names=", ".join(choices))
+def name_list(choices: Sequence[str], most: int | None = None) -> Callable[[str], list[str]]:
+    """``"a,b"`` -> ``["a", "b"]``: names among ``choices``, each once, at most ``most`` of them."""
+    if most is None:
+        allowed = later("a comma-separated list of {names} (or nothing)", names=", ".join(choices))
+    else:
+        allowed = later("a comma-separated list of up to {most} of {names}", most=most, names=", ".join(choices))
 
     def parse(text: str) -> list[str]:
-        names = [name for name in text.split(",") if name]
-        if not all(name in choices for name in names):
+        names = list(dict.fromkeys(name for name in text.split(",") if name))
+        if not all(name in choices for name in names) or (most is not None and len(names) > most):
             raise LinkValueError(allowed)
-        return list(dict.fromkeys(names))
+        return names
 
     return parse
 

@@ -30,9 +30,16 @@ from playground.fields import (
     short_text,
     whole_number,
 )
+from playground.i18n import language
 from playground.kinds import FORMATS, VIEWS
 from playground.patterns import NAMED_OR_NONE
-from playground.references import DEFAULT_REFERENCES, MAX_SHOWN_VOCAB, REFERENCES, STUDIED_REFERENCES
+from playground.references import (
+    DEFAULT_REFERENCES,
+    MAX_SHOWN_VOCAB,
+    REFERENCES,
+    STUDIED_REFERENCES,
+    language_defaults,
+)
 from playground.text_files import Upload
 
 ANY_TOKENIZER_VIEWS = ("choose", "languages", "health", "overlap")
@@ -87,12 +94,23 @@ class OwnedState(HasState):
     link_pages: ClassVar[tuple[str, ...]] = ()
 
 
+TALK_MODELS = 3
+"""Step 8's columns: three fit a 1280×720 slide side by side (a fourth went below them, off the screen)."""
+
+
 class TalkState(OwnedState):
     """The guided talk (``pages/5_Talk.py``)."""
 
     link_pages: ClassVar[tuple[str, ...]] = ("talk",)
     step: Field[int] = Field(1, url="step", parse=whole_number(1, TALK_STEPS))
-    talk_refs: Field[list[str]] = Field(list)  # step 8's tokenizers (empty: the language's defaults)
+    # Step 8's tokenizers (empty: the page language's defaults); a link carries the speaker's choice to the room.
+    talk_refs: Field[list[str]] = Field(
+        list,
+        url="models",
+        parse=name_list(REFERENCES, most=TALK_MODELS),
+        dump=comma_joined,
+        carried=lambda names, s: bool(names) and names != language_defaults(s.lang or language()),
+    )
 
 
 class MergesState(OwnedState):

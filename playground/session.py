@@ -195,6 +195,9 @@ class MadeWork(OwnedState):
     heldout_text: Field[Upload | None] = Field(None)  # pasted or uploaded held-out text
     heldout_problem: Field[str] = Field("")  # why the held-out file in the uploader was refused
     trained: Field[Trained | None] = Field(None)  # the session's tokenizer (ui.page_training.store)
+    # The session's own training while its job runs ("" otherwise); saved, so that a run stopped by leaving the page
+    # or reloading it (which stops the job) leaves it set, and the next run, or the reload, says the training stopped.
+    training_label: Field[str] = Field("")
     loaded: Field[dict[str, TokenizerShape]] = Field(dict)  # label -> tokenizer loaded from files
     import_round: Field[int] = Field(0)  # bumped after each load or refusal: it names a new, empty import uploader
     import_problem: Field[str] = Field("", saved=False)  # why the import box's last files were refused (Markdown-safe)

@@ -189,6 +189,21 @@ def test_talk_step_8_in_english_keeps_openais_three():
     assert len([body for body in htmls(at) if 'class="cmp-view"' in body]) == 3
 
 
+def test_the_speakers_choice_of_models_travels_in_the_talk_link():
+    """A speaker chose step 8's models and shared the link: the room saw the language's defaults (the choice was not
+    in the link, and a hand-made one was ignored without a word). Three at most: a fourth went off a 720p slide."""
+    from playground.links import link_params
+
+    at = fresh(TALK, step="8", models="llama3,qwen3.6")
+    assert sess(at).talk_refs == ["llama3", "qwen3.6"]
+    assert len([body for body in htmls(at) if 'class="cmp-view"' in body]) == 2
+    assert link_params(sess(at), "talk")["models"] == "llama3,qwen3.6"
+    assert "models" not in link_params(sess(fresh(TALK, step="8")), "talk")  # the defaults: the language's
+    too_many = fresh(TALK, step="8", models="gpt2,llama3,qwen3.6,o200k_base")
+    assert any("“models”" in warning.value and "up to 3" in warning.value for warning in too_many.warning)
+    assert sess(too_many).talk_refs == ["gpt2", "cl100k_base", "o200k_base"]
+
+
 def test_a_model_whose_package_is_absent_is_not_offered_and_a_link_to_it_says_why(monkeypatch):
     """Without llama-models the Llama models leave the choices; a link naming one opens the page with a plain error
     that names the package to install (no traceback, the page still drawn)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, open_page, paste, set_vocab, streamlit_server, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, open_page, paste, reload_when_kept, set_vocab, streamlit_server, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 import bpe_core  # noqa: E402
@@ -208,5 +208,23 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     assert page.get_by_role("spinbutton", name="Vocab size").input_value() == str(SAMPLES[DEFAULT_SAMPLE].vocab_size)
     assert "The tokenizer shown is still the previous one" in said.inner_text()
     page.screenshot(path=str(shots / "cancelled.png"))
+    # Leaving the page mid-training stops the job too (a rerun): the page the person went to says so (it said nothing,
+    # and the Train page showed the new settings beside the old tokenizer); so does the page after a reload.
+    for leave in ("to Merges", "by a reload"):
+        set_vocab(page, 30000)
+        page.get_by_role("button", name="Train ▶").click()
+        expect(page.get_by_role("button", name="Cancel")).to_be_visible(timeout=30_000)
+        if leave == "to Merges":
+            page.get_by_role("link", name="Merges").first.click()
+        else:
+            reload_when_kept(page)
+        stopped = page.get_by_text("stopped before it finished").first
+        expect(stopped).to_be_visible(timeout=30_000)
+        assert "pasted text · vocab 30,000" in stopped.inner_text(), leave
+        wait_idle(page)
+        assert sidebar.inner_text().split("Tokenizer: ")[1] == before
+        page.get_by_role("link", name="Train").first.click()
+        wait_idle(page)
+        expect(page.get_by_text("stopped before it finished")).to_have_count(0)  # said once
     assert not watch.problems, watch.problems
     page.context.close()

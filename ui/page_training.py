@@ -72,15 +72,23 @@ def train(
     if runs.cached(request, results) is not None:  # no bar, no button: nothing to wait for
         return runs.train(request, text, results=results)
     base = found_base(request.base, s.loaded) if is_file(request.base) else None  # a built-in one goes by name
+    if key in SESSION_JOBS:
+        s.training_label = request.label  # cleared below when the job ends; a stopped run leaves it (cancel_notice)
     with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
-        return runs.train(
-            request,
-            text,
-            bar.progress,
-            results=results,
-            on_wait=lambda seconds: bar.waiting(seconds, request.label),
-            base=base,
-        )
+        try:
+            trained = runs.train(
+                request,
+                text,
+                bar.progress,
+                results=results,
+                on_wait=lambda seconds: bar.waiting(seconds, request.label),
+                base=base,
+            )
+        except STOPPED:
+            s.training_label = ""
+            raise
+    s.training_label = ""
+    return trained
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
@@ -97,15 +105,28 @@ def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
             s.stopped_jobs = (*s.stopped_jobs, key)
         if key == "link":
             s.link_pending = False
+    if key in SESSION_JOBS:
+        s.training_label = ""  # Cancel says so itself
     cancel_clicked(s, key, cancelled)
 
 
 def cancel_notice(s: Session) -> None:
     """Say here, once, that the last job was cancelled (the Train page: under its button, where the bar was;
-    other pages: at the top, from ``ui.frame.page``)."""
+    other pages: at the top, from ``ui.frame.page``), or that the session's training stopped unasked."""
     if s.cancelled:
         st.warning(s.cancelled, icon=":material/cancel:")
         s.cancelled = ""
+    if s.training_label:  # still set: the run that trained was stopped before the job ended
+        st.warning(
+            t(
+                "The training of {label} stopped before it finished: a training runs only while its page waits for "
+                "it, and the page was left, changed or reloaded. The tokenizer shown is still the previous one; click "
+                "Train to run it again.",
+                label=plain(s.training_label),
+            ),
+            icon=":material/cancel:",
+        )
+        s.training_label = ""
 
 
 def run(s: Session, request: Request, text: str, *, key: str = "train") -> Trained | None:

@@ -245,7 +245,10 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
     ),
     Step(
         N_("Tokens that are not whole characters"),
-        N_("GPT-2 learned on English: a Chinese character or an emoji is cut into byte pieces, shown as ⟨hex⟩."),
+        N_(
+            "GPT-2 learned on English: a Chinese character is cut into byte pieces, shown as ⟨hex⟩; an emoji it saw "
+            "often (🙂) is a token of its own."
+        ),
         partial_characters,
     ),
     Step(
@@ -254,7 +257,7 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
         vocab_against_compression,
     ),
     Step(
-        N_("One text, three tokenizers"),
+        N_("One text, several tokenizers"),
         N_(
             "Bigger, newer vocabularies cut code and Chinese into fewer tokens: "
             "spaces of indentation become one token; Chinese words become whole tokens."

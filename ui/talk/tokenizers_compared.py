@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from playground.i18n import language, t
+from playground.page_state import TALK_MODELS
 from playground.references import language_defaults
 from playground.session import Session
 from ui import state, tokenizer_output
@@ -22,10 +23,12 @@ def three_tokenizers() -> None:
     s = state.current()
     if not s.talk_refs:
         s.talk_refs = language_defaults(language())
+    if len(s.talk_refs) > TALK_MODELS:  # kept from before the limit: the widget refuses more than it allows
+        s.talk_refs = s.talk_refs[:TALK_MODELS]
     n_bytes = len(text.encode("utf-8"))
     n = len(s.talk_refs)
     st.markdown(t("The same text, {n} tokenizers. Outlined in orange: tokens the neighbour does not have.", n=n))
-    if not s.talk:  # on the projector the slide is the comparison: the speaker chose before (or by the link)
+    if not s.talk:  # on the projector the slide is the comparison: the speaker chose before (or by the link: models=)
         with st.expander(t("Choose the tokenizers")):
             options = tokenizer_output.reference_options(s.talk_refs)
             st.multiselect(
@@ -34,7 +37,7 @@ def three_tokenizers() -> None:
                 format_func=tokenizer_output.reference_label,
                 key=Session.talk_refs.key,
                 persist_state="session",
-                max_selections=4,
+                max_selections=TALK_MODELS,
                 placeholder=t("Choose tokenizers"),
             )
     views = [reference_view(name, text, n_bytes) for name in s.talk_refs]
