@@ -245,10 +245,7 @@ STEPS: tuple[Step, ...] = (  # N_ marks the titles and notes for the catalog (sh
     ),
     Step(
         N_("Tokens that are not whole characters"),
-        N_(
-            "GPT-2 learned on English: a Chinese character is cut into byte pieces, shown as ⟨hex⟩; an emoji it saw "
-            "often (🙂) is a token of its own."
-        ),
+        N_("GPT-2 learned on English: Chinese characters fall apart into byte pieces (⟨hex⟩); 🙂 is one token."),
         partial_characters,
     ),
     Step(
