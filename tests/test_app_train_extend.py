@@ -370,3 +370,13 @@ def test_the_new_labels_in_chinese(monkeypatch):
     assert not english_left(at), english_left(at)
     texts = json.dumps([caption.value for caption in at.caption], ensure_ascii=False)
     assert "次新合并" in texts or "新合并" in texts
+
+
+def test_a_link_continuing_a_model_at_too_small_a_size_is_said_once_on_the_train_page():
+    """A new user's link: four alerts stacked on the Train page, the vocab problem twice (202,049 against 202,049 to
+    302,048) and two "train" prompts, the page's and the quick-train block's."""
+    at = fresh(None, base="llama3", vocab="300", corpus="toy-aaabdaaabac")
+    warnings = [unescaped(warning.value) for warning in at.warning]
+    assert len(warnings) == 1 and "too small to continue Llama 3" in warnings[0]
+    assert [info.value for info in at.info] == ["Click **Train** to train on the selected corpus."]
+    assert sess(at).trained is None

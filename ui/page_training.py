@@ -17,6 +17,7 @@ import streamlit as st
 from playground import runs
 from playground.bases import found_base, is_file, own_format
 from playground.corpora import PASTE, UPLOAD, sample_name
+from playground.extend_form import vocab_problem
 from playground.i18n import N_, t
 from playground.session import Session
 from playground.text import human_bytes, plain
@@ -201,14 +202,18 @@ def ensure(s: Session, what: str) -> Trained | None:
                 request, text = request_for(s)
             except SettingsError as error:
                 s.link_pending, settings_said = False, True
-                st.warning(t("The tokenizer this link describes cannot be trained: {error}", error=t(error.message)))
+                # The Train page's form says a continued base's vocab problem itself, just above.
+                if not (s.page == "train" and vocab_problem(s) is not None):
+                    st.warning(
+                        t("The tokenizer this link describes cannot be trained: {error}", error=t(error.message))
+                    )
             else:
                 already = s.trained is not None and s.trained.request.key == request.key
                 asked_round = s.round  # the link's round, which storing a new tokenizer would reset
                 if already or offer(s, request, text, N_("This link shows"), key="link") is not None:
                     s.link_pending = False
                     s.round = asked_round
-    if s.trained is None:
+    if s.trained is None and s.page != "train":  # the Train page has its own button and says so itself
         _quick_train(s, what, missing_said, settings_said)
     return s.trained
 
