@@ -153,19 +153,33 @@ def test_ranks_with_impossible_special_tokens_or_ids_are_refused(special_tokens,
         bpe_core.Tokenizer.from_ranks(ranks, special_tokens)
 
 
-def test_ids_far_beyond_the_tokens_are_refused_in_every_family(tmp_path):
+def test_ids_far_beyond_the_tokens_are_refused_in_every_file_format(tmp_path):
     """A fuzzed vocab.json of 300 tokens, one of them id 4,294,967,295, loaded: the CLI's encode then built 4.3
     billion strings and health asked numpy for 32 GiB. Gaps stay allowed as real files have them (cl100k's specials
-    after 100,256; o200k's at 199,999 and 200,018), up to twice the tokens plus 65,536."""
-    ranks = {bytes([byte]): byte for byte in range(256)} | {b"ab": 256}
-    assert bpe_core.Tokenizer.from_ranks(ranks, {"<|x|>": 66_000}).n_vocab == 66_001
-    for top in (2**32 - 1, 10**8, 70_000):
-        with pytest.raises(ValueError, match=rf"the ids run up to {top:,} for 258 tokens"):
-            bpe_core.Tokenizer.from_ranks(ranks, {"<|x|>": top})
+    after 100,256), up to twice the tokens plus 65,536; the constructors keep tiktoken's rule (any 32-bit id: a
+    model cut to its first merges keeps its ids)."""
+    import base64
+
     from bpe_core.pipeline.pre_tokenizers import BYTE_TO_CHAR
 
+    ranks = {bytes([byte]): byte for byte in range(256)} | {b"ab": 256}
+    assert bpe_core.Tokenizer.from_ranks(ranks, {"<|x|>": 10**8}).n_vocab == 10**8 + 1
     vocab = {char: byte for byte, char in BYTE_TO_CHAR.items()} | {"zz": 2**32 - 1}
     (tmp_path / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
     (tmp_path / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
-    with pytest.raises(formats.FormatError, match="the ids run up to 4,294,967,295 for 257 tokens"):
-        formats.load(tmp_path)
+    (tmp_path / "big.tiktoken").write_text(
+        "".join(f"{base64.b64encode(token).decode()} {rank}\n" for token, rank in (ranks | {b"abc": 70_000}).items())
+    )
+    from bpe_core.formats.huggingface import hf_tokenizer_json
+
+    document = hf_tokenizer_json(bpe_core.train("low lower", 260).tokenizer)
+    document["model"]["vocab"]["zz"] = 10**8
+    document["normalizer"] = {"type": "NFC"}  # a pipeline, not a plain byte-level file
+    (tmp_path / "tokenizer.json").write_text(json.dumps(document), encoding="utf-8")
+    for path, top, count in (
+        ("vocab.json", 2**32 - 1, 257),
+        ("big.tiktoken", 70_000, 258),
+        ("tokenizer.json", 10**8, 261),
+    ):
+        with pytest.raises(formats.FormatError, match=rf"the ids run up to {top:,} for {count} tokens"):
+            formats.load(tmp_path / path, pattern="gpt2")

@@ -19,7 +19,7 @@ from ..pretokenize import (
     replace_surrogates,
     split_on_special,
 )
-from .arguments import as_bytes, as_id, as_pair, check_id_space, checked_text, resolve_special_ids
+from .arguments import as_bytes, as_id, as_pair, checked_text, resolve_special_ids
 from .decoding import Decoding
 from .fast import BatchEncoding, PieceEncoder
 from .lifetimes import Segmentation, text_segmentation
@@ -111,7 +111,6 @@ class Tokenizer(Decoding, BatchEncoding, StreamEncoding):
         missing = [byte for byte in range(256) if bytes([byte]) not in token_id]
         if missing:
             raise ValueError(f"the vocab lacks {len(missing)} of the 256 single bytes (first: 0x{missing[0]:02X})")
-        check_id_space(vocab.keys())
         compile_pattern(pattern)
         self._vocab: dict[int, bytes] = vocab
         self._token_id: dict[bytes, int] = token_id

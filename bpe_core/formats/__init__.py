@@ -49,6 +49,7 @@ from ._common import (
     FormatError,
     PathLike,
     PatternArgument,
+    checked_ids,
     decode_text,
     parse_json,
     read_bytes,
@@ -198,6 +199,11 @@ def load(
     path = Path(path)
     if path.is_file() and path.read_bytes()[:4] == ZIP_MAGIC:
         return load_zip(path, special_tokens=special_tokens, pattern=pattern, name=name)
+    return checked_ids(_load(path, fmt, special_tokens=special_tokens, pattern=pattern, name=name), path)
+
+
+def _load(path: Path, fmt: FormatName | None, **options: Any) -> Tokenizer | PipelineTokenizer | SentencePieceTokenizer:
+    special_tokens, pattern, name = options["special_tokens"], options["pattern"], options["name"]
     if fmt is None:
         detected, path = detect_format(path)
         if detected == "sentencepiece":

@@ -5,13 +5,16 @@ from __future__ import annotations
 import enum
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from ..byte_order import text_encoding
+from ..encoding.arguments import UNUSED_IDS_ALLOWED, check_id_space
 from ..encoding.ranks import unmade_by_merges
 from ..encoding.tokenizer import Tokenizer
+
+T = TypeVar("T", bound=Any)
 
 PathLike = str | os.PathLike
 
@@ -186,3 +189,21 @@ def build_tokenizer(source: PathLike, make: Callable[[], Tokenizer]) -> Tokenize
         raise
     except ValueError as error:
         raise FormatError(source, str(error)) from None
+
+
+def checked_ids(tokenizer: T, source: PathLike) -> T:
+    """``tokenizer`` loaded from a file, or a FormatError if its ids leave far more unused than they use (one id of
+    4,294,967,295 among 300 tokens: every analysis keeps a table by id). Checked at loading, not in the constructors:
+    a model cut to its first merges keeps its ids, gaps and all (``truncated``)."""
+    if tokenizer.n_vocab <= UNUSED_IDS_ALLOWED:
+        return tokenizer
+    model, added = getattr(tokenizer, "model", None), getattr(tokenizer, "added", None)
+    if model is not None and added is not None:  # a pipeline: its model's ids and its added tokens'
+        ids: Collection[int] = {**model.vocab_r, **added.spelling}.keys()
+    else:
+        ids = tokenizer.vocab.keys()
+    try:
+        check_id_space(ids)
+    except ValueError as error:
+        raise FormatError(source, str(error)) from None
+    return tokenizer

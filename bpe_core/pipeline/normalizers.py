@@ -190,7 +190,7 @@ def Bert(clean_text: bool, handle_chinese_chars: bool, strip_accents: bool, lowe
     """BertNormalizer: controls deleted and whitespace made spaces (``clean_text``), spaces around each CJK
     ideograph, accents stripped after NFD, lowercase; in that order, each when asked.
 
-    >>> Bert(True, True, True, True).normalize("Héllo\t中\x00!", 1)[0]
+    >>> Bert(True, True, True, True).normalize("Héllo\\t中\\x00!", 1)[0]
     'hello  中 !'
     """
     steps: list[Normalizer] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..encoding.arguments import check_id_space, checked_text
+from ..encoding.arguments import checked_text
 from ..encoding.lifetimes import Segmentation
 from ..encoding.pre_tokenization import PreTokenization
 from ..pretokenize import replace_surrogates
@@ -53,7 +53,6 @@ class PipelineTokenizer:
         self.byte_level = _uses(decoder, ByteLevelDecoder)
         self._tokens = dict(model.vocab_r)
         self._tokens.update(added.spelling)
-        check_id_space(self._tokens.keys())
         self._added_ids = {token.content: token.id for token in added.tokens}
         # The tokenizer.json it was loaded from (set by bpe_core.formats.parse_hf): what saving it writes.
         self.source_json: str | None = None
