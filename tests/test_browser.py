@@ -210,8 +210,11 @@ def test_cancel_stops_a_long_training_and_keeps_the_previous_tokenizer(server, b
     page.screenshot(path=str(shots / "cancelled.png"))
     # Leaving the page mid-training stops the job too (a rerun): the page the person went to says so (it said nothing,
     # and the Train page showed the new settings beside the old tokenizer); so does the page after a reload.
+    choose_corpus(page, "Paste text")  # Cancel put the settings back to the default sample's
+    expect(page.get_by_text("Using the stored pasted text")).to_be_visible(timeout=60_000)
+    wait_idle(page)
+    set_vocab(page, 30000)
     for leave in ("to Merges", "by a reload"):
-        set_vocab(page, 30000)
         page.get_by_role("button", name="Train ▶").click()
         expect(page.get_by_role("button", name="Cancel")).to_be_visible(timeout=30_000)
         if leave == "to Merges":

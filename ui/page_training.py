@@ -10,11 +10,12 @@ a job in a worker process with a progress bar and a Cancel button that stops the
 
 from __future__ import annotations
 
+import logging
 import os
 
 import streamlit as st
 
-from playground import runs
+from playground import runs, workspace
 from playground.bases import found_base, is_file, own_format
 from playground.corpora import PASTE, UPLOAD, sample_name
 from playground.extend_form import vocab_problem
@@ -75,6 +76,7 @@ def train(
     base = found_base(request.base, s.loaded) if is_file(request.base) else None  # a built-in one goes by name
     if key in SESSION_JOBS:
         s.training_label = request.label  # cleared below when the job ends; a stopped run leaves it (cancel_notice)
+        _keep_for_a_reload(s)
     with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
         try:
             trained = runs.train(
@@ -90,6 +92,17 @@ def train(
             raise
     s.training_label = ""
     return trained
+
+
+def _keep_for_a_reload(s: Session) -> None:
+    """Save the tab's work now, with the training it starts: a reload ends this run (and the job) but the new page
+    restores what was saved before the old run is stopped and saves again, so it would not know a training ran."""
+    if not s.workspace:
+        return
+    try:
+        workspace.save(s)
+    except Exception:  # noqa: BLE001 -- the run's own save says what went wrong, after the training
+        logging.getLogger("bpe_playground").exception("saving the workspace before a training failed")
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
@@ -118,15 +131,17 @@ def cancel_notice(s: Session) -> None:
         st.warning(s.cancelled, icon=":material/cancel:")
         s.cancelled = ""
     if s.training_label:  # still set: the run that trained was stopped before the job ended
-        st.warning(
-            t(
-                "The training of {label} stopped before it finished: a training runs only while its page waits for "
-                "it, and the page was left, changed or reloaded. The tokenizer shown is still the previous one; click "
-                "Train to run it again.",
-                label=plain(s.training_label),
-            ),
-            icon=":material/cancel:",
+        kept = (
+            t("No tokenizer was trained; click Train to run it again.")
+            if s.trained is None
+            else t("The tokenizer shown is still the previous one; click Train to run it again.")
         )
+        stopped = t(
+            "The training of {label} stopped before it finished: a training runs only while its page waits for it, "
+            "and the page was left, changed or reloaded.",
+            label=plain(s.training_label),
+        )
+        st.warning(f"{stopped} {kept}", icon=":material/cancel:")
         s.training_label = ""
 
 
