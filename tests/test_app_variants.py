@@ -75,6 +75,20 @@ def test_a_dropout_link_shows_several_segmentations_that_each_decode_to_the_text
     assert any("decodes back to the same text" in success.value for success in at.success)
 
 
+@pytest.mark.parametrize("tokenizer", ["deepseek-v4", "mistral-7b-v3"])
+def test_dropout_on_a_model_encoding_by_its_own_rules_says_it_is_not_drawn(tokenizer):
+    """A monkey test: DeepSeek V4 (a Hugging Face pipeline) or Mistral 7B v3 (SentencePiece) with the slider above
+    0 showed "Something went wrong on this page: TypeError", and the word steps below it were never drawn."""
+    from playground import references
+
+    if not references.installed(tokenizer):
+        pytest.skip(f"{tokenizer}'s package is not installed (requirements-models.txt)")
+    at = fresh(ENCODE, tokenizer=tokenizer, text=TEXT, dropout="0.3", seed="3")
+    assert not at.error and not sample_bodies(at)
+    assert any("which are not sampled" in caption.value for caption in at.caption)
+    assert any("One word, merge by merge" in header.value for header in at.subheader)  # the page goes on
+
+
 def test_at_probability_0_dropout_is_plain_encoding_for_the_trained_and_a_reference_tokenizer():
     at = fresh(ENCODE, **CAT, text=TEXT, dropout="0", seed="3")
     assert "dropout" not in at.query_params and "seed" not in at.query_params

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bpe_core import TokenizerShape
-from bpe_core.encoding.dropout import dropout_samples, sample_seeds
+from bpe_core.encoding.dropout import dropout_samples, sample_seeds, supports_dropout
 from playground.i18n import t, tn
 from playground.session import MAX_DROPOUT, MAX_SEED, Session
 from ui import token_html
@@ -69,6 +69,15 @@ def sample_html(index: int, sample: Sample) -> str:
 def render(s: Session, tokenizer: TokenizerShape, plain_tokens: int) -> None:
     """The probability and seed, and with a probability above 0 the samples side by side."""
     st.subheader(t("BPE-dropout: one text, many segmentations"))
+    if not supports_dropout(tokenizer):
+        st.caption(
+            t(
+                "BPE-dropout is drawn here for byte-level BPE by ranks and for classic BPE; this tokenizer encodes by "
+                "its own pipeline's or SentencePiece's rules, which are not sampled. Choose another tokenizer above "
+                "to see it."
+            )
+        )
+        return
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     left.slider(
         t("Probability of skipping each merge"),

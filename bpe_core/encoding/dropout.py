@@ -170,6 +170,17 @@ def sample_seeds(seed: int, n: int) -> list[int]:
     return [master.getrandbits(64) for _ in range(n)]
 
 
+def supports_dropout(tokenizer: TokenizerShape) -> bool:
+    """Whether :func:`dropout_samples` draws for ``tokenizer``: byte-level BPE by ranks and classic BPE (a Hugging Face
+    pipeline and a SentencePiece model encode by their own rules, which it does not sample).
+
+    >>> from bpe_core import train
+    >>> supports_dropout(train("low lower", 258).tokenizer)
+    True
+    """
+    return isinstance(tokenizer, (Tokenizer, ClassicTokenizer))
+
+
 def dropout_samples(tokenizer: TokenizerShape, text: str, p: float, *, seed: int, n: int) -> list[list[int]]:
     """``n`` segmentations of ``text`` side by side: sample i is ``encode_with_dropout`` with seed
     ``sample_seeds(seed, n)[i]`` (the tokenizer's tables are read once for all of them)."""
