@@ -301,3 +301,20 @@ def test_sizes_the_page_chose_follow_the_tokenizer_and_typed_ones_stay():
     at.selectbox(key=Session.compared.key).set_value("gpt2").run()
     no_exception(at)
     assert sess(at).sizes == [30000, 40000]
+
+
+@pytest.mark.parametrize("query", ["the", "ing ", "50256"])
+def test_health_search_lists_the_tokens_holding_the_query(query):
+    """Held to a count of the report's tokens by their bytes (the query's marks were made once a row: a pasted 10 KB query
+    took 21 s; the box now stops at 200 characters)."""
+    from playground.session import Session
+
+    at = compare({**EXCERPT, "view": "health", "compared": "gpt2", "class": "all"})
+    box = at.text_input(key=Session.health_search.key)
+    assert box.max_chars == 200
+    box.input(query).run()
+    heldout = held_out.built_in_text(held_out.resolve(held_out.DEFAULT, "python-reference-excerpt", 0))
+    rows = bpe_core.health_report(bpe_core.reference("gpt2"), heldout).rows  # the view lists the report's rows
+    wanted = query.strip().encode()
+    expected = sum(wanted in row.token or str(row.id) == query for row in rows)
+    assert any(f"{expected:,} tokens listed" in caption.value for caption in at.caption), expected

@@ -23,6 +23,9 @@ from playground.tokenizer_files import loaded_from
 from playground.trained import Trained
 from ui import token_html, tokenizer_output
 
+MAX_SEARCH = 200
+"""Characters a view's search may have (no token is longer than a few hundred bytes; each row is matched)."""
+
 T = TypeVar("T")
 
 VIEW_LABELS = {

@@ -9,7 +9,7 @@ intermediate) are measured on the held-out text, computed once per tokenizer and
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
@@ -21,7 +21,7 @@ from playground.session import HEALTH_FILTERS, Session
 from playground.text import plain
 from ui import chart_style, token_html
 from ui.compare import texts
-from ui.compare.common import Subject, attempt, remembered
+from ui.compare.common import MAX_SEARCH, Subject, attempt, remembered
 from ui.compare.curve import POINTS, held_out_inputs
 from ui.compare.health_reasons import reason_text, unreachable_said
 
@@ -237,10 +237,12 @@ def browse(s: Session, found: token_health.HealthReport) -> None:
         persist_state="session",
         format_func=lambda f: t("every class") if f == "all" else t(NAMES[CLASS_OF[f]]),
     )
-    middle.text_input(t("Search (token text or id)"), key=Session.health_search.key, persist_state="session")
+    middle.text_input(
+        t("Search (token text or id)"), key=Session.health_search.key, max_chars=MAX_SEARCH, persist_state="session"
+    )
     wanted = CLASS_OF.get(s.health_class)
-    query = (s.health_search or "").strip()
-    rows = [row for row in found.rows if (wanted is None or wanted in row.classes) and matches(row, query)]
+    match = matcher((s.health_search or "").strip())
+    rows = [row for row in found.rows if (wanted is None or wanted in row.classes) and match(row)]
     pages = max(1, -(-len(rows) // PAGE_ROWS))
     s.health_page = min(max(s.health_page, 1), pages)
     right.number_input(t("Page (of {n:,})", n=pages), min_value=1, max_value=pages, key=Session.health_page.key)
@@ -251,11 +253,17 @@ def browse(s: Session, found: token_health.HealthReport) -> None:
     st.caption(t("{n:,} tokens listed.", n=len(rows)))
 
 
-def matches(row: token_health.TokenHealth, query: str) -> bool:
+def matcher(query: str) -> Callable[[token_health.TokenHealth], bool]:
+    """Whether a row matches ``query`` (its id, its display, or its bytes as drawn), the query's marks made once:
+    once a row, a pasted 10 KB query took 21 s over GPT-2's 50,257 rows."""
     if not query:
-        return True
-    shown = token_html.display_bytes(row.token)
-    return query == str(row.id) or query in row.display or token_html.show_whitespace(query) in shown
+        return lambda row: True
+    query_shown = token_html.show_whitespace(query)
+
+    def match(row: token_health.TokenHealth) -> bool:
+        return query == str(row.id) or query in row.display or query_shown in token_html.display_bytes(row.token)
+
+    return match
 
 
 def made_in_round(row: token_health.TokenHealth) -> int | None:

@@ -18,7 +18,7 @@ from playground.i18n import N_, t
 from playground.session import OVERLAP_SCRIPTS, REFERENCES, TRAINED, Session
 from playground.text import plain
 from ui import chart_style, stage, token_html, tokenizer_output
-from ui.compare.common import Subject, attempt, content_key, remembered
+from ui.compare.common import MAX_SEARCH, Subject, attempt, content_key, remembered
 
 SCRIPT_NAMES = {
     "latin": N_("Latin"),
@@ -42,8 +42,6 @@ LIST_NAMES = {"only_a": N_("only in A"), "only_b": N_("only in B"), "shared": N_
 assert set(LIST_NAMES) == set(LISTS)
 COLOURS = {"shared": "#2f9e44", "only_a": "#1c7ed6", "only_b": "#e8590c"}
 PAGE_ROWS = 50
-MAX_SEARCH = 200
-"""Characters a search may have (no token is longer than a few hundred bytes)."""
 CSS = (
     "<style>.overlap td,.overlap th{padding:.15rem .5rem;text-align:left;vertical-align:top;border-bottom:1px solid "
     "#dee2e6}.overlap td.n{text-align:right;font-variant-numeric:tabular-nums}.overlap .tokens{font-size:1.05rem;"

@@ -20,7 +20,7 @@ from playground.session import Session
 from playground.text import plain
 from ui import chart_style, stage, token_html
 from ui.compare import texts
-from ui.compare.common import Subject, attempt, remembered
+from ui.compare.common import MAX_SEARCH, Subject, attempt, remembered
 
 SORTS = (N_("merge round"), N_("id"), N_("length"), N_("used in corpus"), N_("count when merged"), N_("token"))
 """Columns to sort by (English in the session, shown with playground.i18n.t)."""
@@ -166,7 +166,12 @@ def token_table(s: Session, frame: pd.DataFrame, corpus: texts.Text | None) -> N
     if s.vocab_sort not in sorts:
         s.vocab_sort = "merge round"
     search, sort, descending = st.columns([3, 2, 2], vertical_alignment="bottom")
-    search.text_input(t("Search (token text, hex bytes or id)"), key=Session.vocab_search.key, persist_state="session")
+    search.text_input(
+        t("Search (token text, hex bytes or id)"),
+        key=Session.vocab_search.key,
+        max_chars=MAX_SEARCH,
+        persist_state="session",
+    )
     sort.selectbox(t("Sort by"), sorts, format_func=t, key=Session.vocab_sort.key, persist_state="session")
     descending.toggle(t("Descending"), key=Session.vocab_descending.key, persist_state="session")
     shown = filter_frame(frame.drop(columns=sorted(absent)), s.vocab_search or "")
