@@ -305,8 +305,8 @@ def test_sizes_the_page_chose_follow_the_tokenizer_and_typed_ones_stay():
 
 @pytest.mark.parametrize("query", ["the", "ing ", "50256"])
 def test_health_search_lists_the_tokens_holding_the_query(query):
-    """Held to a count of the report's tokens by their bytes (the query's marks were made once a row: a pasted 10 KB query
-    took 21 s; the box now stops at 200 characters)."""
+    """Held to a count of the report's tokens by their bytes (the query's marks were made once a row: a pasted 10 KB
+    query took 21 s; the box now stops at 200 characters)."""
     from playground.session import Session
 
     at = compare({**EXCERPT, "view": "health", "compared": "gpt2", "class": "all"})
