@@ -180,4 +180,3 @@ def test_recursion_and_subroutine_calls_are_refused_before_they_run(tmp_path, ca
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(formats.FormatError, match="recursion and subroutine calls are not allowed"):
         formats.load(path)
-
