@@ -11,7 +11,7 @@ owner; :mod:`playground.links` reads and writes links from those declarations al
 >>> Session({}).vocab, Session.vocab.url
 (600, 'vocab')
 >>> PAGE_FIELDS["talk"], SHARED_FIELDS, "round" in PAGE_FIELDS["merges"]
-(('step',), ('lang', 'talk'), True)
+(('step', 'talk_refs'), ('lang', 'talk'), True)
 """
 
 from __future__ import annotations

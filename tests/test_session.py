@@ -139,6 +139,7 @@ def _examples(name: str) -> list[str]:
         "view": ["curve", "algos", "choose", "languages", "health", "overlap"],
         "sizes": ["", "300", "300,400,500,600"],
         "refs": ["", "gpt2", "gpt2,cl100k_base,o200k_base"],
+        "talk_refs": ["", "llama3", "qwen3.6,llama3,gpt2"],
         "also": ["", "trained", "cl100k_base,llama3"],
         "heldout": ["reference-rest", "toy-aaabdaaabac", "default", "split", "stdlib-docstrings", "code-prose-chinese"],
         "holdout": ["0", "10", "50"],
