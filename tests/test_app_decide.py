@@ -318,3 +318,15 @@ def test_health_search_lists_the_tokens_holding_the_query(query):
     wanted = query.strip().encode()
     expected = sum(wanted in row.token or str(row.id) == query for row in rows)
     assert any(f"{expected:,} tokens listed" in caption.value for caption in at.caption), expected
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_parallel_texts_default_names_what_it_stands_for_in_a_few_words(lang):
+    """"For this tokenizer: Built-in parallel sample: 40 everyday sentences i…" was cut in its box (a new user)."""
+    from playground.session import Session
+
+    at = compare({"view": "languages", "compared": "gpt2", "lang": lang})
+    box = at.selectbox(key=Session.parallel.key)
+    assert box.value == "default"
+    shown = box.options[0]
+    assert len(shown) <= 50 and "40" in shown, shown  # it was 84 characters

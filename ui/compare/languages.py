@@ -31,6 +31,8 @@ PARALLEL_LABELS = {
     "heldout": N_("Built-in parallel sample, sentences 31–40 of each language (held out from the parallel corpus)"),
     "own": N_("Your own parallel files: one .txt per language, line i the same sentence (never put in links)"),
 }
+DEFAULT_NAMES = {"all": N_("all 40 sentences, 21 languages"), "heldout": N_("sentences 31–40 (held out)")}
+"""What "for this tokenizer" stands for, short: the whole label was cut with an ellipsis in the box."""
 
 
 def default_for(subject: Subject) -> str:
@@ -106,7 +108,7 @@ def inputs(s: Session, subject: Subject) -> None:
             PARALLEL_CHOICES,
             key=Session.parallel.key,
             persist_state="session",
-            format_func=lambda c: t(PARALLEL_LABELS[c], name=t(PARALLEL_LABELS[default])),
+            format_func=lambda c: t(PARALLEL_LABELS[c], name=t(DEFAULT_NAMES[default])),
         )
         if s.parallel == "own":
             st.file_uploader(
