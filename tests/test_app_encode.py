@@ -375,3 +375,18 @@ def test_the_word_merged_first_shown_is_one_with_something_to_merge():
     at = _encode_page(text="<script>alert(1)</script>", tokenizer="gpt2")
     assert at.selectbox(key=Session.step_word.key).value == "script"
     assert len(_steps(at)) > 1
+
+
+def test_an_invisible_character_cut_across_tokens_is_named_on_each_part():
+    """GPT-2 cuts U+202E into two byte tokens, drawn as hex: the hover of each names the character (a new user could
+    not tell a direction override was there), and a whole character's token keeps its own title."""
+    at = fresh(ENCODE, tokenizer="gpt2", text="a\u202eb 🙂")
+    body = next(body for body in htmls(at) if 'class="tokens"' in body)
+    tokenizer = bpe_core.reference("gpt2")
+    ids = tokenizer.encode("a\u202eb 🙂")
+    parts = [i for i in ids if tokenizer.token_bytes(i) in (b"\xe2\x80", b"\xae", b"\xe2\x80\xae")]
+    assert len(parts) == 2  # cut in two by GPT-2
+    titles = re.findall(r'data-token-id="(\d+)" title="([^"]*)"', body)
+    named = [int(i) for i, title in titles if "part of U+202E RIGHT-TO-LEFT OVERRIDE" in title]
+    assert named == parts
+    assert not any("part of" in title for i, title in titles if int(i) not in parts)

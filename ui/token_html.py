@@ -18,7 +18,9 @@ Text people cannot see is drawn as a visible mark, never as itself:
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Sequence
+from itertools import accumulate
 
 import regex
 
@@ -201,20 +203,51 @@ def tokens_html(
     1
     """
     shown = len(tokens) if max_tokens is None else min(len(tokens), max_tokens)
+    across = characters_across(tokens[:shown])
     spans = []
     for i in range(shown):
         token_id = ids[i] if ids is not None else None
+        part = across.get(i, "")
         if new_from is not None and token_id is not None and token_id >= new_from:
-            note = t("new: made by round {k:,} of the continuation", k=token_id - new_from + 1)
+            new = t("new: made by round {k:,} of the continuation", k=token_id - new_from + 1)
+            note = f"{part} · {new}" if part else new
             spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids, extra_class="new", note=note))
         else:
-            spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids))
+            spans.append(token_span(tokens[i], token_id, i, show_ids=show_ids, note=part))
     after = ""
     if shown < len(tokens):
         rest = more if more is not None else t("… {n:,} more tokens not shown", n=len(tokens) - shown)
         after = f'<span class="more">{html.escape(rest)}</span>'
     cls = "tokens ids" if show_ids else "tokens"
     return f'<div class="{cls}">{"".join(spans)}{after}</div>'
+
+
+def characters_across(tokens: Sequence[bytes | str]) -> dict[int, str]:
+    """For each byte token holding part of a character that a neighbour holds the rest of: that character, named
+    (its bytes alone are drawn as hex: a direction override cut in two is named on hover, not hidden).
+
+    >>> characters_across([b"a\\xe2\\x80", b"\\xae", b"b"])
+    {0: 'part of U+202E RIGHT-TO-LEFT OVERRIDE', 1: 'part of U+202E RIGHT-TO-LEFT OVERRIDE'}
+    """
+    if not tokens or not all(isinstance(token, bytes) for token in tokens):
+        return {}
+    ends = list(accumulate(map(len, tokens)))
+    notes: dict[int, list[str]] = {}
+    start, first = 0, 0  # the character's first byte, and the token holding it
+    for char in b"".join(tokens).decode("utf-8", errors="surrogateescape"):  # type: ignore[arg-type]
+        size = 1 if "\udc80" <= char <= "\udcff" else len(char.encode("utf-8"))
+        end = start + size
+        while ends[first] <= start:
+            first += 1
+        if ends[first] < end:  # it continues into the next token(s)
+            name = f"U+{ord(char):04X} {unicodedata.name(char, '')}".rstrip()
+            last = first
+            while ends[last] < end:
+                last += 1
+            for index in range(first, last + 1):
+                notes.setdefault(index, []).append(t("part of {char}", char=name))
+        start = end
+    return {index: ", ".join(parts) for index, parts in notes.items()}
 
 
 def words_html(
