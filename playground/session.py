@@ -211,6 +211,10 @@ class ThisRun(OwnedState):
     """This run and this page load only (``ui.frame``): never saved."""
 
     notices: Field[list[Notice]] = Field(list, saved=False)
+    # The notices the last run showed, and whether this run only redraws the page for the browser's new width (talk
+    # mode's keys report it after the first run): such a run shows them again, where a person's action ends them.
+    shown_notices: Field[list[Notice]] = Field(list, saved=False)
+    width_rerun: Field[bool] = Field(False, saved=False)
     cancelled: Field[str] = Field("", saved=False)  # "Training cancelled…" (Markdown-safe), until shown once
     running_job: Field[str] = Field("", saved=False)  # the key of the job whose Cancel button is on screen
     # Jobs that would start by themselves (a talk step's training) and were cancelled: they wait for a click now.

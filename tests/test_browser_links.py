@@ -10,7 +10,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from browser_support import CHROMIUM, open_page, paste, reload_when_kept, wait_idle  # noqa: E402
+from browser_support import CHROMIUM, POLL_MS, open_page, paste, reload_when_kept, wait_idle  # noqa: E402
 from playwright.sync_api import expect  # noqa: E402
 
 if not Path(CHROMIUM).exists():
@@ -157,3 +157,14 @@ VIEWS = """() => ({
 
 def _views(page) -> dict:
     return page.evaluate(VIEWS)
+
+
+def test_in_talk_mode_a_bad_link_value_is_still_said_after_the_page_learns_its_width(server, browser):
+    """Talk mode's keys report the browser's width after the first run, and that rerun cleared the link's warnings:
+    `/Talk?step=99&talk=1` opened step 1 without a word (a new user's mistyped talk link)."""
+    page, watch = open_page(browser, f"{server}/Talk?step=99&talk=1&lang=zh")
+    page.wait_for_function("() => window.__bpeRuns.sent >= 2", timeout=60_000, polling=POLL_MS)  # the width's rerun
+    wait_idle(page)
+    expect(page.locator('[data-testid="stAlert"]').filter(has_text="“step”")).to_have_count(1)
+    assert not watch.problems, watch.problems
+    page.context.close()

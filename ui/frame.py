@@ -156,9 +156,11 @@ def page(page_id: str) -> Session:
         st.rerun()
     s = state.current()
     s.page = page_id
-    for level, text in s.notices:
+    shown = [*(s.shown_notices if s.width_rerun else []), *s.notices]
+    for level, text in shown:
         getattr(st, level)(t(text) if isinstance(text, i18n.Later) else text)
     s.notices.clear()
+    s.shown_notices, s.width_rerun = shown, False
     if page_id != "train":  # the Train page says it under its button, where the progress bar was
         page_training.cancel_notice(s)
     return s

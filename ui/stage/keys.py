@@ -63,8 +63,13 @@ def mount(s: Session, pages: Sequence[tuple[str, str]]) -> None:
         },
         default={},
         on_action_change=lambda: _act(s),
-        on_width_change=lambda: None,
+        on_width_change=lambda: _width_changed(s),
     )
+
+
+def _width_changed(s: Session) -> None:
+    """The browser reported its width (after the first run in talk mode): the rerun redraws what the page said."""
+    s.width_rerun = True
 
 
 @guarded
