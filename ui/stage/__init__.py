@@ -58,6 +58,9 @@ STAGE_CSS = (
     "{min-width:min(100%,18em)!important}"
     # Chips of a multiselect grow with their text (a fixed height cut the line's bottom).
     f"{_TEXT} [data-testid='stMultiSelectTagsContainer'] span{{height:auto!important;line-height:1.1!important}}"
+    # The (?) beside a label: Streamlit draws it 16 px whatever the text's size.
+    ":is([data-testid='stTooltipIcon'],[data-testid='stTooltipHoverTarget']) svg"
+    "{width:calc(var(--talk-text)*.8)!important;height:calc(var(--talk-text)*.8)!important}"
     # Code (a pattern) wraps instead of running past the window.
     f"{_TEXT} :is(pre,code){{white-space:pre-wrap!important;overflow-wrap:anywhere!important}}"
     f"{_TEXT} .tokens{{line-height:1.9!important}}"
