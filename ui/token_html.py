@@ -226,28 +226,51 @@ def characters_across(tokens: Sequence[bytes | str]) -> dict[int, str]:
     """For each byte token holding part of a character that a neighbour holds the rest of: that character, named
     (its bytes alone are drawn as hex: a direction override cut in two is named on hover, not hidden).
 
+    Every token holding such a part fails to decode alone, so only runs of those are read, each name made once.
+
     >>> characters_across([b"a\\xe2\\x80", b"\\xae", b"b"])
     {0: 'part of U+202E RIGHT-TO-LEFT OVERRIDE', 1: 'part of U+202E RIGHT-TO-LEFT OVERRIDE'}
     """
-    if not tokens or not all(isinstance(token, bytes) for token in tokens):
-        return {}
-    ends = list(accumulate(map(len, tokens)))
+    broken = [isinstance(token, bytes) and not _decodes(token) for token in tokens]
     notes: dict[int, list[str]] = {}
+    names: dict[str, str] = {}  # each character's note, made once (a Chinese text repeats its characters)
+    run_start = None
+    for index, is_broken in enumerate([*broken, False]):
+        if is_broken and run_start is None:
+            run_start = index
+        elif not is_broken and run_start is not None:
+            _name_across(tokens[run_start:index], run_start, notes, names)  # type: ignore[arg-type]  # bytes: broken
+            run_start = None
+    return {index: ", ".join(parts) for index, parts in notes.items()}
+
+
+def _decodes(token: bytes) -> bool:
+    try:
+        token.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _name_across(run: Sequence[bytes], offset: int, notes: dict[int, list[str]], names: dict[str, str]) -> None:
+    """Note each character of ``run`` (consecutive tokens, the first at ``offset``) that lies across two of them."""
+    ends = list(accumulate(map(len, run)))
     start, first = 0, 0  # the character's first byte, and the token holding it
-    for char in b"".join(tokens).decode("utf-8", errors="surrogateescape"):  # type: ignore[arg-type]
-        size = 1 if "\udc80" <= char <= "\udcff" else len(char.encode("utf-8"))
-        end = start + size
+    for char in b"".join(run).decode("utf-8", errors="surrogateescape"):
+        end = start + (1 if "\udc80" <= char <= "\udcff" else len(char.encode("utf-8")))
         while ends[first] <= start:
             first += 1
         if ends[first] < end:  # it continues into the next token(s)
-            name = f"U+{ord(char):04X} {unicodedata.name(char, '')}".rstrip()
+            name = names.get(char)
+            if name is None:
+                said = f"U+{ord(char):04X} {unicodedata.name(char, '')}".rstrip()
+                name = names[char] = t("part of {char}", char=said)
             last = first
             while ends[last] < end:
                 last += 1
             for index in range(first, last + 1):
-                notes.setdefault(index, []).append(t("part of {char}", char=name))
+                notes.setdefault(offset + index, []).append(name)
         start = end
-    return {index: ", ".join(parts) for index, parts in notes.items()}
 
 
 def words_html(
