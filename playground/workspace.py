@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
@@ -198,6 +199,19 @@ def save(s: Session) -> None:
     values = {name: getattr(s, name) for name, field in FIELDS.items() if field.saved and field.key in s.state}
     document, blobs = encode(values)
     default_store().save(s.browser, s.workspace, document, blobs)
+
+
+def save_logged(s: Session) -> Exception | None:
+    """:func:`save`, for a tab that has an id; a failure is logged and returned (the caller says so, or not), never
+    raised: the work stays in the session."""
+    if not s.workspace:
+        return None
+    try:
+        save(s)
+    except Exception as error:  # noqa: BLE001 -- whatever the store raises, the page goes on
+        logging.getLogger("bpe_playground").exception("saving the workspace failed")
+        return error
+    return None
 
 
 def restore(s: Session, workspace: str) -> Removed | bool:

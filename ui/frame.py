@@ -227,12 +227,8 @@ def _apply_link(s: Session, params: dict[str, list[str]], *, own: bool) -> None:
 def _save(s: Session) -> None:
     """Keep the work for a reload; a failure says so as a message (the work stays in this session), never a
     traceback."""
-    if not s.workspace:
-        return
-    try:
-        workspace.save(s)
-    except Exception as error:  # noqa: BLE001 -- the page already ran: what it shows must not be lost to this
-        logging.getLogger("bpe_playground").exception("saving the workspace failed")
+    error = workspace.save_logged(s)
+    if error is not None:  # the page already ran: what it shows must not be lost to this
         st.warning(
             t(
                 "Your work could not be kept for a reload ({kind}: {error}); it stays here until you close the tab.",

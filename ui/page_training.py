@@ -10,7 +10,6 @@ a job in a worker process with a progress bar and a Cancel button that stops the
 
 from __future__ import annotations
 
-import logging
 import os
 
 import streamlit as st
@@ -76,7 +75,9 @@ def train(
     base = found_base(request.base, s.loaded) if is_file(request.base) else None  # a built-in one goes by name
     if key in SESSION_JOBS:
         s.training_label = request.label  # cleared below when the job ends; a stopped run leaves it (cancel_notice)
-        _keep_for_a_reload(s)
+        # Saved now: a reload ends this run (and the job), and the new page restores what was saved before the old
+        # run is stopped and saves again. A failure is said by the run's own save, after the training.
+        workspace.save_logged(s)
     with job_bar(s, label, key=key, cancelled=cancelled, on_cancel=_cancel_clicked) as bar:
         try:
             trained = runs.train(
@@ -92,17 +93,6 @@ def train(
             raise
     s.training_label = ""
     return trained
-
-
-def _keep_for_a_reload(s: Session) -> None:
-    """Save the tab's work now, with the training it starts: a reload ends this run (and the job) but the new page
-    restores what was saved before the old run is stopped and saves again, so it would not know a training ran."""
-    if not s.workspace:
-        return
-    try:
-        workspace.save(s)
-    except Exception:  # noqa: BLE001 -- the run's own save says what went wrong, after the training
-        logging.getLogger("bpe_playground").exception("saving the workspace before a training failed")
 
 
 def _cancel_clicked(s: Session, key: str, cancelled: str) -> None:
