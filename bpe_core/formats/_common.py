@@ -13,6 +13,7 @@ from ..byte_order import text_encoding
 from ..encoding.arguments import UNUSED_IDS_ALLOWED, check_id_space
 from ..encoding.ranks import unmade_by_merges
 from ..encoding.tokenizer import Tokenizer
+from ..pipeline import PipelineTokenizer
 
 T = TypeVar("T", bound=Any)
 
@@ -197,9 +198,8 @@ def checked_ids(tokenizer: T, source: PathLike) -> T:
     a model cut to its first merges keeps its ids, gaps and all (``truncated``)."""
     if tokenizer.n_vocab <= UNUSED_IDS_ALLOWED:
         return tokenizer
-    model, added = getattr(tokenizer, "model", None), getattr(tokenizer, "added", None)
-    if model is not None and added is not None:  # a pipeline: its model's ids and its added tokens'
-        ids: Collection[int] = {**model.vocab_r, **added.spelling}.keys()
+    if isinstance(tokenizer, PipelineTokenizer):  # its model's ids and its added tokens' (not each token's bytes)
+        ids: Collection[int] = {**tokenizer.model.vocab_r, **tokenizer.added.spelling}.keys()
     else:
         ids = tokenizer.vocab.keys()
     try:
